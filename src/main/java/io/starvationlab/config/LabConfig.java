@@ -1,0 +1,117 @@
+package io.starvationlab.config;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * Everything the lab lets an operator tune, under the {@code lab.} prefix.
+ */
+@ConfigMapping(prefix = "lab")
+public interface LabConfig {
+
+    Work work();
+
+    Downstream downstream();
+
+    Canary canary();
+
+    Pinning pinning();
+
+    Starvation starvation();
+
+    EmbeddedPostgres embeddedPostgres();
+
+    interface Work {
+        /** Value of {@code ms} when the request gives none. Default 100. */
+        @WithDefault("100")
+        int defaultMs();
+
+        /** Largest {@code ms} a request may ask for, so one client cannot hold the service longer. Default 30000. */
+        @WithDefault("30000")
+        int maxMs();
+
+        /** Most {@code /work} requests in flight at once; past it, 503 before a thread is spent. Default 5000. */
+        @WithDefault("5000")
+        int maxInFlight();
+    }
+
+    interface Downstream {
+        /** Permits of the FIFO semaphore in front of each downstream; for {@code db} capped at the pool's max size. Default 50. */
+        @WithDefault("50")
+        int permits();
+
+        /** Longest wait for a permit before the request gets 503. Default 10s. */
+        @WithDefault("10s")
+        Duration acquireTimeout();
+
+        /** Most requests waiting for a permit at once; past it, 503 at once. Default 4000. */
+        @WithDefault("4000")
+        int maxWaiting();
+
+        /** Retry-After sent with a 503 for a permit not granted in time. Default 1s. */
+        @WithDefault("1s")
+        Duration retryAfter();
+
+        /** How long the database breaker stays open after the database failed, answering 503 at once. Default 5s. */
+        @WithDefault("5s")
+        Duration breakerDelay();
+    }
+
+    interface Canary {
+        /** Whether the carrier canary runs. Default true. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** How often the canary starts a no-op virtual thread. Default 100ms. */
+        @WithDefault("100ms")
+        Duration interval();
+    }
+
+    interface Pinning {
+        /** Whether the JFR stream behind {@code /lab/pinning} runs. Default true. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Shortest pinned episode recorded. Default 5ms. */
+        @WithDefault("5ms")
+        Duration threshold();
+
+        /** Most frame groups kept; the least seen are dropped first. Default 50. */
+        @WithDefault("50")
+        int maxGroups();
+
+        /** Frames kept in each group's trimmed stack. Default 12. */
+        @WithDefault("12")
+        int stackDepth();
+
+        /** Package prefixes that are never "the application frame": the JDK, frameworks, drivers, the lab's own clients. */
+        @WithDefault("java.,jdk.,sun.,com.sun.,javax.,jakarta.,io.quarkus.,io.vertx.,io.netty.,io.smallrye.,org.jboss.,io.agroal.,org.postgresql.,io.micrometer.,io.starvationlab.downstream.")
+        List<String> skipPackages();
+    }
+
+    interface Starvation {
+        /** Stall of the canary past which carriers count as starved. Default 1s. */
+        @WithDefault("1s")
+        Duration threshold();
+
+        Readiness readiness();
+
+        interface Readiness {
+            /** Whether readiness goes DOWN while carriers are starved. Default false. */
+            @WithDefault("false")
+            boolean enabled();
+        }
+    }
+
+    interface EmbeddedPostgres {
+        /**
+         * Whether to start an embedded PostgreSQL when {@code quarkus.datasource.jdbc.url} is not set.
+         * Read by {@code EmbeddedPostgresConfigSourceFactory} before the datasource exists. Default true.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+}

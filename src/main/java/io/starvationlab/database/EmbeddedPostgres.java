@@ -1,0 +1,72 @@
+package io.starvationlab.database;
+
+import java.io.IOException;
+
+import org.jboss.logging.Logger;
+
+/**
+ * The embedded PostgreSQL of a laptop run or a test: one real server per JVM, started on demand
+ * and stopped at shutdown, so nothing outlives the service.
+ */
+public final class EmbeddedPostgres {
+
+    private static final Logger LOG = Logger.getLogger(EmbeddedPostgres.class);
+    private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres running;
+    private static Thread shutdownHook;
+
+    private EmbeddedPostgres() {
+    }
+
+    /** Starts the server unless it runs already, and returns its JDBC URL. */
+    static synchronized String startOnce() {
+        if (running == null) {
+            long start = System.nanoTime();
+            try {
+                running = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
+                        .setServerConfig("max_connections", "300")
+                        .setServerConfig("fsync", "off")
+                        .setServerConfig("synchronous_commit", "off")
+                        .setServerConfig("full_page_writes", "off")
+                        .start();
+            } catch (IOException e) {
+                throw new IllegalStateException("Could not start the embedded PostgreSQL: " + e.getMessage(), e);
+            }
+            shutdownHook = new Thread(EmbeddedPostgres::stop, "lab-embedded-postgres-stop");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+            LOG.infof("Embedded PostgreSQL started on port %d in %d ms (set quarkus.datasource.jdbc.url to use another database)",
+                    running.getPort(), (System.nanoTime() - start) / 1_000_000);
+        }
+        return "jdbc:postgresql://localhost:" + running.getPort() + "/postgres";
+    }
+
+    public static synchronized boolean isRunning() {
+        return running != null;
+    }
+
+    /** Stops the server if this JVM started one; safe to call more than once. */
+    public static synchronized void stop() {
+        if (running == null) {
+            return;
+        }
+        try {
+            running.close();
+            LOG.info("Embedded PostgreSQL stopped");
+        } catch (IOException e) {
+            LOG.warnf("Embedded PostgreSQL did not stop cleanly: %s", e.getMessage());
+        } finally {
+            running = null;
+            removeShutdownHook();
+        }
+    }
+
+    private static void removeShutdownHook() {
+        if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // the hook runs now or ran already
+            }
+        }
+        shutdownHook = null;
+    }
+}

@@ -1,0 +1,59 @@
+package io.starvationlab.database;
+
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+import io.smallrye.config.ConfigSourceContext;
+import io.smallrye.config.ConfigSourceFactory;
+import io.smallrye.config.ConfigValue;
+import io.smallrye.config.PropertiesConfigSource;
+
+/**
+ * The embedded default: when no {@code quarkus.datasource.jdbc.url} is configured (a laptop, the tests),
+ * starts an embedded PostgreSQL and points the datasource at it. Runs while the runtime configuration
+ * is built, before the datasource is created. With a URL configured, or with
+ * {@code lab.embedded-postgres.enabled=false} (Kubernetes), it does nothing; nor does it while Quarkus
+ * builds the application.
+ */
+public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory {
+
+    static final String URL = "quarkus.datasource.jdbc.url";
+    static final String ENABLED = "lab.embedded-postgres.enabled";
+    /** Below application.properties (250), so anything configured there or in the environment wins. */
+    private static final int ORDINAL = 150;
+
+    @Override
+    public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
+        if (augmenting() || isSet(context.getValue(URL)) || "false".equalsIgnoreCase(valueOf(context.getValue(ENABLED)))) {
+            return List.of();
+        }
+        String url = EmbeddedPostgres.startOnce();
+        return List.of(new PropertiesConfigSource(Map.of(
+                URL, url,
+                "quarkus.datasource.username", "postgres"), "lab-embedded-postgres", ORDINAL));
+    }
+
+    /**
+     * Quarkus also builds the runtime configuration while it builds the application; a database started
+     * then would die with the build and its URL would be recorded as a default. Only the build sees
+     * Quarkus's deployment classes.
+     */
+    private static boolean augmenting() {
+        try {
+            Class.forName("io.quarkus.deployment.QuarkusAugmentor", false, EmbeddedPostgresConfigSourceFactory.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    private static boolean isSet(ConfigValue value) {
+        return value != null && value.getValue() != null && !value.getValue().isBlank();
+    }
+
+    private static String valueOf(ConfigValue value) {
+        return value == null ? null : value.getValue();
+    }
+}

@@ -1,0 +1,81 @@
+package io.starvationlab.downstream;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.agroal.api.AgroalDataSource;
+import io.starvationlab.config.LabConfig;
+
+/**
+ * {@code SELECT pg_sleep(?)} through the Agroal pool. Every failure to get or use a connection is
+ * a {@link RejectedException} (503): the pool's acquisition timeout bounds how long a dead database
+ * can hold a request, and a network timeout bounds a call to a database that stopped answering.
+ */
+@ApplicationScoped
+public class DatabaseClient implements DownstreamClient {
+
+    /** Slack on top of {@code ms} before a silent connection is given up. */
+    private static final int NETWORK_SLACK_MS = 5_000;
+    private static final String QUERY_CANCELED = "57014";
+
+    private final AgroalDataSource dataSource;
+    private final Duration retryAfter;
+    /** Sends cancel requests to PostgreSQL, which opens a socket: never on the event loop. */
+    private final ExecutorService canceller = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("lab-db-cancel-", 0).factory());
+
+    public DatabaseClient(AgroalDataSource dataSource, LabConfig config) {
+        this.dataSource = dataSource;
+        this.retryAfter = config.downstream().breakerDelay();
+    }
+
+    @Override
+    public Downstream kind() {
+        return Downstream.DB;
+    }
+
+    public int poolMaxSize() {
+        return dataSource.getConfiguration().connectionPoolConfiguration().maxSize();
+    }
+
+    @Override
+    public void call(int ms, Cancellation cancellation) throws Exception {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setNetworkTimeout(Runnable::run, ms + NETWORK_SLACK_MS);
+            try (PreparedStatement statement = connection.prepareStatement("SELECT pg_sleep(?)")) {
+                statement.setDouble(1, ms / 1000.0);
+                cancellation.guard(() -> canceller.execute(() -> cancelQuietly(statement)), () -> {
+                    try (ResultSet result = statement.executeQuery()) {
+                        return result.next();
+                    }
+                });
+            }
+        } catch (SQLException e) {
+            if (cancellation.isCancelled() && QUERY_CANCELED.equals(e.getSQLState())) {
+                throw new CancelledException();
+            }
+            throw new RejectedException(RejectedException.Reason.DATABASE_UNAVAILABLE,
+                    "the database call failed: " + e.getMessage(), retryAfter, e);
+        }
+    }
+
+    private static void cancelQuietly(PreparedStatement statement) {
+        try {
+            statement.cancel();
+        } catch (SQLException ignored) {
+            // the statement finished or its connection is gone: nothing left to cancel
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        canceller.shutdownNow();
+    }
+}

@@ -1,0 +1,63 @@
+package io.starvationlab.downstream;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.starvationlab.observe.LatencyBuckets;
+
+/**
+ * The one place the {@code lab.downstream.*} meters are named.
+ */
+@ApplicationScoped
+public class DownstreamMeters {
+
+    private final MeterRegistry registry;
+    private final Map<String, Timer> callTimers = new ConcurrentHashMap<>();
+    private final Map<String, Timer> waitTimers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
+
+    public DownstreamMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    void bind(Permits permits) {
+        String downstream = permits.downstream().label();
+        Gauge.builder("lab.downstream.permits.in.use", permits, Permits::inUse)
+                .description("Permits held by calls in progress").tag("downstream", downstream).register(registry);
+        Gauge.builder("lab.downstream.permits.waiting", permits, Permits::waiting)
+                .description("Requests waiting for a permit").tag("downstream", downstream).register(registry);
+        Gauge.builder("lab.downstream.permits.limit", permits, Permits::size)
+                .description("Permits in the semaphore").tag("downstream", downstream).register(registry);
+    }
+
+    void permitWait(Downstream downstream, long nanos) {
+        waitTimers.computeIfAbsent(downstream.label(), label -> Timer.builder("lab.downstream.permit.wait")
+                .description("Time spent waiting for a downstream permit")
+                .tag("downstream", label)
+                .serviceLevelObjectives(LatencyBuckets.bounds())
+                .register(registry)).record(Duration.ofNanos(nanos));
+    }
+
+    void call(String mode, Downstream downstream, long nanos) {
+        callTimers.computeIfAbsent(mode + '/' + downstream.label(), key -> Timer.builder("lab.downstream.call")
+                .description("Downstream calls that completed, by the mode that wrapped them")
+                .tags("mode", mode, "downstream", downstream.label())
+                .serviceLevelObjectives(LatencyBuckets.bounds())
+                .register(registry)).record(Duration.ofNanos(nanos));
+    }
+
+    /** Counts work refused with 503; {@code downstream} is "none" where none was chosen yet. */
+    public void rejected(RejectedException.Reason reason, String downstream) {
+        rejections.computeIfAbsent(reason.label() + '/' + downstream, key -> Counter.builder("lab.downstream.rejected")
+                .description("Work refused with 503, by reason")
+                .tags("reason", reason.label(), "downstream", downstream)
+                .register(registry)).increment();
+    }
+}

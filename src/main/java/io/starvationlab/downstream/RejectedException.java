@@ -1,0 +1,43 @@
+package io.starvationlab.downstream;
+
+import java.time.Duration;
+import java.util.Locale;
+
+/** The service refuses the work for now: answered 503 with {@code Retry-After}. */
+public class RejectedException extends RuntimeException {
+
+    /** Why work was refused; the {@code reason} tag of {@code lab.downstream.rejected}. */
+    public enum Reason {
+        /** No permit within the acquire timeout. */
+        PERMIT_TIMEOUT,
+        /** Too many requests already waiting for a permit. */
+        QUEUE_FULL,
+        /** The database did not give a connection in time, or failed the call. */
+        DATABASE_UNAVAILABLE,
+        /** The database failed recently; the breaker answers at once until it retries. */
+        BREAKER_OPEN,
+        /** Too many requests in flight. */
+        OVERLOADED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    private final Reason reason;
+    private final Duration retryAfter;
+
+    public RejectedException(Reason reason, String detail, Duration retryAfter, Throwable cause) {
+        super(detail, cause);
+        this.reason = reason;
+        this.retryAfter = retryAfter;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    public Duration retryAfter() {
+        return retryAfter;
+    }
+}

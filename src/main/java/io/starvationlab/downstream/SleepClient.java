@@ -1,0 +1,21 @@
+package io.starvationlab.downstream;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** A remote call with no connection limit, played by {@code Thread.sleep}. */
+@ApplicationScoped
+public class SleepClient implements DownstreamClient {
+
+    @Override
+    public Downstream kind() {
+        return Downstream.SLEEP;
+    }
+
+    @Override
+    public void call(int ms, Cancellation cancellation) throws Exception {
+        cancellation.interruptible(() -> {
+            Thread.sleep(ms);
+            return null;
+        });
+    }
+}

@@ -1,0 +1,107 @@
+package io.starvationlab.jvm;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import javax.management.ObjectName;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * What this JVM does with virtual threads, read from the JVM itself rather than guessed from its version.
+ */
+@ApplicationScoped
+public class JvmFacts {
+
+    private static final Logger LOG = Logger.getLogger(JvmFacts.class);
+    private static final String SCHEDULER_BEAN = "jdk.management:type=VirtualThreadScheduler";
+
+    private final CompletableFuture<Boolean> synchronizedPins = new CompletableFuture<>();
+
+    void onStart(@Observes StartupEvent event) {
+        // JFR needs a second or two to answer; start-up does not wait for it
+        Thread.ofPlatform().daemon().name("lab-synchronized-pin-probe-runner").start(() -> {
+            try {
+                boolean pins = SynchronizedPinProbe.measure();
+                LOG.infof("Measured: a virtual thread blocking inside synchronized %s its carrier on this JVM",
+                        pins ? "PINS" : "does not pin");
+                synchronizedPins.complete(pins);
+            } catch (Throwable e) {
+                LOG.warnf("Could not measure whether synchronized pins: %s", e.toString());
+                synchronizedPins.completeExceptionally(e);
+            }
+        });
+    }
+
+    /** Whether blocking inside {@code synchronized} pins, as measured at start-up; null if it could not be measured. */
+    public Boolean synchronizedPins() {
+        try {
+            return synchronizedPins.get(15, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    public String javaVersion() {
+        return Runtime.version().toString();
+    }
+
+    public int availableProcessors() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /** Carriers the default scheduler aims for: the scheduler's own figure on JDK 24+, else its documented default. */
+    public int carrierParallelism() {
+        Integer fromScheduler = schedulerAttribute("Parallelism");
+        if (fromScheduler != null) {
+            return fromScheduler;
+        }
+        return Integer.getInteger("jdk.virtualThreadScheduler.parallelism", availableProcessors());
+    }
+
+    /** Most carriers the scheduler may start to compensate for blocked ones (never for pinned ones). */
+    public int carrierMaxPoolSize() {
+        return Integer.getInteger("jdk.virtualThreadScheduler.maxPoolSize", Math.max(carrierParallelism(), 256));
+    }
+
+    /** HotSpot's LockingMode (1 legacy, 2 lightweight), or null on a JVM without the option (JDK 26+, native image). */
+    public Integer lockingMode() {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return hotspot == null ? null : Integer.valueOf(hotspot.getVMOption("LockingMode").getValue());
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
+    }
+
+    public List<String> jvmArguments() {
+        try {
+            return ManagementFactory.getRuntimeMXBean().getInputArguments();
+        } catch (RuntimeException | LinkageError e) {
+            return List.of();
+        }
+    }
+
+    private static Integer schedulerAttribute(String name) {
+        try {
+            Object value = ManagementFactory.getPlatformMBeanServer().getAttribute(new ObjectName(SCHEDULER_BEAN), name);
+            return value instanceof Number number ? number.intValue() : null;
+        } catch (Exception | LinkageError e) {
+            return null; // JDK 21-23 have no scheduler MXBean
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.starvationlab.rest;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code GET /lab/info} answers: the facts that decide whether this JVM starves, measured on it.
+ *
+ * @param synchronizedPins   whether blocking inside {@code synchronized} pinned a carrier in a probe at start-up; null if unknown
+ * @param lockingMode        HotSpot's LockingMode (1 legacy, 2 lightweight), null where the option is gone
+ * @param downstreamPermits  {@code lab.downstream.permits} as configured
+ * @param permits            the permits each downstream really has ({@code db} is capped at the pool's max size)
+ */
+public record LabInfo(String javaVersion, String javaVendor, int availableProcessors, int carrierParallelism,
+        int carrierMaxPoolSize, Integer lockingMode, Boolean synchronizedPins, boolean nativePinAvailable,
+        String nativePinUnavailableReason, int downstreamPermits, Map<String, Integer> permits, int poolMaxSize,
+        List<String> modes, boolean embeddedDatabase, boolean canary, boolean pinningMonitor, List<String> jvmArguments) {
+}

@@ -1,0 +1,75 @@
+package io.starvationlab.rest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import io.smallrye.common.annotation.Blocking;
+import io.starvationlab.config.LabConfig;
+import io.starvationlab.database.EmbeddedPostgres;
+import io.starvationlab.downstream.DatabaseClient;
+import io.starvationlab.downstream.DownstreamGateway;
+import io.starvationlab.downstream.Permits;
+import io.starvationlab.jvm.JvmFacts;
+import io.starvationlab.jvm.NativeFrames;
+import io.starvationlab.observe.CarrierCanary;
+import io.starvationlab.observe.PinningMonitor;
+import io.starvationlab.observe.PinningReport;
+import io.starvationlab.service.InvalidRequestException;
+import io.starvationlab.service.Mode;
+
+/**
+ * Lab introspection. Served on the worker pool so it answers while virtual threads starve.
+ */
+@Path("/lab")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class LabResource {
+
+    private final JvmFacts jvm;
+    private final NativeFrames nativeFrames;
+    private final DownstreamGateway downstream;
+    private final DatabaseClient database;
+    private final CarrierCanary canary;
+    private final PinningMonitor pinning;
+    private final LabConfig config;
+
+    public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, DatabaseClient database,
+            CarrierCanary canary, PinningMonitor pinning, LabConfig config) {
+        this.jvm = jvm;
+        this.nativeFrames = nativeFrames;
+        this.downstream = downstream;
+        this.database = database;
+        this.canary = canary;
+        this.pinning = pinning;
+        this.config = config;
+    }
+
+    @GET
+    @Path("/info")
+    public LabInfo info() {
+        Map<String, Integer> permits = new LinkedHashMap<>();
+        for (Permits bounded : downstream.permits()) {
+            permits.put(bounded.downstream().label(), bounded.size());
+        }
+        return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
+                jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
+                nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
+                database.poolMaxSize(), Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
+                config.pinning().enabled(), jvm.jvmArguments());
+    }
+
+    @GET
+    @Path("/pinning")
+    public PinningReport pinning(@QueryParam("reset") String reset) {
+        if (reset != null && !reset.equals("true") && !reset.equals("false")) {
+            throw new InvalidRequestException("reset", "must be true or false", java.util.List.of("true", "false"));
+        }
+        return pinning.report("true".equals(reset));
+    }
+}

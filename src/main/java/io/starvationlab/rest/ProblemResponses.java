@@ -1,0 +1,107 @@
+package io.starvationlab.rest;
+
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.starvationlab.downstream.CancelledException;
+import io.starvationlab.downstream.RejectedException;
+import io.starvationlab.service.InvalidRequestException;
+import io.starvationlab.service.Mode;
+import io.starvationlab.service.ModeUnavailableException;
+import io.starvationlab.service.UnknownModeException;
+
+/**
+ * Turns every failure into an {@code application/problem+json} answer.
+ */
+@ApplicationScoped
+public class ProblemResponses {
+
+    private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
+
+    private final ObjectMapper json;
+
+    public ProblemResponses(ObjectMapper json) {
+        this.json = json;
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(InvalidRequestException e, UriInfo uri) {
+        return respond(Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), path(uri))
+                .withParameter(e.parameter(), e.allowed()));
+    }
+
+    @ServerExceptionMapper
+    public Response unknownMode(UnknownModeException e, UriInfo uri) {
+        return respond(Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), path(uri)).withModes(Mode.labels()));
+    }
+
+    @ServerExceptionMapper
+    public Response unavailable(ModeUnavailableException e, UriInfo uri) {
+        return respond(Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), path(uri)));
+    }
+
+    @ServerExceptionMapper
+    public Response rejected(RejectedException e, UriInfo uri) {
+        return serviceUnavailable(e.reason().label(), e.getMessage(), e.retryAfter(), path(uri));
+    }
+
+    @ServerExceptionMapper
+    public Response cancelled(CancelledException e, UriInfo uri) {
+        return respond(Problem.of("cancelled", "Client went away", 503, e.getMessage(), path(uri)));
+    }
+
+    @ServerExceptionMapper
+    public Response http(WebApplicationException e, UriInfo uri) {
+        Response.StatusType status = e.getResponse().getStatusInfo();
+        String detail = status.getStatusCode() == 404 ? "nothing is served at " + path(uri) : e.getMessage();
+        Response.ResponseBuilder answer = Response.fromResponse(e.getResponse()).entity(null);
+        return problemEntity(answer, Problem.of("http-" + status.getStatusCode(), status.getReasonPhrase(),
+                status.getStatusCode(), detail, path(uri)));
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e, UriInfo uri) {
+        LOG.errorf(e, "Unexpected failure serving %s", path(uri));
+        return respond(Problem.of("internal-error", "Internal error", 500, e.toString(), path(uri)));
+    }
+
+    private Response serviceUnavailable(String reason, String detail, Duration retryAfter, String instance) {
+        return problemEntity(Response.status(503).header("Retry-After", retryAfterSeconds(retryAfter)),
+                Problem.serviceUnavailable(reason, detail, instance));
+    }
+
+    /** The problem as JSON, for answers written outside JAX-RS ({@link WorkAdmission}). */
+    String toJson(Problem problem) {
+        try {
+            return json.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static long retryAfterSeconds(Duration retryAfter) {
+        return Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    }
+
+    private Response respond(Problem problem) {
+        return problemEntity(Response.status(problem.status()), problem);
+    }
+
+    private Response problemEntity(Response.ResponseBuilder builder, Problem problem) {
+        return builder.type(Problem.MEDIA_TYPE).entity(toJson(problem)).build();
+    }
+
+    private static String path(UriInfo uri) {
+        return uri == null ? null : uri.getRequestUri().getRawPath();
+    }
+}
