@@ -25,6 +25,12 @@ public class DownstreamMeters {
 
     public DownstreamMeters(MeterRegistry registry) {
         this.registry = registry;
+        // every series an alert may read exists from the start, at zero
+        for (RejectedException.Reason reason : RejectedException.Reason.values()) {
+            for (String downstream : reason.downstreams()) {
+                rejectionCounter(reason, downstream);
+            }
+        }
     }
 
     void bind(Permits permits) {
@@ -55,9 +61,13 @@ public class DownstreamMeters {
 
     /** Counts work refused with 503; {@code downstream} is "none" where none was chosen yet. */
     public void rejected(RejectedException.Reason reason, String downstream) {
-        rejections.computeIfAbsent(reason.label() + '/' + downstream, key -> Counter.builder("lab.downstream.rejected")
+        rejectionCounter(reason, downstream).increment();
+    }
+
+    private Counter rejectionCounter(RejectedException.Reason reason, String downstream) {
+        return rejections.computeIfAbsent(reason.label() + '/' + downstream, key -> Counter.builder("lab.downstream.rejected")
                 .description("Work refused with 503, by reason")
                 .tags("reason", reason.label(), "downstream", downstream)
-                .register(registry)).increment();
+                .register(registry));
     }
 }

@@ -1,6 +1,7 @@
 package io.starvationlab.downstream;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /** The service refuses the work for now: answered 503 with {@code Retry-After}. */
@@ -21,6 +22,15 @@ public class RejectedException extends RuntimeException {
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** The {@code downstream} tags this reason can carry. */
+        public List<String> downstreams() {
+            return switch (this) {
+                case PERMIT_TIMEOUT, QUEUE_FULL -> List.of(Downstream.DB.label(), Downstream.SLEEP.label());
+                case DATABASE_UNAVAILABLE, BREAKER_OPEN -> List.of(Downstream.DB.label());
+                case OVERLOADED -> List.of("none");
+            };
         }
     }
 

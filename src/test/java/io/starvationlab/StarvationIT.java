@@ -1,0 +1,134 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.Latencies;
+import io.starvationlab.experiment.PhaseResult;
+import io.starvationlab.experiment.PhaseRunner;
+
+/**
+ * Carrier starvation in the packaged service: its own JVM with 4 carriers, load and probes from this
+ * JVM on platform threads. Bounds are generous ratios; the experiment measures the exact figures.
+ */
+class StarvationIT {
+
+    static final Path LOGS = Path.of("target", "it-logs");
+    static final int CONCURRENCY = 16 * LabServer.CARRIERS;
+    static final Duration LOAD = Duration.ofSeconds(6);
+    static final Duration DRAIN = Duration.ofSeconds(2);
+
+    static LabServer server;
+    static PhaseRunner phases;
+    static PhaseResult idle;
+
+    @BeforeAll
+    static void start() {
+        server = LabServer.start(List.of(), Map.of(), LOGS, "starvation");
+        phases = new PhaseRunner(server);
+        warmUp(phases);
+        idle = phases.baseline("idle", Duration.ofSeconds(4), Duration.ofMillis(500));
+        System.out.printf("idle: virtual p50 %.2f ms p99 %.2f ms%n", idle.probe("virtual").percentileMillis(50), idle.probe("virtual").percentileMillis(99));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (phases != null) {
+            phases.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** Every mode once under light load, so the measured phases do not time the JIT. */
+    static void warmUp(PhaseRunner runner) {
+        for (String mode : List.of("unpinned", "native", "pinned", "cpu")) {
+            runner.run("warm-up " + mode, "/work/" + mode + "?ms=20&downstream=sleep", 8, Duration.ofSeconds(1), Duration.ofMillis(300));
+        }
+    }
+
+    @Test
+    void nativeLoadStarvesTheVirtualProbeWhileTheOthersStayFast() {
+        PhaseResult load = phases.run("native", "/work/native?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
+        report(load);
+
+        assertThat(load.probe("virtual").percentileMillis(50))
+                .as("the virtual probe waits for carriers held by pinned work")
+                .isGreaterThanOrEqualTo(10 * Math.max(idle.probe("virtual").percentileMillis(50), 1.0));
+        for (String unrelated : List.of("worker", "event-loop", "health-live")) {
+            assertThat(load.probe(unrelated).percentileMillis(99)).as(unrelated + " p99 (not on the carriers)")
+                    .isLessThan(Math.max(5 * idle.probe(unrelated).percentileMillis(99), 100));
+        }
+        double model = LabServer.CARRIERS / 0.1;
+        assertThat(load.throughput()).as("carriers / ms: pinned work runs %d at a time", LabServer.CARRIERS)
+                .isBetween(0.8 * model, 1.2 * model);
+    }
+
+    @Test
+    void unpinnedLoadLeavesTheVirtualProbeFastAndReachesThePermitLimit() {
+        PhaseResult load = phases.run("unpinned", "/work/unpinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
+        report(load);
+
+        assertThat(load.probe("virtual").percentileMillis(50)).as("virtual probe p50 while carriers are free")
+                .isLessThan(Math.max(5 * idle.probe("virtual").percentileMillis(50), 25));
+        double permits = phases.lab().info().path("permits").path("sleep").asInt();
+        assertThat(load.throughput()).as("permits / ms").isGreaterThanOrEqualTo(0.8 * permits / 0.1);
+    }
+
+    @Test
+    void pinnedStarvesExactlyWhenTheJvmSaysSynchronizedPins() {
+        boolean pins = phases.lab().info().path("synchronizedPins").asBoolean();
+        PhaseResult load = phases.run("pinned", "/work/pinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
+        report(load);
+        assertStarvedExactlyWhen(pins, load, idle);
+    }
+
+    /** JDK 24 and 25 fixed synchronized (JEP 491); -XX:LockingMode=1 brings back JDK 21's pinning. */
+    @Test
+    void legacyLockingBringsBackPinningOnJdk24And25() {
+        int jdk = LabServer.javaFeatureVersion();
+        org.junit.jupiter.api.Assumptions.assumeTrue(jdk >= 24 && jdk <= 25, "LockingMode=1 exists on JDK 24 and 25 only; this is JDK " + jdk);
+        try (LabServer legacy = LabServer.start(List.of("-XX:LockingMode=1"), Map.of(), LOGS, "starvation-legacy-locking");
+                PhaseRunner legacyPhases = new PhaseRunner(legacy)) {
+            assertThat(legacyPhases.lab().info().path("lockingMode").asInt()).isEqualTo(1);
+            assertThat(legacyPhases.lab().info().path("synchronizedPins").asBoolean()).as("measured at start-up").isTrue();
+            warmUp(legacyPhases);
+            PhaseResult legacyIdle = legacyPhases.baseline("idle", Duration.ofSeconds(3), Duration.ofMillis(500));
+            PhaseResult load = legacyPhases.run("pinned", "/work/pinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
+            report(load);
+            assertStarvedExactlyWhen(true, load, legacyIdle);
+        }
+    }
+
+    static void assertStarvedExactlyWhen(boolean pins, PhaseResult load, PhaseResult baseline) {
+        double virtual = load.probe("virtual").percentileMillis(50);
+        double idleVirtual = Math.max(baseline.probe("virtual").percentileMillis(50), 1.0);
+        if (pins) {
+            assertThat(virtual).as("synchronized pins: the virtual probe starves").isGreaterThanOrEqualTo(10 * idleVirtual);
+            assertThat(load.throughput()).as("carriers / ms").isLessThan(1.2 * LabServer.CARRIERS / 0.1);
+        } else {
+            assertThat(virtual).as("synchronized does not pin: the virtual probe stays fast").isLessThan(Math.max(5 * idleVirtual, 25));
+            assertThat(load.throughput()).as("well above carriers / ms").isGreaterThan(3 * LabServer.CARRIERS / 0.1);
+        }
+    }
+
+    static void report(PhaseResult phase) {
+        StringBuilder line = new StringBuilder(String.format("%-10s throughput %7.1f/s errors %d |", phase.name(), phase.throughput(),
+                phase.load() == null ? 0 : phase.load().latencies().failed()));
+        phase.probes().forEach((name, latencies) -> line.append(String.format(" %s p50 %.1f p99 %.1f ms;", name,
+                latencies.percentileMillis(50), latencies.percentileMillis(99))));
+        line.append(String.format(" canary p99 %.1f ms, stalled max %.0f ms, pinned events %d (%s)", phase.canaryP99Millis(),
+                phase.maxStalledMillis(), phase.pinnedEvents(), phase.topPinnedFrame()));
+        System.out.println(line);
+    }
+}
