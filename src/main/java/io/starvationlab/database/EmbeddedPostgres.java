@@ -1,6 +1,7 @@
 package io.starvationlab.database;
 
 import java.io.IOException;
+import java.time.Duration;
 
 import org.jboss.logging.Logger;
 
@@ -11,6 +12,8 @@ import org.jboss.logging.Logger;
 public final class EmbeddedPostgres {
 
     private static final Logger LOG = Logger.getLogger(EmbeddedPostgres.class);
+    /** Longer than quarkus.shutdown.timeout, so in-flight requests keep their database while they drain. */
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(15);
     private static io.zonky.test.db.postgres.embedded.EmbeddedPostgres running;
     private static Thread shutdownHook;
 
@@ -31,7 +34,7 @@ public final class EmbeddedPostgres {
             } catch (IOException e) {
                 throw new IllegalStateException("Could not start the embedded PostgreSQL: " + e.getMessage(), e);
             }
-            shutdownHook = new Thread(EmbeddedPostgres::stop, "lab-embedded-postgres-stop");
+            shutdownHook = new Thread(EmbeddedPostgres::stopAfterGracePeriod, "lab-embedded-postgres-stop");
             Runtime.getRuntime().addShutdownHook(shutdownHook);
             LOG.infof("Embedded PostgreSQL started on port %d in %d ms (set quarkus.datasource.jdbc.url to use another database)",
                     running.getPort(), (System.nanoTime() - start) / 1_000_000);
@@ -57,6 +60,23 @@ public final class EmbeddedPostgres {
             running = null;
             removeShutdownHook();
         }
+    }
+
+    /**
+     * The JVM's last resort, for when the application never shut down properly. On SIGTERM the JVM
+     * runs every shutdown hook at once; this one gives the application's own shutdown (which drains
+     * requests, then stops the database) its grace period before stopping the database itself.
+     */
+    private static void stopAfterGracePeriod() {
+        long deadline = System.nanoTime() + SHUTDOWN_GRACE.toNanos();
+        while (isRunning() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        stop();
     }
 
     private static void removeShutdownHook() {

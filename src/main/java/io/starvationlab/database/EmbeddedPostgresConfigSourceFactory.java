@@ -14,19 +14,20 @@ import io.smallrye.config.PropertiesConfigSource;
  * The embedded default: when no {@code quarkus.datasource.jdbc.url} is configured (a laptop, the tests),
  * starts an embedded PostgreSQL and points the datasource at it. Runs while the runtime configuration
  * is built, before the datasource is created. With a URL configured, or with
- * {@code lab.embedded-postgres.enabled=false} (Kubernetes), it does nothing; nor does it while Quarkus
- * builds the application.
+ * {@code lab.embedded-postgres.enabled=false} (Kubernetes), it does nothing.
  */
 public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory {
 
     static final String URL = "quarkus.datasource.jdbc.url";
     static final String ENABLED = "lab.embedded-postgres.enabled";
+    private static final String RUNTIME_CONFIG = "io.quarkus.runtime.generated.Config";
     /** Below application.properties (250), so anything configured there or in the environment wins. */
     private static final int ORDINAL = 150;
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        if (augmenting() || isSet(context.getValue(URL)) || "false".equalsIgnoreCase(valueOf(context.getValue(ENABLED)))) {
+        if (!buildingApplicationRuntimeConfig() || isSet(context.getValue(URL))
+                || "false".equalsIgnoreCase(valueOf(context.getValue(ENABLED)))) {
             return List.of();
         }
         String url = EmbeddedPostgres.startOnce();
@@ -36,17 +37,13 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
     }
 
     /**
-     * Quarkus also builds the runtime configuration while it builds the application; a database started
-     * then would die with the build and its URL would be recorded as a default. Only the build sees
-     * Quarkus's deployment classes.
+     * Quarkus also asks config source factories while it builds the application (a database started
+     * then would die with the build, and its URL would be recorded as a default) and while a test
+     * launcher reads its settings. Only the application's own runtime configuration, built by the
+     * generated {@code io.quarkus.runtime.generated.Config}, gets a database.
      */
-    private static boolean augmenting() {
-        try {
-            Class.forName("io.quarkus.deployment.QuarkusAugmentor", false, EmbeddedPostgresConfigSourceFactory.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
+    private static boolean buildingApplicationRuntimeConfig() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame -> frame.getClassName().equals(RUNTIME_CONFIG)));
     }
 
     private static boolean isSet(ConfigValue value) {

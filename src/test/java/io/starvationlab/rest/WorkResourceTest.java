@@ -1,0 +1,119 @@
+package io.starvationlab.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+
+@QuarkusTest
+class WorkResourceTest {
+
+    @AfterEach
+    void nothingIsHeldAfterwards() {
+        ResourceAssertions.assertNothingHeld();
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "unpinned, db", "unpinned, sleep", "pinned, db", "pinned, sleep", "reentrant, db", "reentrant, sleep",
+            "native, db", "native, sleep", "cpu, db", "cpu, sleep", "platform, db", "platform, sleep" })
+    void shouldRunEveryModeAndAnswerTheContractFields(String mode, String downstream) {
+        ValidatableResponse answer = given().queryParam("ms", 30).queryParam("downstream", downstream)
+                .get("/work/" + mode)
+                .then().statusCode(200).contentType("application/json")
+                .body("mode", equalTo(mode))
+                .body("downstream", equalTo(mode.equals("cpu") ? "none" : downstream))
+                .body("lock", equalTo(mode.equals("pinned") || mode.equals("reentrant") ? "private" : "none"))
+                .body("ms", equalTo(30))
+                .body("permitWaitMillis", greaterThanOrEqualTo(0f))
+                .body("elapsedMillis", greaterThanOrEqualTo(30f))
+                .body("thread", notNullValue());
+        if (mode.equals("platform")) {
+            answer.body("virtual", equalTo(false)).body("carrier", nullValue());
+        } else {
+            answer.body("virtual", equalTo(true)).body("carrier", startsWith("ForkJoinPool"));
+        }
+    }
+
+    @Test
+    void shouldUseTheDefaultsWhenNoParameterIsGiven() {
+        given().get("/work/unpinned").then().statusCode(200)
+                .body("ms", equalTo(100)).body("downstream", equalTo("db")).body("lock", equalTo("none"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "pinned", "reentrant" })
+    void shouldSerialiseRequestsOnASharedLock(String mode) throws Exception {
+        int requests = 4;
+        int ms = 250;
+        long shared = wallClockMillis(requests, "/work/" + mode + "?downstream=sleep&lock=shared&ms=" + ms);
+        long separate = wallClockMillis(requests, "/work/" + mode + "?downstream=sleep&lock=private&ms=" + ms);
+        assertThat(shared).as("one at a time: n x ms").isGreaterThanOrEqualTo((long) (0.9 * requests * ms));
+        assertThat(separate).as("a lock each: together").isLessThan((long) (0.75 * requests * ms));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "ms=abc | ms", "ms=-1 | ms", "ms=30001 | ms", "ms=1.5 | ms", "ms= | ms", "ms=99999999999999999999 | ms",
+            "downstream=redis | downstream", "downstream=DB | downstream", "lock=global | lock",
+            "ms=10&ms=20 | ms", "verbose=true | verbose" })
+    void shouldRefuseBadParametersWithAProblem(String query, String parameter) {
+        given().get("/work/unpinned?" + query)
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("status", equalTo(400))
+                .body("type", equalTo("urn:starvation-lab:problem:invalid-parameter"))
+                .body("parameter", equalTo(parameter))
+                .body("instance", equalTo("/work/unpinned"));
+    }
+
+    @Test
+    void shouldAnswerAnUnknownModeWithTheListOfModes() {
+        given().get("/work/green")
+                .then().statusCode(404).contentType("application/problem+json")
+                .body("type", equalTo("urn:starvation-lab:problem:unknown-mode"))
+                .body("modes", hasItems("unpinned", "pinned", "reentrant", "native", "cpu", "platform"));
+    }
+
+    @Test
+    void shouldRefuseOtherMethodsWithAProblem() {
+        given().post("/work/unpinned").then().statusCode(405).contentType("application/problem+json").body("status", equalTo(405));
+        given().get("/nothing/here").then().statusCode(404).contentType("application/problem+json").body("status", equalTo(404));
+    }
+
+    private static long wallClockMillis(int requests, String path) throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(requests);
+        try {
+            List<Callable<Integer>> calls = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                calls.add(() -> given().get(path).then().extract().statusCode());
+            }
+            long start = System.nanoTime();
+            for (Future<Integer> status : clients.invokeAll(calls)) {
+                assertThat(status.get()).isEqualTo(200);
+            }
+            return (System.nanoTime() - start) / 1_000_000;
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+}

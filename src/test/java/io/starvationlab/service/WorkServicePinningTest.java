@@ -1,0 +1,68 @@
+package io.starvationlab.service;
+
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.virtual.ShouldNotPin;
+import io.quarkus.test.junit.virtual.ShouldPin;
+import io.quarkus.test.junit.virtual.VirtualThreadUnit;
+import io.starvationlab.downstream.Cancellation;
+
+/** Which modes pin, as JFR sees it while the service's own code runs on a virtual thread. */
+@QuarkusTest
+@VirtualThreadUnit
+class WorkServicePinningTest {
+
+    @Inject
+    WorkService work;
+
+    @Test
+    @ShouldNotPin
+    void unpinnedShouldNotPinWaitingOnTheDatabase() throws Exception {
+        runOnVirtualThread("unpinned", "db");
+    }
+
+    @Test
+    @ShouldNotPin
+    void unpinnedShouldNotPinWhileSleeping() throws Exception {
+        runOnVirtualThread("unpinned", "sleep");
+    }
+
+    @Test
+    @ShouldNotPin
+    void reentrantShouldNotPinWaitingOnTheDatabase() throws Exception {
+        runOnVirtualThread("reentrant", "db");
+    }
+
+    @Test
+    @ShouldPin
+    void nativeShouldPinWaitingOnTheDatabase() throws Exception {
+        runOnVirtualThread("native", "db");
+    }
+
+    @Test
+    @ShouldPin
+    void nativeShouldPinWhileSleeping() throws Exception {
+        runOnVirtualThread("native", "sleep");
+    }
+
+    private void runOnVirtualThread(String mode, String downstream) throws Exception {
+        WorkRequest request = WorkRequest.parse(mode, Map.of("downstream", List.of(downstream), "ms", List.of("60")), 100, 30_000);
+        Throwable[] failure = new Throwable[1];
+        Thread.ofVirtual().start(() -> {
+            try {
+                work.run(request, Cancellation.create());
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        }).join();
+        if (failure[0] != null) {
+            throw new AssertionError("the " + mode + " work failed", failure[0]);
+        }
+    }
+}
