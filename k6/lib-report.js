@@ -16,6 +16,18 @@ import {
  * @typedef {{ target: string, phase: string, mode: string, expected: string, observed: string,
  *             outcome: string, reason: string, virtualP99: number | undefined,
  *             baselineP99: number | undefined }} Verdict
+ * @typedef {{ rate: number, total: number }} Share
+ * @typedef {{ target: string, phase: string, probe: string, latency: Latency | undefined }} ProbeRow
+ * @typedef {{ target: string, phase: string, mode: string, request: string, load: string,
+ *             completed: number | undefined, perSecond: number | undefined, latency: Latency | undefined,
+ *             overloaded: Share | undefined, workErrors: Share | undefined }} WorkRow
+ * @typedef {{ target: string, phase: string, probeErrors: Share | undefined, overloaded: Share | undefined,
+ *             workErrors: Share | undefined }} ErrorRow
+ * @typedef {{ metric: string, expression: string, ok: boolean }} ThresholdResult
+ * @typedef {{ layout: string, boundMs: number, targets: import('./lib-config.js').Target[],
+ *             facts: Record<string, Record<string, unknown> | null>, verdicts: Verdict[], probes: ProbeRow[],
+ *             work: WorkRow[], errors: ErrorRow[], thresholds: ThresholdResult[],
+ *             droppedIterations: number | undefined, notes: string[], runSeconds: number | undefined }} Model
  */
 
 /**
@@ -39,12 +51,13 @@ export function summaryFiles(data, layout) {
 /**
  * @param {any} data
  * @param {import('./lib-config.js').Layout} layout
+ * @returns {{ model: Model, markdown: string, text: string }}
  */
 export function buildReport(data, layout) {
   const summary = readSummary(data);
   const metrics = summary.metrics;
   const bound = layout.boundMs;
-  /** @type {Record<string, Record<string, unknown>>} */
+  /** @type {Record<string, Record<string, unknown> | null>} */
   const facts = {};
   const setupTargets = summary.setup && summary.setup.targets ? summary.setup.targets : {};
   for (const target of layout.targets) {
@@ -54,6 +67,7 @@ export function buildReport(data, layout) {
   /** @type {Verdict[]} */
   const verdicts = layout.loads.map((load) => judge(metrics, load, facts[load.target], bound));
 
+  /** @type {ProbeRow[]} */
   const probeRows = [];
   for (const target of layout.targets) {
     const windows = ['baseline', ...layout.loads.filter((l) => l.target === target.name).map((l) => l.phase)];
@@ -65,11 +79,13 @@ export function buildReport(data, layout) {
     }
   }
 
+  /** @type {ErrorRow[]} */
   const errorRows = [];
   for (const target of layout.targets) {
     errorRows.push({ target: target.name, phase: 'baseline', probeErrors: rate(metrics, probeErrorsKey(target.name, 'baseline')),
       overloaded: undefined, workErrors: undefined });
   }
+  /** @type {WorkRow[]} */
   const workRows = [];
   for (const load of layout.loads) {
     const completed = count(metrics, workKey(WORK_COMPLETED, load.target, load.phase));
@@ -97,6 +113,7 @@ export function buildReport(data, layout) {
       + '(was it run with --no-thresholds?).');
   }
 
+  /** @type {Model} */
   const model = { layout: layout.kind, boundMs: bound, targets: layout.targets, facts, verdicts, probes: probeRows,
     work: workRows, errors: errorRows, thresholds, droppedIterations: dropped, notes,
     runSeconds: summary.runMs === undefined ? undefined : summary.runMs / 1000 };
@@ -222,7 +239,7 @@ function latency(metrics, key) {
 /**
  * @param {Record<string, SummaryMetric>} metrics
  * @param {string} key
- * @returns {{ rate: number, total: number } | undefined}
+ * @returns {Share | undefined}
  */
 function rate(metrics, key) {
   const metric = metrics[key];
@@ -242,6 +259,7 @@ function count(metrics, key) {
  * @param {Record<string, SummaryMetric>} metrics
  */
 function thresholdResults(metrics) {
+  /** @type {ThresholdResult[]} */
   const results = [];
   for (const name of Object.keys(metrics).sort()) {
     const thresholds = metrics[name].thresholds || {};
@@ -268,7 +286,7 @@ function ms(value) {
   return value < 10 ? value.toFixed(1) : String(Math.round(value));
 }
 
-/** @param {{ rate: number, total: number } | undefined} value */
+/** @param {Share | undefined} value */
 function pct(value) {
   if (!value) {
     return 'n/a';
@@ -300,7 +318,7 @@ function verdictSentence(verdict, layout, bound) {
 
 /**
  * @param {import('./lib-config.js').Layout} layout
- * @param {ReturnType<typeof buildReport>['model']} model
+ * @param {Model} model
  */
 function markdown(layout, model) {
   const lines = [];
@@ -374,7 +392,7 @@ function markdown(layout, model) {
 
 /**
  * @param {import('./lib-config.js').Layout} layout
- * @param {ReturnType<typeof buildReport>['model']} model
+ * @param {Model} model
  */
 function text(layout, model) {
   const lines = [];
