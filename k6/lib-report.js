@@ -309,11 +309,13 @@ function fact(value) {
  */
 function verdictSentence(verdict, layout, bound) {
   const where = layout.kind === 'two-targets' ? verdict.target : `${verdict.target} / ${verdict.phase}`;
-  const numbers = verdict.virtualP99 === undefined
-    ? ''
-    : ` /probe/virtual p99 ${ms(verdict.virtualP99)} ms during load ${verdict.observed === 'starved' ? '≥' : '<'} `
-      + `the ${bound} ms bound (baseline ${ms(verdict.baselineP99)} ms).`;
-  return `${where}: ${verdict.outcome} under /work/${verdict.mode}.${numbers} ${verdict.reason}.`;
+  const why = verdict.reason.charAt(0).toUpperCase() + verdict.reason.slice(1);
+  if (verdict.observed === 'skipped' || verdict.observed === 'no data') {
+    return `${where}: ${verdict.outcome} under /work/${verdict.mode}. ${why}.`;
+  }
+  const relation = verdict.observed === 'starved' ? '≥' : '<';
+  return `${where}: ${verdict.outcome} under /work/${verdict.mode}: /probe/virtual p99 ${ms(verdict.virtualP99)} ms `
+    + `${relation} ${bound} ms (baseline ${ms(verdict.baselineP99)} ms). ${why}.`;
 }
 
 /**

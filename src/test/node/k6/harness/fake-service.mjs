@@ -1,0 +1,82 @@
+// An in-process stand-in for the service, answering by the contract: probes and health 200, lab
+// introspection, and /work/{mode} with the service's own validation (400, 404, 501 without FFM).
+
+import { HEALTH_PATHS, MAX_MS, MODES, PROBE_PATHS } from './contract.mjs';
+
+/** A JDK 21 service: synchronized pins, no FFM. */
+export const JDK21_INFO = {
+  javaVersion: '21.0.9', javaVendor: 'Eclipse Adoptium', availableProcessors: 4, carrierParallelism: 4,
+  carrierMaxPoolSize: 256, lockingMode: 2, synchronizedPins: true, nativePinAvailable: false,
+  nativePinUnavailableReason: 'FFM upcalls need JDK 22 or later', downstreamPermits: 50, permits: { db: 50, sleep: 50 },
+  poolMaxSize: 64, modes: MODES, embeddedDatabase: true, canary: true, pinningMonitor: true,
+  jvmArguments: ['-XX:ActiveProcessorCount=4'],
+};
+
+/** A JDK 25 service: synchronized does not pin, FFM upcalls do. */
+export const JDK25_INFO = {
+  ...JDK21_INFO, javaVersion: '25.0.1', lockingMode: null, synchronizedPins: false, nativePinAvailable: true,
+  nativePinUnavailableReason: null,
+};
+
+/**
+ * @param {{ info?: Record<string, unknown>, ready?: boolean, overloaded?: boolean,
+ *           status?: (url: URL) => number | undefined }} [settings]
+ * @returns {import('./context.mjs').Transport}
+ */
+export function fakeService(settings = {}) {
+  const info = settings.info || JDK21_INFO;
+  const json = (/** @type {number} */ status, /** @type {unknown} */ body, type = 'application/json') =>
+    ({ status, headers: { 'Content-Type': type }, body: JSON.stringify(body), durationMs: 2 });
+  const problem = (/** @type {number} */ status, /** @type {string} */ detail) =>
+    json(status, { status, title: 'problem', detail }, 'application/problem+json');
+
+  return (request) => {
+    const url = new URL(request.url);
+    const forced = settings.status ? settings.status(url) : undefined;
+    if (forced !== undefined) {
+      return forced === 0
+        ? { status: 0, headers: {}, body: '', durationMs: 0, error: 'dial: connection refused', errorCode: 1212 }
+        : problem(forced, 'forced by the test');
+    }
+    const path = url.pathname;
+    if (PROBE_PATHS.includes(path)) {
+      return json(200, { probe: path.slice('/probe/'.length), thread: 'probe', virtual: path === '/probe/virtual' });
+    }
+    if (HEALTH_PATHS.includes(path)) {
+      const up = path !== '/q/health/ready' || settings.ready !== false;
+      return json(up ? 200 : 503, { status: up ? 'UP' : 'DOWN', checks: [] });
+    }
+    if (path === '/lab/info') {
+      return json(200, info);
+    }
+    if (path === '/lab/pinning') {
+      return json(200, []);
+    }
+    const work = /^\/work\/([^/]+)$/.exec(path);
+    if (!work) {
+      return problem(404, `nothing is served at ${path}`);
+    }
+    const mode = work[1];
+    if (!MODES.includes(mode)) {
+      return json(404, { status: 404, detail: `unknown mode ${mode}`, modes: MODES }, 'application/problem+json');
+    }
+    const names = [...url.searchParams.keys()];
+    if (names.some((n) => !['ms', 'downstream', 'lock'].includes(n)) || new Set(names).size !== names.length) {
+      return problem(400, 'unknown or repeated query parameter');
+    }
+    const ms = url.searchParams.get('ms') ?? '100';
+    const downstream = url.searchParams.get('downstream') ?? 'db';
+    const lock = url.searchParams.get('lock') ?? 'private';
+    if (!/^\d{1,9}$/.test(ms) || Number(ms) > MAX_MS || !['db', 'sleep'].includes(downstream) || !['private', 'shared'].includes(lock)) {
+      return problem(400, 'invalid parameter');
+    }
+    if (mode === 'native' && info.nativePinAvailable !== true) {
+      return problem(501, 'native needs FFM');
+    }
+    if (settings.overloaded) {
+      return { ...problem(503, 'no permit'), headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' } };
+    }
+    return json(200, { mode, downstream, lock, ms: Number(ms), permitWaitMillis: 0, elapsedMillis: Number(ms),
+      thread: 'work', virtual: mode !== 'platform', carrier: 'ForkJoinPool-1-worker-1' });
+  };
+}
