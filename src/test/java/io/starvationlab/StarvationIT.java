@@ -72,6 +72,15 @@ class StarvationIT {
         double model = LabServer.CARRIERS / 0.1;
         assertThat(load.throughput()).as("carriers / ms: pinned work runs %d at a time", LabServer.CARRIERS)
                 .isBetween(0.8 * model, 1.2 * model);
+
+        assertThat(load.canaryP99Millis()).as("canary p99 from its histogram").isGreaterThanOrEqualTo(100);
+        assertThat(load.maxStalledMillis()).as("stalled gauge during the stall").isGreaterThan(0);
+        assertThat(load.topPinnedFrame()).as("/lab/pinning names the upcall").isEqualTo("io.starvationlab.service.WorkService.callInsideUpcall");
+        if (LabServer.javaFeatureVersion() >= 24) {
+            assertThat(load.topPinnedReason()).isEqualTo("Native or VM frame on stack");
+        }
+        long served = load.load().latencies().ok();
+        assertThat(load.topPinnedCount()).as("one pinned episode per request served").isBetween(served - 5, served + 5);
     }
 
     @Test
@@ -83,6 +92,8 @@ class StarvationIT {
                 .isLessThan(Math.max(5 * idle.probe("virtual").percentileMillis(50), 25));
         double permits = phases.lab().info().path("permits").path("sleep").asInt();
         assertThat(load.throughput()).as("permits / ms").isGreaterThanOrEqualTo(0.8 * permits / 0.1);
+        assertThat(load.canaryP99Millis()).as("canary p99 with free carriers").isLessThan(20);
+        assertThat(load.pinnedEvents()).isZero();
     }
 
     @Test
@@ -107,6 +118,8 @@ class StarvationIT {
             PhaseResult load = legacyPhases.run("pinned", "/work/pinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
             report(load);
             assertStarvedExactlyWhen(true, load, legacyIdle);
+            assertThat(load.topPinnedFrame()).as("/lab/pinning names the monitor holder")
+                    .isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
         }
     }
 

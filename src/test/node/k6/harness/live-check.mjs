@@ -2,14 +2,12 @@
 // the contract: setup(), then one iteration of each scenario, per layout and script; then renders
 // the report from a summary built on the live /lab/info, to prove handleSummary copes with it.
 
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { HEALTH_PATHS, LAB_PATHS, PROBE_PATHS, contractProblems } from './contract.mjs';
+import { K6_DIR } from './paths.mjs';
 import { loadScript } from './runtime.mjs';
 import { summaryFixture } from './summary-fixture.mjs';
 import { starvationModel } from './value-models.mjs';
-
-export const K6_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../k6');
 
 /**
  * The statuses the contract allows for a request of the live check (small ms, one at a time).

@@ -178,3 +178,15 @@ export class LoadedScript {
     }
   }
 }
+
+/**
+ * Imports a module of the suite (a lib-*.js) on its own, as an ES module, whatever Node's
+ * default for .js files outside a "type": "module" package.
+ *
+ * @param {string} path
+ */
+export async function importSuiteModule(path) {
+  registerHooks();
+  generation += 1;
+  return import(`${pathToFileURL(resolvePath(path)).href}?k6gen=${generation}`);
+}

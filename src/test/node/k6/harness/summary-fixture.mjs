@@ -55,6 +55,8 @@ export function summaryFixture(options, script, settings) {
   for (const [name, metric] of script.metrics) {
     add(name, metric.type, metric.contains);
   }
+  // k6 tracks this sub-metric by default (the expected_response system tag).
+  add('http_req_duration{expected_response:true}', 'trend', 'time');
   if (withThresholds) {
     for (const key of Object.keys(options.thresholds || {})) {
       const parsed = /** @type {{ name: string }} */ (parseMetricKey(key));
@@ -175,21 +177,26 @@ function evaluate(expression, type, raw, durationMs) {
 }
 
 /**
- * Wraps data.metrics so every key handleSummary looks up is recorded: a sub-metric the report
- * reads must be named by a threshold, or k6 leaves it out of the summary.
+ * Wraps data.metrics so every key handleSummary looks up is recorded, and those it looked up in
+ * vain: a sub-metric the report reads must be named by a threshold, or k6 leaves it out.
  *
  * @param {any} data
  */
 export function traceMetricReads(data) {
   /** @type {Set<string>} */
   const read = new Set();
+  /** @type {Set<string>} */
+  const missing = new Set();
   const metrics = new Proxy(data.metrics, {
     get(target, key, receiver) {
       if (typeof key === 'string') {
         read.add(key);
+        if (key.includes('{') && !(key in target)) {
+          missing.add(key);
+        }
       }
       return Reflect.get(target, key, receiver);
     },
   });
-  return { data: { ...data, metrics }, read };
+  return { data: { ...data, metrics }, read, missing };
 }

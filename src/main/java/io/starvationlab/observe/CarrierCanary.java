@@ -16,7 +16,7 @@ import io.starvationlab.config.LabConfig;
 /**
  * The primary starvation signal: a platform thread starts a no-op virtual thread every interval and
  * times how long it waits for a carrier. It keeps one probe in flight at most; while a probe waits,
- * {@code lab.carrier.scheduling.stalled} shows how long so far, so a full stall is visible before it ends.
+ * {@code lab.carrier.scheduling.stalled} (seconds) shows how long so far, so a full stall is visible before it ends.
  * It runs on a platform thread because a virtual one would starve with what it measures.
  */
 @ApplicationScoped
@@ -42,9 +42,10 @@ public class CarrierCanary {
                 .description("How long a new virtual thread waited for a carrier")
                 .serviceLevelObjectives(LatencyBuckets.bounds())
                 .register(registry);
-        Gauge.builder("lab.carrier.scheduling.stalled", this, CarrierCanary::stalledMillis)
-                .description("Milliseconds the canary's current virtual thread has waited for a carrier so far; 0 when none waits")
-                .baseUnit("milliseconds")
+        // in seconds, Prometheus's base unit, like the delay histogram beside it
+        Gauge.builder("lab.carrier.scheduling.stalled", this, canary -> canary.stalledMillis() / 1000)
+                .description("How long the canary's current virtual thread has waited for a carrier so far; 0 when none waits")
+                .baseUnit("seconds")
                 .register(registry);
         loop = Thread.ofPlatform().daemon().name("lab-carrier-canary").start(() -> run(delay));
     }

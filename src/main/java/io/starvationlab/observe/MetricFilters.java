@@ -1,7 +1,6 @@
 package io.starvationlab.observe;
 
 import java.util.Arrays;
-import java.util.List;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -11,13 +10,15 @@ import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 
 /**
- * Gives {@code http.server.requests} histogram buckets on the URIs the lab compares (probes, work,
- * health), so {@code histogram_quantile} works in Prometheus; other URIs stay cheap.
+ * Shapes the meters before they reach Prometheus.
  */
-public class HttpServerHistograms {
+public class MetricFilters {
 
-    private static final List<String> COMPARED_URIS = List.of("/probe/", "/work/", "/q/health");
-
+    /**
+     * Gives {@code http.server.requests} histogram buckets, so {@code histogram_quantile} works on the
+     * probe, work and health URIs the lab compares. Every URI gets them: one family must not mix
+     * histograms and summaries, or it is typed a summary and its buckets read as strays.
+     */
     @Produces
     @Singleton
     MeterFilter httpServerHistograms() {
@@ -25,11 +26,30 @@ public class HttpServerHistograms {
         return new MeterFilter() {
             @Override
             public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
-                String uri = id.getTag("uri");
-                if ("http.server.requests".equals(id.getName()) && uri != null && COMPARED_URIS.stream().anyMatch(uri::startsWith)) {
+                if ("http.server.requests".equals(id.getName())) {
                     return DistributionStatisticConfig.builder().serviceLevelObjectives(bucketsNanos).build().merge(config);
                 }
                 return config;
+            }
+        };
+    }
+
+    /**
+     * Takes double quotes out of meter descriptions: the Prometheus client writes them into HELP as
+     * {@code \"}, which the text format (0.0.4) does not allow and Prometheus's own parser rejects.
+     */
+    @Produces
+    @Singleton
+    MeterFilter helpTextsWithoutDoubleQuotes() {
+        return new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                String description = id.getDescription();
+                if (description == null || description.indexOf('"') < 0) {
+                    return id;
+                }
+                return new Meter.Id(id.getName(), io.micrometer.core.instrument.Tags.of(id.getTagsAsIterable()), id.getBaseUnit(),
+                        description.replace('"', '\''), id.getType());
             }
         };
     }

@@ -156,7 +156,7 @@ public final class LabServer implements AutoCloseable {
         stop(Duration.ofSeconds(30));
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
@@ -165,7 +165,7 @@ public final class LabServer implements AutoCloseable {
         }
     }
 
-    static void sleep(Duration duration) {
+    public static void sleep(Duration duration) {
         try {
             Thread.sleep(duration);
         } catch (InterruptedException e) {

@@ -19,7 +19,7 @@ public final class PhaseRunner implements AutoCloseable {
             "event-loop", "/probe/event-loop",
             "health-live", "/q/health/live");
     private static final String CANARY = "lab_carrier_scheduling_delay_seconds";
-    private static final String STALLED = "lab_carrier_scheduling_stalled_milliseconds";
+    private static final String STALLED = "lab_carrier_scheduling_stalled_seconds";
 
     private final LabServer server;
     private final LabClient lab;
@@ -83,7 +83,7 @@ public final class PhaseRunner implements AutoCloseable {
     private void sampleStalled(AtomicReference<Double> max) {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                lab.metrics().sum(STALLED, s -> true).ifPresent(value -> max.accumulateAndGet(value, Math::max));
+                lab.metrics().sum(STALLED, s -> true).ifPresent(seconds -> max.accumulateAndGet(seconds * 1000, Math::max));
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 return;

@@ -1,0 +1,38 @@
+package io.starvationlab;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A program a test needs from the machine. Missing in CI ({@code CI=true}) it fails the test; missing
+ * elsewhere it aborts the test as skipped, with the reason in the report: never a silent pass.
+ */
+public final class ExternalTool {
+
+    private ExternalTool() {
+    }
+
+    public static Path require(String name, String installHint) {
+        Optional<Path> found = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .map(directory -> Path.of(directory, name))
+                .filter(Files::isExecutable)
+                .findFirst();
+        if (found.isPresent()) {
+            return found.get();
+        }
+        String message = name + " is not on the PATH (" + installHint + ")";
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail(message + ": required in CI");
+        }
+        System.err.println("SKIPPED: " + message);
+        Assumptions.abort(message);
+        throw new IllegalStateException("unreachable");
+    }
+}

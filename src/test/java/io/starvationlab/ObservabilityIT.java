@@ -1,0 +1,120 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.ClosedLoad;
+import io.starvationlab.experiment.LabClient;
+import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.PrometheusText;
+
+/**
+ * What Prometheus and the orchestrator see: every lab metric in Prometheus form, and the opt-in
+ * starvation readiness check.
+ */
+class ObservabilityIT {
+
+    @Test
+    void metricsShouldCarryEveryLabMetricInPrometheusForm() throws Exception {
+        try (LabServer server = LabServer.start(List.of(), Map.of(), StarvationIT.LOGS, "observability-metrics")) {
+            LabClient lab = new LabClient(server.baseUri());
+            for (String mode : List.of("unpinned", "pinned", "reentrant", "native", "cpu", "platform")) {
+                assertThat(lab.get("/work/" + mode + "?ms=30&downstream=sleep").statusCode()).isEqualTo(200);
+            }
+            assertThat(lab.get("/work/unpinned?ms=30").statusCode()).isEqualTo(200);
+            for (String probe : List.of("/probe/virtual", "/probe/worker", "/probe/event-loop", "/q/health/live", "/q/health/ready")) {
+                assertThat(lab.get(probe).statusCode()).isEqualTo(200);
+            }
+            String scrape = lab.get("/q/metrics").body();
+            assertAcceptedByPrometheus(scrape);
+            PrometheusText metrics = PrometheusText.parse(scrape);
+
+            assertThat(metrics.type("lab_carrier_scheduling_delay_seconds")).contains("histogram");
+            assertThat(metrics.buckets("lab_carrier_scheduling_delay_seconds", s -> true).keySet())
+                    .as("canary buckets from 1 ms to 30 s").contains(0.001, 0.1, 1.0, 30.0, Double.POSITIVE_INFINITY);
+            assertThat(metrics.type("lab_carrier_scheduling_stalled_seconds")).contains("gauge");
+            for (String downstream : List.of("db", "sleep")) {
+                assertThat(metrics.samples("lab_downstream_permits_in_use", s -> downstream.equals(s.label("downstream")))).hasSize(1);
+                assertThat(metrics.samples("lab_downstream_permits_waiting", s -> downstream.equals(s.label("downstream")))).hasSize(1);
+                assertThat(metrics.buckets("lab_downstream_permit_wait_seconds", s -> downstream.equals(s.label("downstream")))).isNotEmpty();
+                assertThat(metrics.samples("lab_downstream_rejected_total", s -> downstream.equals(s.label("downstream"))
+                        && "permit-timeout".equals(s.label("reason")))).as("rejections exist before the first one").hasSize(1);
+            }
+            assertThat(metrics.type("lab_downstream_call_seconds")).contains("histogram");
+            assertThat(metrics.samples("lab_downstream_call_seconds_count", s -> "native".equals(s.label("mode"))
+                    && "sleep".equals(s.label("downstream")))).singleElement().extracting(PrometheusText.Sample::value).isEqualTo(1.0);
+            assertThat(metrics.samples("lab_downstream_rejected_total", s -> "overloaded".equals(s.label("reason")))).hasSize(1);
+
+            assertThat(metrics.samples("jvm_threads_virtual_pinned_seconds_count")).as("Micrometer's pinned timer").isNotEmpty();
+            if (LabServer.javaFeatureVersion() >= 24) {
+                assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "mounted".equals(s.label("scheduling_status")))).hasSize(1);
+                assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "queued".equals(s.label("scheduling_status")))).hasSize(1);
+                assertThat(metrics.samples("jvm_threads_virtual_parallelism")).singleElement()
+                        .extracting(PrometheusText.Sample::value).isEqualTo((double) LabServer.CARRIERS);
+                assertThat(metrics.samples("jvm_threads_virtual_pool_size_threads")).hasSize(1);
+            }
+            for (String uri : List.of("/probe/virtual", "/probe/worker", "/probe/event-loop", "/work/{mode}", "/work/platform", "/q/health/live")) {
+                assertThat(metrics.buckets("http_server_requests_seconds", s -> uri.equals(s.label("uri"))))
+                        .as("histogram buckets for " + uri).containsKey(Double.POSITIVE_INFINITY);
+            }
+            assertThat(metrics.type("http_server_requests_seconds")).contains("histogram");
+        }
+    }
+
+    @Test
+    void readinessShouldGoDownWhileCarriersStarveAndComeBackAfterWhenEnabled() {
+        Map<String, String> enabled = Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s");
+        try (LabServer server = LabServer.start(List.of(), enabled, StarvationIT.LOGS, "observability-readiness")) {
+            LabClient lab = new LabClient(server.baseUri());
+            assertThat(lab.get("/q/health/ready").statusCode()).isEqualTo(200);
+            List<Integer> liveness = new ArrayList<>();
+            boolean wentDown = false;
+            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/native?ms=200&downstream=sleep"), 16 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (System.nanoTime() < deadline && !wentDown) {
+                    liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
+                    wentDown = lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 503;
+                    LabServer.sleep(Duration.ofMillis(200));
+                }
+                for (int i = 0; i < 10; i++) {
+                    liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
+                    LabServer.sleep(Duration.ofMillis(100));
+                }
+                load.stop(Duration.ofSeconds(30));
+            }
+            assertThat(wentDown).as("readiness DOWN while the canary stalls past 1 s").isTrue();
+            long stopped = System.nanoTime();
+            while (lab.get("/q/health/ready").statusCode() != 200 && System.nanoTime() - stopped < Duration.ofSeconds(10).toNanos()) {
+                liveness.add(lab.get("/q/health/live").statusCode());
+                LabServer.sleep(Duration.ofMillis(200));
+            }
+            assertThat(lab.get("/q/health/ready").statusCode()).as("ready again once the load stopped").isEqualTo(200);
+            assertThat((System.nanoTime() - stopped) / 1e9).as("seconds to come back").isLessThan(10);
+            assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
+        }
+    }
+
+    /** Prometheus's own parser, through promtool: lint remarks are printed, a parse error fails. */
+    static void assertAcceptedByPrometheus(String scrape) throws IOException, InterruptedException {
+        Path promtool = ExternalTool.require("promtool", "Debian package 'prometheus'");
+        Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
+        check.getOutputStream().write(scrape.getBytes(StandardCharsets.UTF_8));
+        check.getOutputStream().close();
+        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        System.out.println("promtool check metrics (lint remarks, not errors):\n" + output);
+        assertThat(output).as("promtool parses the scrape").doesNotContain("error while linting").doesNotContain("parsing error");
+        Files.writeString(Path.of("target", "scrape.txt"), scrape);
+    }
+}

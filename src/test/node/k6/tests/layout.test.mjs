@@ -1,0 +1,114 @@
+// lib-config.js: the layout read from __ENV and plan.json (targets, timeline, knobs).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { K6_DIR, plan, TWO_TARGETS } from '../harness/paths.mjs';
+import { importSuiteModule } from '../harness/runtime.mjs';
+
+/** @type {typeof import('../../../../../k6/lib-config.js')} */
+const { buildLayout, expectationOf, windowAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+
+const PLAN = plan();
+const DEFAULT_PHASES = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default');
+
+test('two targets: the same load on both, defaults from the plan\'s pinned phase', () => {
+  const layout = buildLayout(TWO_TARGETS, PLAN);
+  const pinnedPhase = DEFAULT_PHASES.find((/** @type {any} */ p) => p.name === 'pinned');
+  assert.equal(layout.kind, 'two-targets');
+  assert.deepEqual(layout.targets, [{ name: 'pinned', url: 'http://lab-pinned:8080' }, { name: 'unpinned', url: 'http://lab-unpinned:8080' }]);
+  assert.deepEqual(layout.loads.map((l) => [l.scenario, l.mode, l.phase, l.ms, l.downstream, l.lock, l.vus, l.start, l.seconds]), [
+    ['load-pinned', 'pinned', 'load', pinnedPhase.ms, pinnedPhase.downstream, pinnedPhase.lock, pinnedPhase.concurrency, PLAN.baselineSeconds, pinnedPhase.seconds],
+    ['load-unpinned', 'unpinned', 'load', pinnedPhase.ms, pinnedPhase.downstream, pinnedPhase.lock, pinnedPhase.concurrency, PLAN.baselineSeconds, pinnedPhase.seconds],
+  ]);
+  assert.deepEqual(layout.windows, [
+    { name: 'baseline', start: 0, end: PLAN.baselineSeconds },
+    { name: 'load', start: PLAN.baselineSeconds, end: PLAN.baselineSeconds + pinnedPhase.seconds },
+  ]);
+  assert.equal(layout.probeRate, PLAN.probes.ratePerSecond);
+  assert.equal(layout.probeTimeoutMs, PLAN.probes.timeoutMillis);
+  assert.deepEqual(layout.starvingModes, ['pinned']);
+  assert.equal(layout.probes.length, 2 * Object.keys(PLAN.probes.endpoints).length);
+});
+
+test('BASE_URL: the plan\'s default-JVM phases one after another, with drain gaps', () => {
+  const layout = buildLayout({}, PLAN);
+  assert.equal(layout.kind, 'one-target');
+  assert.deepEqual(layout.targets, [{ name: 'base', url: 'http://localhost:8080' }]);
+  assert.deepEqual(layout.loads.map((l) => l.phase), DEFAULT_PHASES.map((/** @type {any} */ p) => p.name));
+  let start = PLAN.baselineSeconds;
+  for (const [i, load] of layout.loads.entries()) {
+    const phase = DEFAULT_PHASES[i];
+    assert.deepEqual([load.scenario, load.mode, load.downstream, load.lock, load.ms, load.vus, load.start, load.seconds],
+      [`load-${phase.name}`, phase.mode, phase.downstream, phase.lock, phase.ms, phase.concurrency, start, phase.seconds]);
+    start += phase.seconds + PLAN.drainSeconds;
+  }
+  assert.equal(layout.totalSeconds, start - PLAN.drainSeconds);
+  assert.deepEqual(layout.starvingModes, ['cpu']);
+});
+
+test('windowAt tags baseline, each load window, and the drain gaps between them', () => {
+  const layout = buildLayout({}, PLAN);
+  assert.equal(windowAt(layout, 0), 'baseline');
+  assert.equal(windowAt(layout, PLAN.baselineSeconds - 0.01), 'baseline');
+  for (const load of layout.loads) {
+    assert.equal(windowAt(layout, load.start), load.phase);
+    assert.equal(windowAt(layout, load.start + load.seconds - 0.01), load.phase);
+    assert.equal(windowAt(layout, load.start + load.seconds + 0.01), 'drain');
+  }
+});
+
+test('knobs override the plan', () => {
+  const layout = buildLayout({ ...TWO_TARGETS, PINNED_MODE: 'native', UNPINNED_MODE: 'reentrant', MS: '250',
+    DOWNSTREAM: 'db', LOCK: 'shared', LOAD_VUS: '32', LOAD_RATE: '100', LOAD_MAX_VUS: '200', LOAD_SECONDS: '60',
+    BASELINE_SECONDS: '20', DRAIN_SECONDS: '5', PROBE_RATE: '20', PROBE_MAX_VUS: '80', PROBE_TIMEOUT_MS: '5000',
+    WORK_TIMEOUT_MS: '15000', PROBE_P99_MS: '100', REPORT_DIR: '/reports' }, PLAN);
+  assert.deepEqual(layout.loads.map((l) => [l.mode, l.ms, l.downstream, l.lock, l.vus, l.rate, l.maxVus, l.start, l.seconds]), [
+    ['native', 250, 'db', 'shared', 32, 100, 200, 20, 60],
+    ['reentrant', 250, 'db', 'shared', 32, 100, 200, 20, 60],
+  ]);
+  assert.deepEqual([layout.probeRate, layout.probeMaxVus, layout.probeTimeoutMs, layout.workTimeoutMs, layout.boundMs, layout.reportDir],
+    [20, 80, 5000, 15000, 100, '/reports']);
+  assert.deepEqual(layout.starvingModes, ['native']);
+});
+
+test('PHASES picks plan phases; QUICK applies the plan\'s quick settings', () => {
+  assert.deepEqual(buildLayout({ PHASES: 'pinned, cpu' }, PLAN).loads.map((l) => l.phase), ['pinned', 'cpu']);
+  const quick = buildLayout({ QUICK: 'true' }, PLAN);
+  for (const load of quick.loads) {
+    const phase = DEFAULT_PHASES.find((/** @type {any} */ p) => p.name === load.phase);
+    assert.equal(load.seconds, Math.max(PLAN.quick.minimumSeconds, Math.ceil(phase.seconds * PLAN.quick.durationScale)));
+    assert.ok(!PLAN.quick.skipPhases.includes(load.phase));
+  }
+});
+
+test('STARVING_MODES states which virtual probes must breach the bound; the rest hold or are recorded', () => {
+  const twoTargets = buildLayout(TWO_TARGETS, PLAN);
+  assert.equal(expectationOf(twoTargets, 'pinned'), 'starve');
+  assert.equal(expectationOf(twoTargets, 'unpinned'), 'hold');
+  assert.equal(expectationOf(twoTargets, 'native'), 'record');
+  const none = buildLayout({ ...TWO_TARGETS, STARVING_MODES: '' }, PLAN);
+  assert.equal(expectationOf(none, 'pinned'), 'record');
+  assert.equal(expectationOf(buildLayout({}, PLAN), 'cpu'), 'starve');
+});
+
+test('a bad knob stops the script with the knob\'s name', () => {
+  const cases = [
+    [{ PINNED_URL: 'http://a:8080' }, /both PINNED_URL and UNPINNED_URL/],
+    [{ BASE_URL: 'localhost:8080' }, /BASE_URL must be an http\(s\) URL/],
+    [{ BASE_URL: 'http://localhost:8080/lab' }, /BASE_URL must be an http\(s\) URL without a path/],
+    [{ MS: '30001' }, /MS must be a whole number from 0 to 30000/],
+    [{ MS: '-1' }, /MS must be a whole number/],
+    [{ DOWNSTREAM: 'http' }, /DOWNSTREAM must be one of db, sleep/],
+    [{ LOCK: 'global' }, /LOCK must be one of private, shared/],
+    [{ ...TWO_TARGETS, PINNED_MODE: 'pined' }, /PINNED_MODE must be one of/],
+    [{ LOAD_VUS: '0' }, /LOAD_VUS must be a whole number from 1/],
+    [{ PROBE_RATE: 'ten' }, /PROBE_RATE must be a whole number/],
+    [{ QUICK: 'yes' }, /QUICK must be true or false/],
+    [{ PHASES: 'pinned-legacy-locking' }, /PHASES: 'pinned-legacy-locking' is not a phase of plan.json that runs on the default JVM/],
+    [{ STARVING_MODES: 'pined' }, /STARVING_MODES: unknown mode 'pined'/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => buildLayout(/** @type {Record<string, string>} */ (env), PLAN), message, JSON.stringify(env));
+  }
+});
