@@ -12,7 +12,7 @@ export async function requireTool(t, tool, load) {
   try {
     return await load();
   } catch (error) {
-    const reason = `${tool} is missing (${error instanceof Error ? error.message.split('\n')[0] : error})`;
+    const reason = `${tool}: missing (${error instanceof Error ? error.message.split("\n")[0] : error})`;
     if (process.env.CI === 'true') {
       throw new Error(`${reason}; CI=true, so this check fails instead of skipping`);
     }

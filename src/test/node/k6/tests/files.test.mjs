@@ -71,7 +71,7 @@ test('every knob the scripts read is in the header comment of its script and in 
   for (const name of SCRIPTS) {
     const source = readFileSync(resolve(K6_DIR, name), 'utf8');
     const knobs = [...source.matchAll(/(?:env|__ENV)(?:\.|\[')([A-Z][A-Z0-9_]+)/g), ...source.matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g),
-      ...source.matchAll(/whole\('([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1]);
+      ...source.matchAll(/whole\('([A-Z][A-Z0-9_]+)'/g), ...source.matchAll(/'((?:UN)?PINNED_MODE)'/g)].map((m) => m[1]);
     knobs.forEach((k) => all.add(k));
   }
   assert.ok(all.size >= 20, `found only ${[...all].join(', ')}`);
