@@ -16,7 +16,8 @@ export const HEALTH_PATHS = ['/q/health/live', '/q/health/ready', '/q/health/sta
  *             ms: number, concurrency: number, seconds: number }} PlanPhase
  * @typedef {{ probes: { ratePerSecond: number, timeoutMillis: number, endpoints: Record<string, string> },
  *             baselineSeconds: number, drainSeconds: number,
- *             quick?: { durationScale: number, minimumSeconds: number, skipPhases: string[] },
+ *             quick?: { durationScale: number, minimumSeconds: number, skipPhases: string[],
+ *                       baselineSeconds?: number, drainSeconds?: number },
  *             phases: PlanPhase[] }} Plan
  * @typedef {{ name: string, url: string }} Target
  * @typedef {{ name: string, start: number, end: number }} Window
@@ -50,8 +51,11 @@ export function buildLayout(env, plan) {
     ? Math.max(plan.quick.minimumSeconds, Math.ceil(seconds * plan.quick.durationScale))
     : seconds;
 
-  const baselineSeconds = int(env, 'BASELINE_SECONDS', scale(plan.baselineSeconds), 0);
-  const drainSeconds = int(env, 'DRAIN_SECONDS', plan.drainSeconds, 0);
+  const quickPlan = quick && plan.quick ? plan.quick : null;
+  const baselineSeconds = int(env, 'BASELINE_SECONDS', quickPlan && quickPlan.baselineSeconds !== undefined
+    ? quickPlan.baselineSeconds : scale(plan.baselineSeconds), 0);
+  const drainSeconds = int(env, 'DRAIN_SECONDS', quickPlan && quickPlan.drainSeconds !== undefined
+    ? quickPlan.drainSeconds : plan.drainSeconds, 0);
   const probeRate = int(env, 'PROBE_RATE', plan.probes.ratePerSecond, 1);
 
   /** @type {Target[]} */

@@ -75,6 +75,11 @@ test('knobs override the plan', () => {
 test('PHASES picks plan phases; QUICK applies the plan\'s quick settings', () => {
   assert.deepEqual(buildLayout({ PHASES: 'pinned, cpu' }, PLAN).loads.map((l) => l.phase), ['pinned', 'cpu']);
   const quick = buildLayout({ QUICK: 'true' }, PLAN);
+  const q = PLAN.quick;
+  assert.equal(quick.windows[0].end, q.baselineSeconds !== undefined ? q.baselineSeconds
+    : Math.max(q.minimumSeconds, Math.ceil(PLAN.baselineSeconds * q.durationScale)));
+  assert.equal(quick.drainSeconds, q.drainSeconds !== undefined ? q.drainSeconds : PLAN.drainSeconds);
+  assert.ok(quick.loads.length > 0);
   for (const load of quick.loads) {
     const phase = DEFAULT_PHASES.find((/** @type {any} */ p) => p.name === load.phase);
     assert.equal(load.seconds, Math.max(PLAN.quick.minimumSeconds, Math.ceil(phase.seconds * PLAN.quick.durationScale)));
