@@ -151,18 +151,19 @@ export function windowAt(layout, seconds) {
 
 /**
  * How a load window is expected to end for the virtual probe, as the thresholds can state it
- * before the run: 'starve' (listed in STARVING_MODES), 'hold' (a mode that never holds a carrier),
- * or 'record' (depends on the JVM: judged in report.md against /lab/info).
+ * before the run: 'starve' (a mode in STARVING_MODES; with two targets, on the pinned one: the
+ * unpinned deployment is the control), 'hold' (a mode that never holds a carrier), or 'record'
+ * (depends on the JVM: judged in report.md against /lab/info).
  *
  * @param {Layout} layout
- * @param {string} mode
+ * @param {Load} load
  * @returns {'starve' | 'hold' | 'record'}
  */
-export function expectationOf(layout, mode) {
-  if (layout.starvingModes.includes(mode)) {
+export function expectationOf(layout, load) {
+  if (layout.starvingModes.includes(load.mode) && (layout.kind === 'one-target' || load.target === 'pinned')) {
     return 'starve';
   }
-  return NEVER_STARVING.includes(mode) ? 'hold' : 'record';
+  return NEVER_STARVING.includes(load.mode) ? 'hold' : 'record';
 }
 
 /**

@@ -74,7 +74,7 @@ export function thresholdsFor(layout) {
   }
 
   for (const load of layout.loads) {
-    const expected = expectationOf(layout, load.mode);
+    const expected = expectationOf(layout, load);
     for (const route of layout.probes.filter((p) => p.target === load.target)) {
       const key = probeLatencyKey(load.target, load.phase, route.probe);
       if (route.probe === 'virtual') {

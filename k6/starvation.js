@@ -30,10 +30,11 @@
 //   PROBE_TIMEOUT_MS [plan: 30000]  probe request timeout
 //   WORK_TIMEOUT_MS [60000]    work request timeout
 //   PROBE_P99_MS [200]         the bound: a probe holds while its p99 stays under it
-//   STARVING_MODES [PINNED_MODE, or cpu with BASE_URL]  modes whose /probe/virtual p99 is
-//                              expected to breach the bound; modes that never hold a carrier
-//                              (unpinned, reentrant, platform) are expected to stay under it;
-//                              the rest are recorded and judged in report.md against /lab/info
+//   STARVING_MODES [PINNED_MODE, or cpu with BASE_URL]  modes whose load is expected to push
+//                              /probe/virtual's p99 past the bound (with two targets: on the
+//                              pinned one); modes that never hold a carrier (unpinned, reentrant,
+//                              platform) are expected to stay under it; the rest are recorded
+//                              and judged in report.md against /lab/info
 //   REPORT_DIR [.]             where handleSummary writes summary.json and report.md
 //
 //   k6 run -e BASE_URL=http://localhost:8080 k6/starvation.js

@@ -88,13 +88,17 @@ test('PHASES picks plan phases; QUICK applies the plan\'s quick settings', () =>
 });
 
 test('STARVING_MODES states which virtual probes must breach the bound; the rest hold or are recorded', () => {
-  const twoTargets = buildLayout(TWO_TARGETS, PLAN);
-  assert.equal(expectationOf(twoTargets, 'pinned'), 'starve');
-  assert.equal(expectationOf(twoTargets, 'unpinned'), 'hold');
-  assert.equal(expectationOf(twoTargets, 'native'), 'record');
-  const none = buildLayout({ ...TWO_TARGETS, STARVING_MODES: '' }, PLAN);
-  assert.equal(expectationOf(none, 'pinned'), 'record');
-  assert.equal(expectationOf(buildLayout({}, PLAN), 'cpu'), 'starve');
+  const expectations = (/** @type {Record<string, string>} */ env) => {
+    const layout = buildLayout(env, PLAN);
+    return layout.loads.map((l) => `${l.target}/${l.mode}: ${expectationOf(layout, l)}`);
+  };
+  assert.deepEqual(expectations(TWO_TARGETS), ['pinned/pinned: starve', 'unpinned/unpinned: hold']);
+  assert.deepEqual(expectations({ ...TWO_TARGETS, STARVING_MODES: '' }), ['pinned/pinned: record', 'unpinned/unpinned: hold']);
+  // The unpinned deployment is the control: the same mode there is recorded, not expected to starve.
+  assert.deepEqual(expectations({ ...TWO_TARGETS, UNPINNED_MODE: 'pinned' }), ['pinned/pinned: starve', 'unpinned/pinned: record']);
+  assert.deepEqual(expectations({ PHASES: 'unpinned,pinned,native,cpu' }),
+    ['base/unpinned: hold', 'base/pinned: record', 'base/native: record', 'base/cpu: starve']);
+  assert.deepEqual(expectations({ PHASES: 'pinned,cpu', STARVING_MODES: 'pinned,cpu' }), ['base/pinned: starve', 'base/cpu: starve']);
 });
 
 test('a bad knob stops the script with the knob\'s name', () => {
