@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { requireTool } from './tools.mjs';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 export const KUBERNETES = join(REPO, 'kubernetes');
@@ -62,4 +63,26 @@ export function parseObjects(text) {
 export function describe(object) {
   const ns = object?.metadata?.namespace ? `${object.metadata.namespace}/` : '';
   return `${object?.kind} ${ns}${object?.metadata?.name}`;
+}
+
+/** @type {Map<string, any[]>} */
+const renders = new Map();
+
+/**
+ * A kustomization's objects for a test, rendered once per test file; null when the test was
+ * skipped for want of kubectl (checks/tools.mjs).
+ *
+ * @param {import('node:test').TestContext} t
+ * @param {string} kustomization
+ * @returns {any[] | null}
+ */
+export function renderFor(t, kustomization) {
+  const kubectl = requireTool(t, 'kubectl');
+  if (!kubectl) {
+    return null;
+  }
+  if (!renders.has(kustomization)) {
+    renders.set(kustomization, render(kubectl, kustomization));
+  }
+  return structuredClone(renders.get(kustomization) ?? []);
 }

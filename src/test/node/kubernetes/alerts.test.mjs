@@ -1,0 +1,104 @@
+// The rendered PrometheusRule through promtool (check rules, and the unit tests in
+// promtool/alerts.test.yaml), and what its annotations promise the on-call.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { parse } from 'yaml';
+import { promtool, rulesFileOf, stage, UNIT_TESTS } from './checks/promtool.mjs';
+import { KUBERNETES, parseObjects, renderFor } from './checks/render.mjs';
+import { requireTool } from './checks/tools.mjs';
+
+/** @param {any[]} objects */
+function alertsOf(objects) {
+  return objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
+    .filter((/** @type {any} */ r) => r.alert);
+}
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+function anchorsUnder(markdown, section) {
+  const anchors = new Set();
+  let inside = false;
+  for (const line of markdown.split('\n')) {
+    const heading = /^(#{1,6})\s+(.*?)\s*$/.exec(line);
+    if (!heading) continue;
+    if (heading[1].length === 2) inside = heading[2] === section;
+    if (inside && heading[1].length === 3) {
+      anchors.add(heading[2].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
+    }
+  }
+  return anchors;
+}
+
+describe('alert rules', () => {
+  test('promtool check rules accepts the rendered rules', (t) => {
+    const tool = requireTool(t, 'promtool');
+    const objects = renderFor(t, 'base');
+    if (!tool || !objects) return;
+    const { rulesFile } = stage(rulesFileOf(objects));
+    const result = promtool(tool, ['check', 'rules', rulesFile]);
+    assert.ok(result.ok, result.output);
+  });
+
+  test('promtool test rules: each alert fires on a starving series and stays quiet on a healthy one', (t) => {
+    const tool = requireTool(t, 'promtool');
+    const objects = renderFor(t, 'base');
+    if (!tool || !objects) return;
+    const { testsFile } = stage(rulesFileOf(objects));
+    const result = promtool(tool, ['test', 'rules', testsFile]);
+    assert.ok(result.ok, result.output);
+  });
+
+  test('every alert has a unit test that fires it and one that keeps it quiet', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const unitTests = parse(readFileSync(UNIT_TESTS, 'utf8')).tests.flatMap((/** @type {any} */ u) => u.alert_rule_test);
+    for (const alert of alertsOf(objects)) {
+      const cases = unitTests.filter((/** @type {any} */ c) => c.alertname === alert.alert);
+      assert.ok(cases.some((/** @type {any} */ c) => c.exp_alerts?.length > 0), `${alert.alert} never fires in a unit test`);
+      assert.ok(cases.some((/** @type {any} */ c) => (c.exp_alerts ?? []).length === 0), `${alert.alert} is never shown quiet`);
+    }
+  });
+
+  test('every alert tells the on-call where to look, and its runbook exists', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const runbook = anchorsUnder(readFileSync(join(KUBERNETES, 'README.md'), 'utf8'), 'Runbook');
+    const alerts = alertsOf(objects);
+    assert.ok(alerts.length >= 5);
+    for (const alert of alerts) {
+      const { summary, description, runbook_url: url } = alert.annotations ?? {};
+      assert.ok(summary && description && url, `${alert.alert}: summary, description and runbook_url`);
+      assert.match(description, /\/lab\/pinning/, `${alert.alert}: description names /lab/pinning`);
+      assert.ok(description.includes(url), `${alert.alert}: description names the runbook ${url}`);
+      const [, anchor] = /^README\.md#(.+)$/.exec(url) ?? [];
+      assert.ok(anchor && runbook.has(anchor), `${alert.alert}: ${url} is no subsection of "## Runbook" (${[...runbook].join(', ')})`);
+      assert.ok(alert.labels?.severity, `${alert.alert}: severity`);
+    }
+  });
+});
+
+describe('broken fixtures fail', () => {
+  test('promtool check rules rejects a broken expression', (t) => {
+    const tool = requireTool(t, 'promtool');
+    if (!tool) return;
+    const broken = parseObjects(readFileSync(new URL('./fixtures/prometheusrule-broken-promql.yaml', import.meta.url), 'utf8'));
+    const { rulesFile } = stage(rulesFileOf(broken));
+    const result = promtool(tool, ['check', 'rules', rulesFile]);
+    assert.equal(result.ok, false, result.output);
+    assert.match(result.output, /parse error|unexpected/i);
+  });
+
+  test('the unit tests catch an alert that no longer fires (threshold raised)', (t) => {
+    const tool = requireTool(t, 'promtool');
+    const objects = renderFor(t, 'base');
+    if (!tool || !objects) return;
+    const starvation = alertsOf(objects).find((/** @type {any} */ a) => a.alert === 'CarrierStarvation');
+    starvation.expr = String(starvation.expr).replace(/> 0\.1\s*$/, '> 100');
+    const { testsFile } = stage(rulesFileOf(objects));
+    const result = promtool(tool, ['test', 'rules', testsFile]);
+    assert.equal(result.ok, false, result.output);
+    assert.match(result.output, /CarrierStarvation/);
+  });
+});
