@@ -52,15 +52,13 @@ describe('check-metric-names.mjs', () => {
     }
   });
 
-  test('every dashboard panel and every alert has a query', (t) => {
+  test('the expressions come from both the alert rules and the dashboard', (t) => {
     const objects = renderFor(t, 'base');
     if (!objects) return;
     const expressions = expressionsOf(objects);
     assert.ok(expressions.filter((e) => e.source.startsWith('PrometheusRule')).length >= 5);
-    const dashboard = JSON.parse(objects.find((o) => o.metadata.name === 'starvation-lab-dashboard').data['starvation-lab.json']);
-    for (const panel of dashboard.panels.filter((/** @type {any} */ p) => p.type !== 'row')) {
-      assert.ok(panel.targets?.length > 0, `panel "${panel.title}" has no query`);
-    }
+    assert.ok(expressions.filter((e) => e.source.includes('starvation-lab.json panel')).length >= 15);
+    assert.ok(expressions.some((e) => e.source.includes('variable $namespace')));
   });
 });
 
