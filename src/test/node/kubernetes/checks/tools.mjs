@@ -6,7 +6,7 @@ import { delimiter, join } from 'node:path';
 
 /** @type {Record<string, string>} */
 export const INSTALL_HINTS = {
-  kubectl: 'kubectl 1.27+ (kustomize v5), e.g. the Debian/Ubuntu package kubernetes-client or a kubectl release',
+  kubectl: 'kubectl 1.27+ with kustomize v5: the kubectl package, or a release from kubernetes.io',
   promtool: "promtool 2.x, e.g. the Debian package 'prometheus'",
 };
 
