@@ -1,10 +1,11 @@
 // ConfigMap k6-scripts carries the whole k6 suite, and the runners run it as one judge.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { checkK6Scripts, K6_DIR, listedFiles, suiteFiles } from './checks/k6-scripts.mjs';
-import { renderFor } from './checks/render.mjs';
+import { REPO, renderFor } from './checks/render.mjs';
 
 describe('k6-scripts', () => {
   test('the generator lists exactly k6/*.js and k6/plan.json', () => {
@@ -35,6 +36,19 @@ describe('k6-scripts', () => {
       assert.equal(byName.UNPINNED_URL, 'http://lab-unpinned:8080');
       assert.ok(byName.REPORT_DIR);
     }
+  });
+});
+
+describe('k6 version', () => {
+  test('the runner image is the k6 release the suite is typed against (@types/k6 in src/test/node/k6)', (t) => {
+    const objects = renderFor(t, 'k6');
+    if (!objects) return;
+    const image = objects.find((o) => o.kind === 'TestRun').spec.runner.image;
+    const suite = JSON.parse(readFileSync(join(REPO, 'src', 'test', 'node', 'k6', 'package.json'), 'utf8'));
+    const types = String(suite.devDependencies?.['@types/k6'] ?? suite.dependencies?.['@types/k6'] ?? '');
+    const [major, minor] = types.replace(/^[^0-9]*/, '').split('.');
+    assert.ok(major, 'src/test/node/k6/package.json pins @types/k6');
+    assert.match(image, new RegExp(`^grafana/k6:${major}\\.${minor}\\.`), `${image} against @types/k6 ${types}`);
   });
 });
 
