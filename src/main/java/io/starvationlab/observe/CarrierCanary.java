@@ -27,6 +27,7 @@ public class CarrierCanary {
     private final LabConfig.Canary settings;
     private final MeterRegistry registry;
     private final AtomicLong probeStartedAt = new AtomicLong(NOT_WAITING);
+    private volatile boolean running;
     private volatile Thread loop;
 
     public CarrierCanary(LabConfig config, MeterRegistry registry) {
@@ -47,14 +48,15 @@ public class CarrierCanary {
                 .description("How long the canary's current virtual thread has waited for a carrier so far; 0 when none waits")
                 .baseUnit("seconds")
                 .register(registry);
+        running = true;
         loop = Thread.ofPlatform().daemon().name("lab-carrier-canary").start(() -> run(delay));
     }
 
     void stop(@Observes ShutdownEvent event) {
-        Thread running = loop;
-        loop = null;
-        if (running != null) {
-            running.interrupt();
+        running = false;
+        Thread probing = loop;
+        if (probing != null) {
+            probing.interrupt();
         }
     }
 
@@ -70,7 +72,7 @@ public class CarrierCanary {
 
     private void run(Timer delay) {
         long interval = settings.interval().toNanos();
-        while (loop != null) {
+        while (running) {
             try {
                 delay.record(Duration.ofNanos(probeOnce()));
                 Thread.sleep(Duration.ofNanos(interval));

@@ -10,9 +10,10 @@ import java.util.Map;
  * @param lockingMode        HotSpot's LockingMode (1 legacy, 2 lightweight), null where the option is gone
  * @param downstreamPermits  {@code lab.downstream.permits} as configured
  * @param permits            the permits each downstream really has ({@code db} is capped at the pool's max size)
+ * @param workerThreads      the worker pool's maximum: how many {@code platform} requests run at once
  */
 public record LabInfo(String javaVersion, String javaVendor, int availableProcessors, int carrierParallelism,
         int carrierMaxPoolSize, Integer lockingMode, Boolean synchronizedPins, boolean nativePinAvailable,
-        String nativePinUnavailableReason, int downstreamPermits, Map<String, Integer> permits, int poolMaxSize,
+        String nativePinUnavailableReason, int downstreamPermits, Map<String, Integer> permits, int poolMaxSize, int workerThreads,
         List<String> modes, boolean embeddedDatabase, boolean canary, boolean pinningMonitor, List<String> jvmArguments) {
 }

@@ -9,6 +9,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.smallrye.common.annotation.Blocking;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.database.EmbeddedPostgres;
@@ -38,9 +40,13 @@ public class LabResource {
     private final CarrierCanary canary;
     private final PinningMonitor pinning;
     private final LabConfig config;
+    private final int workerThreads;
 
     public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, DatabaseClient database,
-            CarrierCanary canary, PinningMonitor pinning, LabConfig config) {
+            CarrierCanary canary, PinningMonitor pinning, LabConfig config,
+            @ConfigProperty(name = "quarkus.thread-pool.max-threads") java.util.Optional<Integer> workerThreads) {
+        // Quarkus's default: max(8 x processors, 200)
+        this.workerThreads = workerThreads.orElse(Math.max(8 * Runtime.getRuntime().availableProcessors(), 200));
         this.jvm = jvm;
         this.nativeFrames = nativeFrames;
         this.downstream = downstream;
@@ -60,7 +66,7 @@ public class LabResource {
         return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
-                database.poolMaxSize(), Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
+                database.poolMaxSize(), workerThreads, Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
                 config.pinning().enabled(), jvm.jvmArguments());
     }
 

@@ -19,6 +19,8 @@ public final class PhaseRunner implements AutoCloseable {
             "event-loop", "/probe/event-loop",
             "health-live", "/q/health/live");
     private static final String CANARY = "lab_carrier_scheduling_delay_seconds";
+    /** How long a stopped load waits for its requests in flight before it abandons them. */
+    private static final Duration ABANDON_AFTER = Duration.ofSeconds(15);
     private static final String STALLED = "lab_carrier_scheduling_stalled_seconds";
 
     private final LabServer server;
@@ -60,7 +62,7 @@ public final class PhaseRunner implements AutoCloseable {
             if (workPath != null) {
                 try (ClosedLoad running = ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
                     LabServer.sleep(duration);
-                    load = running.stop(Duration.ofSeconds(60));
+                    load = running.stop(ABANDON_AFTER);
                 }
             } else {
                 LabServer.sleep(duration);
