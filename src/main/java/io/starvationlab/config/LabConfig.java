@@ -36,6 +36,13 @@ public interface LabConfig {
         /** Most {@code /work} requests in flight at once; past it, 503 before a thread is spent. Default 5000. */
         @WithDefault("5000")
         int maxInFlight();
+
+        /**
+         * Time past {@code ms} + acquire timeout after which an unanswered request gets 503 and its work
+         * is cancelled; under the contract's bound of ms + acquire timeout + 5 s. Default 4s.
+         */
+        @WithDefault("4s")
+        Duration deadlineGrace();
     }
 
     interface Downstream {

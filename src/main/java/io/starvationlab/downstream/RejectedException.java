@@ -18,7 +18,9 @@ public class RejectedException extends RuntimeException {
         /** The database failed recently; the breaker answers at once until it retries. */
         BREAKER_OPEN,
         /** Too many requests in flight. */
-        OVERLOADED;
+        OVERLOADED,
+        /** Not answered within ms + acquire timeout + grace: the work was cancelled. */
+        DEADLINE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -29,7 +31,7 @@ public class RejectedException extends RuntimeException {
             return switch (this) {
                 case PERMIT_TIMEOUT, QUEUE_FULL -> List.of(Downstream.DB.label(), Downstream.SLEEP.label());
                 case DATABASE_UNAVAILABLE, BREAKER_OPEN -> List.of(Downstream.DB.label());
-                case OVERLOADED -> List.of("none");
+                case OVERLOADED, DEADLINE -> List.of("none");
             };
         }
     }

@@ -71,7 +71,11 @@ public class ProblemResponses {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e, UriInfo uri) {
-        LOG.errorf(e, "Unexpected failure serving %s", path(uri));
+        if (clientWentAway(e)) {
+            LOG.debugf("Could not answer %s, the client went away: %s", path(uri), e);
+        } else {
+            LOG.errorf(e, "Unexpected failure serving %s", path(uri));
+        }
         return respond(Problem.of("internal-error", "Internal error", 500, e.toString(), path(uri)));
     }
 
@@ -87,6 +91,16 @@ public class ProblemResponses {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Writing the answer failed on the connection: nobody is left to read it. */
+    private static boolean clientWentAway(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.io.IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static long retryAfterSeconds(Duration retryAfter) {

@@ -6,54 +6,128 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.jboss.logging.Logger;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.downstream.Cancellation;
 import io.starvationlab.downstream.DownstreamMeters;
 import io.starvationlab.downstream.RejectedException;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Bounds the {@code /work} requests in flight, on the event loop, before a thread is spent on them:
- * Quarkus starts a virtual thread per request, and under starvation those threads cannot even run
- * to refuse themselves. Past {@code lab.work.max-in-flight} the answer is 503 with Retry-After.
+ * Keeps every {@code /work} request bounded from the event loop, where starvation cannot reach:
+ * <ul>
+ * <li>past {@code lab.work.max-in-flight} requests, 503 before a thread is spent (Quarkus starts a
+ * virtual thread per request, and under starvation those cannot even run to refuse themselves);</li>
+ * <li>a deadline of {@code ms} + acquire timeout + {@code lab.work.deadline-grace}: a request not
+ * answered by then gets 503 and its work is cancelled, so starved carriers cannot hold a client longer;</li>
+ * </ul>
+ * The resource adds the third bound, when it starts: a client that disconnects cancels its work.
  */
 @ApplicationScoped
 public class WorkAdmission {
 
+    /** Where the resource finds the request's {@link Cancellation}. */
+    static final String CANCELLATION = "lab.cancellation";
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+    private static final Logger LOG = Logger.getLogger(WorkAdmission.class);
 
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final int maxInFlight;
+    private final LabConfig config;
     private final DownstreamMeters meters;
     private final ProblemResponses problems;
 
     public WorkAdmission(LabConfig config, DownstreamMeters meters, ProblemResponses problems, MeterRegistry registry) {
-        this.maxInFlight = config.work().maxInFlight();
+        this.config = config;
         this.meters = meters;
         this.problems = problems;
         Gauge.builder("lab.work.in.flight", inFlight, AtomicInteger::get)
                 .description("/work requests admitted and not yet answered").register(registry);
     }
 
+    /**
+     * The request's cancellation, created at admission, now also cancelled when the client disconnects.
+     * Registered from the resource because Quarkus REST sets the response's close handler itself once it
+     * takes the request, which would replace one set earlier.
+     */
+    static Cancellation cancellationOf(RoutingContext context) {
+        Cancellation stored = context.get(CANCELLATION);
+        Cancellation cancellation = stored == null ? Cancellation.create() : stored;
+        HttpServerResponse response = context.response();
+        response.closeHandler(closed -> cancellation.cancel());
+        if (response.closed()) {
+            cancellation.cancel();
+        }
+        return cancellation;
+    }
+
     void install(@Observes Router router) {
-        router.route("/work/*").order(Integer.MIN_VALUE).handler(this::admit);
+        router.route("/work/*").order(Integer.MIN_VALUE).handler(this::admit).failureHandler(this::afterAnswer);
+    }
+
+    /**
+     * A request answered at its deadline still runs on its starved thread, and fails when it tries to
+     * answer a second time: nothing is wrong that anyone could act on, so it is not an error.
+     */
+    private void afterAnswer(RoutingContext context) {
+        if (context.response().ended()) {
+            LOG.debugf("%s finished after it was answered: %s", context.request().path(), context.failure());
+            return;
+        }
+        context.next();
     }
 
     private void admit(RoutingContext context) {
+        int maxInFlight = config.work().maxInFlight();
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
-            meters.rejected(RejectedException.Reason.OVERLOADED, "none");
-            Problem problem = Problem.serviceUnavailable(RejectedException.Reason.OVERLOADED.label(),
-                    maxInFlight + " work requests are in flight already", context.request().path());
-            context.response().setStatusCode(503)
-                    .putHeader("Retry-After", String.valueOf(ProblemResponses.retryAfterSeconds(RETRY_AFTER)))
-                    .putHeader("Content-Type", Problem.MEDIA_TYPE)
-                    .end(problems.toJson(problem));
+            refuse(context, RejectedException.Reason.OVERLOADED, maxInFlight + " work requests are in flight already");
             return;
         }
-        context.addEndHandler(ended -> inFlight.decrementAndGet());
+        Cancellation cancellation = Cancellation.create();
+        context.put(CANCELLATION, cancellation);
+        Duration deadline = deadlineOf(context);
+        long timer = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, cancellation, deadline));
+        context.addEndHandler(ended -> {
+            context.vertx().cancelTimer(timer);
+            inFlight.decrementAndGet();
+        });
         context.next();
+    }
+
+    private void expire(RoutingContext context, Cancellation cancellation, Duration deadline) {
+        cancellation.cancel();
+        if (context.response().headWritten() || context.response().ended()) {
+            return;
+        }
+        try {
+            refuse(context, RejectedException.Reason.DEADLINE, "not answered within its deadline of " + deadline.toMillis()
+                    + " ms (ms + acquire timeout + grace): the carriers are starved or the downstream is stuck; the work was cancelled");
+        } catch (IllegalStateException answeredMeanwhile) {
+            LOG.debugf("%s was answered as its deadline passed", context.request().path());
+        }
+    }
+
+    private void refuse(RoutingContext context, RejectedException.Reason reason, String detail) {
+        meters.rejected(reason, "none");
+        HttpServerResponse response = context.response();
+        response.setStatusCode(503)
+                .putHeader("Retry-After", String.valueOf(ProblemResponses.retryAfterSeconds(RETRY_AFTER)))
+                .putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .end(problems.toJson(Problem.serviceUnavailable(reason.label(), detail, context.request().path())));
+    }
+
+    /** ms (as asked, or the default where it is missing or invalid, which fails validation soon after) + acquire timeout + grace. */
+    private Duration deadlineOf(RoutingContext context) {
+        int ms = config.work().defaultMs();
+        String asked = context.queryParams().get("ms");
+        if (asked != null && asked.length() <= 9 && !asked.isEmpty() && asked.chars().allMatch(Character::isDigit)) {
+            ms = Math.min(Integer.parseInt(asked), config.work().maxMs());
+        }
+        return Duration.ofMillis(ms).plus(config.downstream().acquireTimeout()).plus(config.work().deadlineGrace());
     }
 }

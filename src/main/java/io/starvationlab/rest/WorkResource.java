@@ -11,13 +11,14 @@ import jakarta.ws.rs.core.UriInfo;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.downstream.CancelledException;
 import io.starvationlab.downstream.Cancellation;
 import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.WorkRequest;
 import io.starvationlab.service.WorkResult;
 import io.starvationlab.service.WorkService;
-import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code GET /work/{mode}}: one unit of work, on a virtual thread for every mode but {@code platform},
@@ -38,21 +39,23 @@ public class WorkResource {
     @GET
     @Path("/{mode}")
     @RunOnVirtualThread
-    public WorkResult onVirtualThread(@PathParam("mode") String mode, @Context UriInfo uri, @Context HttpServerRequest http) {
+    public WorkResult onVirtualThread(@PathParam("mode") String mode, @Context UriInfo uri, @Context RoutingContext http) {
         return run(mode, uri, http);
     }
 
     @GET
     @Path("/platform")
     @Blocking
-    public WorkResult onWorkerPool(@Context UriInfo uri, @Context HttpServerRequest http) {
+    public WorkResult onWorkerPool(@Context UriInfo uri, @Context RoutingContext http) {
         return run(Mode.PLATFORM.label(), uri, http);
     }
 
-    private WorkResult run(String mode, UriInfo uri, HttpServerRequest http) {
+    private WorkResult run(String mode, UriInfo uri, RoutingContext http) {
         WorkRequest request = WorkRequest.parse(mode, queryOf(uri), settings.defaultMs(), settings.maxMs());
-        Cancellation cancellation = Cancellation.create();
-        http.response().closeHandler(closed -> cancellation.cancel());
+        Cancellation cancellation = WorkAdmission.cancellationOf(http);
+        if (cancellation.isCancelled()) {
+            throw new CancelledException(); // answered already (deadline) or nobody is listening
+        }
         return work.run(request, cancellation);
     }
 

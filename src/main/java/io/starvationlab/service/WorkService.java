@@ -6,6 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.starvationlab.downstream.Cancellation;
+import io.starvationlab.downstream.CancelledException;
 import io.starvationlab.downstream.DownstreamGateway;
 import io.starvationlab.jvm.NativeFrame;
 import io.starvationlab.jvm.NativeFrames;
@@ -41,7 +42,7 @@ public class WorkService {
             case PINNED -> callInsideMonitor(request, cancellation);
             case REENTRANT -> callInsideReentrantLock(request, cancellation);
             case NATIVE -> callFromNativeFrame(request, cancellation);
-            case CPU -> compute(request.ms());
+            case CPU -> compute(request.ms(), cancellation);
         };
         return result(request, permitWait, System.nanoTime() - start);
     }
@@ -79,11 +80,17 @@ public class WorkService {
         return downstream.call(request.mode().label(), request.downstream(), request.ms(), cancellation);
     }
 
-    /** Busy computation for {@code ms}: a virtual thread is never preempted, so it keeps its carrier throughout. */
-    private long compute(int ms) {
+    /**
+     * Busy computation for {@code ms}: a virtual thread is never preempted, so it keeps its carrier
+     * throughout, unless the request is cancelled (its client left or its deadline passed).
+     */
+    private long compute(int ms, Cancellation cancellation) {
         long deadline = System.nanoTime() + ms * 1_000_000L;
         long x = cpuSink;
         while (System.nanoTime() < deadline) {
+            if (cancellation.isCancelled()) {
+                throw new CancelledException();
+            }
             for (int i = 0; i < 1_000; i++) {
                 x = x * 6364136223846793005L + 1442695040888963407L;
             }

@@ -1,0 +1,49 @@
+package io.starvationlab.rest;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * Refuses a GET or HEAD that carries a body, before anything reads it: every endpoint of the lab
+ * takes its input from the path and query, so a body means a confused or hostile client, and
+ * HTTP gives a GET body no meaning.
+ */
+@ApplicationScoped
+public class RequestHygiene {
+
+    private final ProblemResponses problems;
+
+    public RequestHygiene(ProblemResponses problems) {
+        this.problems = problems;
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE).handler(this::check);
+    }
+
+    private void check(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        boolean readOnly = request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD;
+        if (readOnly && carriesBody(request)) {
+            Problem problem = Problem.of("body-not-allowed", "Body not allowed", 400,
+                    "a " + request.method() + " request carries no body here; send parameters in the query", request.path());
+            context.response().setStatusCode(400)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                    .putHeader(HttpHeaders.CONNECTION, "close")
+                    .end(problems.toJson(problem));
+            return;
+        }
+        context.next();
+    }
+
+    private static boolean carriesBody(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null || (length != null && !length.trim().equals("0"));
+    }
+}

@@ -1,0 +1,61 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.starvationlab.experiment.Gauges;
+import io.starvationlab.experiment.LabClient;
+import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.RawHttp;
+
+/**
+ * Clients that walk away mid-wait give their permits and connections back at once, not when their
+ * 20-second call would have ended: both those holding a permit and those waiting for one.
+ */
+class ClientWalkawayIT {
+
+    static final int PERMITS = 20;
+
+    @ParameterizedTest
+    @ValueSource(strings = { "db", "sleep" })
+    void abandonedRequestsShouldReleasePermitsAndConnectionsAtOnce(String downstream) {
+        try (LabServer server = LabServer.start(List.of(), Map.of("lab.downstream.permits", String.valueOf(PERMITS)),
+                StarvationIT.LOGS, "walkaway-" + downstream)) {
+            LabClient lab = new LabClient(server.baseUri());
+            List<Thread> clients = new ArrayList<>();
+            for (int i = 0; i < 3 * PERMITS; i++) {
+                clients.add(Thread.ofPlatform().start(() -> RawHttp.abandon(server.baseUri(),
+                        "/work/unpinned?ms=20000&downstream=" + downstream, Duration.ofSeconds(2))));
+            }
+            LabServer.sleep(Duration.ofMillis(1500));
+            Gauges busy = Gauges.read(lab);
+            assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
+            assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
+            clients.forEach(ClientWalkawayIT::join);
+
+            long walkedAway = System.nanoTime();
+            Gauges after = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
+            System.out.printf("%s: idle %.2f s after %d clients walked away: %s%n", downstream, (System.nanoTime() - walkedAway) / 1e9,
+                    3 * PERMITS, after);
+            assertThat(after.idle()).as("released long before the 20 s calls would end: %s", after).isTrue();
+            long start = System.nanoTime();
+            assertThat(lab.get("/work/unpinned?ms=10&downstream=" + downstream).statusCode()).isEqualTo(200);
+            assertThat((System.nanoTime() - start) / 1_000_000).as("no permit wait left").isLessThan(1_000);
+        }
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.Outcomes;
+
+/**
+ * SIGTERM under load, as Kubernetes sends it: requests in flight finish or are refused within the
+ * shutdown timeout, the JVM exits, and the embedded PostgreSQL goes with it.
+ */
+class GracefulShutdownIT {
+
+    static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+    @Test
+    void sigtermUnderLoadShouldDrainAndLeaveNoPostgresBehind() {
+        Set<Long> postgresBefore = postgresProcesses();
+        LabServer server = LabServer.start(List.of(), Map.of(), StarvationIT.LOGS, "graceful-shutdown");
+        Set<Long> ours = postgresProcesses().stream().filter(pid -> !postgresBefore.contains(pid)).collect(Collectors.toSet());
+        assertThat(ours).as("the service started its embedded PostgreSQL").isNotEmpty();
+
+        List<Outcomes.Outcome> outcomes;
+        int exit;
+        long terminated;
+        try (Outcomes load = Outcomes.start(server.uri("/work/unpinned?ms=500"), 32, Duration.ofSeconds(60))) {
+            LabServer.sleep(Duration.ofSeconds(2));
+            terminated = System.nanoTime();
+            exit = server.stop(SHUTDOWN_TIMEOUT.plusSeconds(15));
+            System.out.printf("exited with %d %.1f s after SIGTERM%n", exit, (System.nanoTime() - terminated) / 1e9);
+            outcomes = load.stop(Duration.ofSeconds(10));
+        }
+        assertThat(exit).as("exited by itself after SIGTERM (not killed)").isNotEqualTo(-1);
+        assertThat((System.nanoTime() - terminated) / 1e9).isLessThan(SHUTDOWN_TIMEOUT.toSeconds() + 15);
+
+        List<Outcomes.Outcome> inFlight = outcomes.stream().filter(outcome -> outcome.startedAtNanos() < terminated).toList();
+        Map<Integer, Long> statuses = inFlight.stream().collect(Collectors.groupingBy(Outcomes.Outcome::status, Collectors.counting()));
+        System.out.println("requests started before SIGTERM: " + statuses);
+        assertThat(statuses.keySet()).as("finished (200) or refused (503), not cut off").isSubsetOf(200, 503);
+        assertThat(inFlight).as("within the shutdown timeout")
+                .allSatisfy(outcome -> assertThat(outcome.millis()).isLessThan(500 + SHUTDOWN_TIMEOUT.toMillis()));
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (ours.stream().anyMatch(GracefulShutdownIT::alive) && System.nanoTime() < deadline) {
+            LabServer.sleep(Duration.ofMillis(200));
+        }
+        assertThat(ours).as("no orphaned postgres process").noneMatch(GracefulShutdownIT::alive);
+        assertThat(server.logText()).contains("Embedded PostgreSQL stopped");
+    }
+
+    /** The postgres server processes on this machine: the postmaster and its children. */
+    static Set<Long> postgresProcesses() {
+        return ProcessHandle.allProcesses()
+                .filter(process -> process.info().command().map(command -> command.endsWith("/postgres")).orElse(false))
+                .filter(process -> process.info().startInstant().map(start -> start.isAfter(Instant.EPOCH)).orElse(true))
+                .map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+    }
+
+    static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

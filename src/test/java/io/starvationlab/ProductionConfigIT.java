@@ -1,0 +1,53 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.Outcomes;
+
+/**
+ * The production configuration: no default credentials, a clear refusal to start without them, and
+ * bounds on how much one client can take.
+ */
+class ProductionConfigIT {
+
+    @Test
+    void shouldRefuseToStartAgainstAnExternalDatabaseWithoutCredentials() {
+        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of("quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:9/lab"),
+                Duration.ofSeconds(90));
+        assertThat(exit.code()).isNotZero();
+        assertThat(exit.output()).contains("needs credentials: set QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD");
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutADatabaseWhenTheEmbeddedOneIsOff() {
+        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of("lab.embedded-postgres.enabled", "false"), Duration.ofSeconds(90));
+        assertThat(exit.code()).isNotZero();
+        assertThat(exit.output()).contains("No database configured");
+    }
+
+    @Test
+    void shouldBoundTheRequestsInFlight() {
+        try (LabServer server = LabServer.start(List.of(), Map.of("lab.work.max-in-flight", "8"), StarvationIT.LOGS, "max-in-flight")) {
+            List<Outcomes.Outcome> outcomes;
+            try (Outcomes load = Outcomes.start(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
+                LabServer.sleep(Duration.ofSeconds(3));
+                outcomes = load.stop(Duration.ofSeconds(10));
+            }
+            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(Outcomes.Outcome::status, Collectors.counting()));
+            assertThat(statuses.keySet()).containsOnly(200, 503);
+            assertThat(outcomes).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
+                    .allSatisfy(outcome -> {
+                        assertThat(outcome.retryAfter()).isEqualTo("1");
+                        assertThat(outcome.millis()).as("refused at once, before a thread is spent").isLessThan(500);
+                    });
+        }
+    }
+}
