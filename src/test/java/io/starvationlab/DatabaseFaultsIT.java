@@ -111,7 +111,7 @@ class DatabaseFaultsIT {
         try (Connection admin = DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/postgres", "postgres", "");
                 Statement statement = admin.createStatement();
                 ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                        + "WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()")) {
+                        + "WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()")) {
             result.next();
             assertThat(result.getInt(1)).as("one backend runs pg_sleep").isEqualTo(1);
             killed = System.nanoTime();

@@ -113,12 +113,12 @@ public class WorkAdmission {
     }
 
     private void refuse(RoutingContext context, RejectedException.Reason reason, String detail) {
-        meters.rejected(reason, "none");
         HttpServerResponse response = context.response();
         response.setStatusCode(503)
                 .putHeader("Retry-After", String.valueOf(ProblemResponses.retryAfterSeconds(RETRY_AFTER)))
                 .putHeader("Content-Type", Problem.MEDIA_TYPE)
                 .end(problems.toJson(Problem.serviceUnavailable(reason.label(), detail, context.request().path())));
+        meters.rejected(reason, "none");
     }
 
     /** ms (as asked, or the default where it is missing or invalid, which fails validation soon after) + acquire timeout + grace. */
