@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.notNullValue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -33,6 +35,7 @@ class LabResourceTest {
     }
 
     @Test
+    @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "the native mode needs FFM, final from JDK 22")
     void shouldGroupPinnedEventsByTheFrameThatPinned() {
         given().get("/lab/pinning?reset=true").then().statusCode(200).body("available", equalTo(true));
         given().get("/work/native?downstream=sleep&ms=60").then().statusCode(200);

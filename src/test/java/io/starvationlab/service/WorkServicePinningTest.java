@@ -6,6 +6,8 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.virtual.ShouldNotPin;
@@ -41,12 +43,14 @@ class WorkServicePinningTest {
 
     @Test
     @ShouldPin
+    @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "FFM, and so the native mode, is final from JDK 22")
     void nativeShouldPinWaitingOnTheDatabase() throws Exception {
         runOnVirtualThread("native", "db");
     }
 
     @Test
     @ShouldPin
+    @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "FFM, and so the native mode, is final from JDK 22")
     void nativeShouldPinWhileSleeping() throws Exception {
         runOnVirtualThread("native", "sleep");
     }

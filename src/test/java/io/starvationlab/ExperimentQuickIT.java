@@ -1,0 +1,55 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.ExperimentReport;
+import io.starvationlab.experiment.ExperimentRunner;
+import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.PhaseReport;
+
+/**
+ * The experiment in quick mode, end to end: the verdicts, not the absolute times, and the files a
+ * reader gets.
+ */
+class ExperimentQuickIT {
+
+    @Test
+    void quickExperimentShouldReachTheExpectedVerdictsAndWriteItsReport() throws Exception {
+        Path out = Path.of("target", "experiment-quick");
+        Path plan = Path.of(System.getProperty("lab.project.dir", "."), "k6", "plan.json");
+        ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line)).run();
+
+        int jdk = LabServer.javaFeatureVersion();
+        List<String> starved = jdk >= 22 ? List.of("native", "cpu") : List.of("cpu");
+        for (String phase : starved) {
+            assertThat(verdict(report, phase)).as(phase).isEqualTo(PhaseReport.STARVED);
+        }
+        for (String phase : List.of("unpinned", "reentrant")) {
+            assertThat(verdict(report, phase)).as(phase).isEqualTo(PhaseReport.NOT_STARVED);
+        }
+        if (jdk >= 24 && jdk <= 25) {
+            assertThat(verdict(report, "pinned")).as("JEP 491: synchronized no longer pins").isEqualTo(PhaseReport.NOT_STARVED);
+            assertThat(verdict(report, "pinned-legacy-locking")).as("LockingMode=1").isEqualTo(PhaseReport.STARVED);
+        } else if (jdk < 24) {
+            assertThat(verdict(report, "pinned")).as("synchronized pins before JDK 24").isEqualTo(PhaseReport.STARVED);
+        }
+
+        assertThat(out.resolve("report.json")).exists();
+        String markdown = Files.readString(out.resolve("report.md"));
+        assertThat(markdown).contains("## Environment", "## Phases", "## Findings", PhaseReport.RULE, "probe-p99.svg");
+        String chart = Files.readString(out.resolve("probe-p99.svg"));
+        assertThat(chart).startsWith("<svg").contains("native", "unpinned").contains("<rect");
+        assertThat(report.phases()).filteredOn(phase -> !phase.isBaseline())
+                .allSatisfy(phase -> assertThat(chart).contains(phase.name()));
+    }
+
+    private static String verdict(ExperimentReport report, String phase) {
+        return report.phase(phase).orElseThrow(() -> new AssertionError("no phase " + phase)).verdict();
+    }
+}

@@ -1,0 +1,174 @@
+package io.starvationlab.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * The benchmarks: they print their figures and write them to {@code target/benchmarks/<name>.json};
+ * they assert nothing (the tests do, with generous bounds).
+ * <ul>
+ * <li>{@code overhead}: unpinned throughput with the carrier canary and the JFR pinning stream on,
+ * then off, alternating; the cost as a ratio (target: at most 3 %).</li>
+ * <li>{@code overload}: ten times the permits of concurrent database work for 60 s.</li>
+ * <li>{@code soak}: 30 minutes alternating unpinned and native load; memory, threads and permits at
+ * start and end (target: at most 10 % growth).</li>
+ * </ul>
+ * {@code Benchmarks overhead|overload|soak [--minutes N]}
+ */
+public final class Benchmarks {
+
+    private static final Path OUT = Path.of("target", "benchmarks");
+
+    private Benchmarks() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("usage: Benchmarks overhead|overload|soak [--minutes N]");
+        }
+        double minutes = args.length >= 3 && args[1].equals("--minutes") ? Double.parseDouble(args[2]) : 30;
+        Map<String, Object> figures = switch (args[0]) {
+            case "overhead" -> overhead();
+            case "overload" -> overload();
+            case "soak" -> soak(Duration.ofSeconds((long) (minutes * 60)));
+            default -> throw new IllegalArgumentException("unknown benchmark " + args[0]);
+        };
+        Files.createDirectories(OUT);
+        LabClient.json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(OUT.resolve(args[0] + ".json").toFile(), figures);
+        System.out.println();
+        figures.forEach((key, value) -> System.out.println(key + ": " + value));
+        System.out.println("Written to " + OUT.resolve(args[0] + ".json").toAbsolutePath());
+    }
+
+    /** Unpinned, 1 ms sleeps, 64 concurrent: the service is CPU-bound, so any observer cost shows as lost throughput. */
+    static Map<String, Object> overhead() {
+        Map<String, String> off = Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false");
+        List<Double> withObservers = new ArrayList<>();
+        List<Double> without = new ArrayList<>();
+        for (int round = 1; round <= 3; round++) {
+            withObservers.add(unpinnedThroughput(Map.of(), "overhead-on-" + round));
+            without.add(unpinnedThroughput(off, "overhead-off-" + round));
+            System.out.printf(Locale.ROOT, "round %d: on %.0f/s, off %.0f/s%n", round, withObservers.get(round - 1), without.get(round - 1));
+        }
+        double on = withObservers.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double offMean = without.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("workload", "GET /work/unpinned?ms=1&downstream=sleep, 64 concurrent, 15 s per run, 3 rounds alternating");
+        figures.put("throughputWithObserversPerSecond", withObservers);
+        figures.put("throughputWithoutObserversPerSecond", without);
+        figures.put("costPercent", round(100 * (1 - on / offMean)));
+        return figures;
+    }
+
+    private static double unpinnedThroughput(Map<String, String> settings, String name) {
+        try (LabServer server = LabServer.start(List.of(), settings, OUT.resolve("logs"), name)) {
+            warmUp(server);
+            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/unpinned?ms=1&downstream=sleep"), 64, Duration.ofSeconds(30))) {
+                LabServer.sleep(Duration.ofSeconds(15));
+                return load.stop(Duration.ofSeconds(10)).throughput();
+            }
+        }
+    }
+
+    private static void warmUp(LabServer server) {
+        try (ClosedLoad warmUp = ClosedLoad.start(server.uri("/work/unpinned?ms=1&downstream=sleep"), 64, Duration.ofSeconds(30))) {
+            LabServer.sleep(Duration.ofSeconds(5));
+            warmUp.stop(Duration.ofSeconds(10));
+        }
+    }
+
+    static Map<String, Object> overload() {
+        OverloadRun.Result run = OverloadRun.run(Duration.ofSeconds(60), OUT.resolve("logs"));
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("summary", run.summary());
+        figures.put("statuses", run.statuses());
+        figures.put("slowestMillis", run.slowestMillis());
+        figures.put("boundMillis", run.boundMillis());
+        figures.put("only200Or503", run.statuses().keySet().stream().allMatch(status -> status == 200 || status == 503));
+        figures.put("idleAfter", run.after().idle());
+        figures.put("virtualThreadsBeforeAndAfter", List.of(run.idleVirtualThreads(), run.virtualThreadsAfter()));
+        return figures;
+    }
+
+    /** Alternates a minute of unpinned and a minute of native load; samples the resources at start and end. */
+    static Map<String, Object> soak(Duration length) throws IOException {
+        try (LabServer server = LabServer.start(List.of(), Map.of(), OUT.resolve("logs"), "soak")) {
+            LabClient lab = new LabClient(server.baseUri());
+            warmUp(server);
+            Resources start = Resources.sample(server, lab);
+            System.out.println("start: " + start);
+            long end = System.nanoTime() + length.toNanos();
+            int minute = 0;
+            Map<String, Long> served = new LinkedHashMap<>();
+            while (System.nanoTime() < end) {
+                String mode = minute++ % 2 == 0 ? "unpinned" : "native";
+                Duration slice = Duration.ofNanos(Math.min(Duration.ofMinutes(1).toNanos(), end - System.nanoTime()));
+                try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + mode + "?ms=100&downstream=db"), 64, Duration.ofSeconds(60))) {
+                    LabServer.sleep(slice);
+                    ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
+                    served.merge(mode + " ok", result.latencies().ok(), Long::sum);
+                    served.merge(mode + " failed", result.latencies().failed(), Long::sum);
+                }
+                System.out.printf(Locale.ROOT, "%s minute %d done, %s%n", mode, minute, Instant.now());
+            }
+            Gauges.awaitIdle(lab, Duration.ofSeconds(10));
+            Resources finish = Resources.sample(server, lab);
+            System.out.println("end: " + finish);
+            Map<String, Object> figures = new LinkedHashMap<>();
+            figures.put("length", length.toString());
+            figures.put("workload", "alternating minutes of /work/unpinned and /work/native, ms=100, downstream=db, 64 concurrent");
+            figures.put("requests", served);
+            figures.put("start", start);
+            figures.put("end", finish);
+            figures.put("rssGrowthPercent", round(100.0 * (finish.rssKilobytes() - start.rssKilobytes()) / start.rssKilobytes()));
+            figures.put("heapAfterGcGrowthPercent", round(100.0 * (finish.heapAfterGcBytes() - start.heapAfterGcBytes()) / start.heapAfterGcBytes()));
+            figures.put("platformThreadGrowth", finish.platformThreads() - start.platformThreads());
+            figures.put("virtualThreadGrowth", finish.virtualThreads() - start.virtualThreads());
+            return figures;
+        }
+    }
+
+    /** A server's resident memory, heap after a full GC, threads and permits. */
+    record Resources(long rssKilobytes, double heapAfterGcBytes, int platformThreads, int virtualThreads, double permitsInUse,
+            double connectionsInUse) {
+
+        static Resources sample(LabServer server, LabClient lab) throws IOException {
+            jcmd(server.pid(), "GC.run");
+            LabServer.sleep(Duration.ofSeconds(1));
+            PrometheusText metrics = lab.metrics();
+            ThreadDump.Counts threads = ThreadDump.count(server.pid());
+            long rss = Files.readAllLines(Path.of("/proc", String.valueOf(server.pid()), "status")).stream()
+                    .filter(line -> line.startsWith("VmRSS:")).map(line -> line.replaceAll("\\D", "")).mapToLong(Long::parseLong)
+                    .findFirst().orElse(-1);
+            return new Resources(rss, metrics.sum("jvm_memory_used_bytes", s -> "heap".equals(s.label("area"))).orElseThrow(),
+                    threads.platformThreads(), threads.virtualThreads(),
+                    metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow(),
+                    metrics.sum("agroal_active_count", s -> true).orElseThrow());
+        }
+
+        private static void jcmd(long pid, String command) throws IOException {
+            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    String.valueOf(pid), command).redirectErrorStream(true).start();
+            process.getInputStream().readAllBytes();
+            try {
+                process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}
