@@ -72,7 +72,7 @@ describe('alert rules', () => {
       assert.ok(summary && description && url, `${alert.alert}: summary, description and runbook_url`);
       assert.match(description, /\/lab\/pinning/, `${alert.alert}: description names /lab/pinning`);
       assert.ok(description.includes(url), `${alert.alert}: description names the runbook ${url}`);
-      const [, anchor] = /^README\.md#(.+)$/.exec(url) ?? [];
+      const [, anchor] = /^kubernetes\/README\.md#(.+)$/.exec(url) ?? [];
       assert.ok(anchor && runbook.has(anchor), `${alert.alert}: ${url} is no subsection of "## Runbook" (${[...runbook].join(', ')})`);
       assert.ok(alert.labels?.severity, `${alert.alert}: severity`);
     }
