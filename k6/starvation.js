@@ -20,9 +20,9 @@
 //   LOAD_VUS [plan: 64]        concurrent work requests per target (closed model)
 //   LOAD_RATE [unset]          work requests per second per target instead (open model)
 //   LOAD_MAX_VUS [LOAD_VUS]    VU ceiling for LOAD_RATE
-//   LOAD_SECONDS [plan: 10]    length of each load window
-//   BASELINE_SECONDS [plan: 6] probes alone before the first load
-//   DRAIN_SECONDS [plan: 3]    gap between two load windows (BASE_URL layout)
+//   LOAD_SECONDS [plan: 6]     length of each load window
+//   BASELINE_SECONDS [plan: 4] probes alone before the first load
+//   DRAIN_SECONDS [plan: 2]    gap between two load windows (BASE_URL layout)
 //   PHASES [all default-JVM]   comma-separated plan phases to run (BASE_URL layout)
 //   QUICK [false]              true: the plan's quick settings (shorter, fewer phases)
 //   PROBE_RATE [plan: 10]      requests per second per probe and target

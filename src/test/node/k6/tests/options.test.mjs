@@ -29,7 +29,8 @@ test('smoke.js options are valid k6 options', async () => {
 
 test('probes run at a constant arrival rate from the start; loads start after the baseline', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS });
-  const { probes } = plan();
+  const { probes, phases } = plan();
+  const loadSeconds = phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds;
   const scenarios = Object.entries(script.options.scenarios);
   const probeScenarios = scenarios.filter(([, s]) => s.exec === 'probe');
   assert.equal(probeScenarios.length, 2 * Object.keys(probes.endpoints).length);
@@ -38,12 +39,12 @@ test('probes run at a constant arrival rate from the start; loads start after th
     assert.equal(s.rate, probes.ratePerSecond);
     assert.equal(s.timeUnit, '1s');
     assert.equal(s.startTime, undefined);
-    assert.equal(s.duration, `${plan().baselineSeconds + 10}s`);
+    assert.equal(s.duration, `${plan().baselineSeconds + loadSeconds}s`);
   }
   const loads = scenarios.filter(([, s]) => s.exec === 'load');
   assert.deepEqual(loads.map(([n, s]) => [n, s.executor, s.vus, s.startTime, s.duration]), [
-    ['load-pinned', 'constant-vus', 64, `${plan().baselineSeconds}s`, '10s'],
-    ['load-unpinned', 'constant-vus', 64, `${plan().baselineSeconds}s`, '10s'],
+    ['load-pinned', 'constant-vus', 64, `${plan().baselineSeconds}s`, `${loadSeconds}s`],
+    ['load-unpinned', 'constant-vus', 64, `${plan().baselineSeconds}s`, `${loadSeconds}s`],
   ]);
 });
 
