@@ -32,10 +32,14 @@ class ClientWalkawayIT {
             List<Thread> clients = new ArrayList<>();
             for (int i = 0; i < 3 * PERMITS; i++) {
                 clients.add(Thread.ofPlatform().start(() -> RawHttp.abandon(server.baseUri(),
-                        "/work/unpinned?ms=20000&downstream=" + downstream, Duration.ofSeconds(2))));
+                        "/work/unpinned?ms=20000&downstream=" + downstream, Duration.ofSeconds(3))));
             }
-            LabServer.sleep(Duration.ofMillis(1500));
             Gauges busy = Gauges.read(lab);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (busy.permitsWaiting() < 2 * PERMITS && System.nanoTime() < deadline) {
+                LabServer.sleep(Duration.ofMillis(50));
+                busy = Gauges.read(lab);
+            }
             assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
             assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
             clients.forEach(ClientWalkawayIT::join);

@@ -17,6 +17,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
+import io.starvationlab.experiment.PrometheusText;
 
 @QuarkusTest
 @TestProfile(PermitsExhaustedTest.TwoPermits.class)
@@ -41,7 +42,7 @@ class PermitsExhaustedTest {
             for (int i = 0; i < 2; i++) {
                 CompletableFuture.runAsync(() -> given().get("/work/unpinned?downstream=sleep&ms=2000").then().statusCode(200), clients);
             }
-            ResourceAssertions.sleep(400);
+            awaitGauge("lab_downstream_permits_in_use", 2);
             long start = System.nanoTime();
             ExtractableResponse<Response> refused = given().get("/work/unpinned?downstream=sleep&ms=10").then().extract();
             long waited = (System.nanoTime() - start) / 1_000_000;
@@ -64,12 +65,25 @@ class PermitsExhaustedTest {
             for (int i = 0; i < 5; i++) {
                 CompletableFuture.runAsync(() -> given().get("/work/unpinned?downstream=sleep&ms=1500").then().extract(), clients);
             }
-            ResourceAssertions.sleep(150);
+            awaitGauge("lab_downstream_permits_waiting", 3);
             given().get("/work/unpinned?downstream=sleep&ms=10")
                     .then().statusCode(503).header("Retry-After", "1").body("reason", equalTo("queue-full"));
         } finally {
             clients.shutdown();
             clients.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
         }
+    }
+
+    /** Waits until the sleep downstream's gauge reads {@code value}: the requests sent so far hold or wait, as planned. */
+    private static void awaitGauge(String name, double value) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+            if (metrics.sum(name, sample -> "sleep".equals(sample.label("downstream"))).orElse(0.0) >= value) {
+                return;
+            }
+            ResourceAssertions.sleep(50);
+        }
+        throw new AssertionError(name + " never reached " + value);
     }
 }
