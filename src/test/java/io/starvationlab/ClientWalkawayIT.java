@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,20 +30,23 @@ class ClientWalkawayIT {
         try (LabServer server = LabServer.start(List.of(), Map.of("lab.downstream.permits", String.valueOf(PERMITS)),
                 StarvationIT.LOGS, "walkaway-" + downstream)) {
             LabClient lab = new LabClient(server.baseUri());
+            CountDownLatch leave = new CountDownLatch(1);
             List<Thread> clients = new ArrayList<>();
             for (int i = 0; i < 3 * PERMITS; i++) {
                 clients.add(Thread.ofPlatform().start(() -> RawHttp.abandon(server.baseUri(),
-                        "/work/unpinned?ms=20000&downstream=" + downstream, Duration.ofSeconds(3))));
+                        "/work/unpinned?ms=20000&downstream=" + downstream, leave)));
             }
+            // the calls last 20 s: by 10 s every client holds a permit or waits for one
             Gauges busy = Gauges.read(lab);
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (busy.permitsWaiting() < 2 * PERMITS && System.nanoTime() < deadline) {
+            while ((busy.permitsInUse() < PERMITS || busy.permitsWaiting() < 2 * PERMITS) && System.nanoTime() < deadline) {
                 LabServer.sleep(Duration.ofMillis(50));
                 busy = Gauges.read(lab);
             }
+            leave.countDown();
+            clients.forEach(ClientWalkawayIT::join);
             assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
             assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
-            clients.forEach(ClientWalkawayIT::join);
 
             long walkedAway = System.nanoTime();
             Gauges after = Gauges.awaitIdle(lab, Duration.ofSeconds(5));

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.starvationlab.experiment.Gauges;
 import io.starvationlab.experiment.LabClient;
 import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.Outcomes;
+import io.starvationlab.experiment.ClosedLoad;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
@@ -68,8 +68,8 @@ class DatabaseFaultsIT {
 
     @Test
     void stoppingTheDatabaseMidLoadShouldGiveFast503sAndRecoverWithoutARestart() throws IOException {
-        List<Outcomes.Outcome> outcomes;
-        try (Outcomes load = Outcomes.start(server.uri("/work/unpinned?ms=100"), 32, Duration.ofSeconds(60))) {
+        List<ClosedLoad.Outcome> outcomes;
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=100"), 32, Duration.ofSeconds(60))) {
             LabServer.sleep(Duration.ofSeconds(2));
             database.close();
             database = null;
@@ -91,9 +91,9 @@ class DatabaseFaultsIT {
             awaitStatus("/work/unpinned?ms=10", 200, Duration.ofSeconds(30));
             System.out.printf("serving again %.1f s after the database came back%n", (System.nanoTime() - restarted) / 1e9);
             LabServer.sleep(Duration.ofSeconds(1));
-            outcomes = load.stop(Duration.ofSeconds(30));
+            outcomes = load.stop(Duration.ofSeconds(30)).outcomes();
         }
-        Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(Outcomes.Outcome::status, Collectors.counting()));
+        Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
         System.out.println("database stopped and started under load: " + statuses);
         assertThat(statuses.keySet()).containsOnly(200, 503);
         assertThat(outcomes).as("nothing hangs: ms + acquisition timeout + 5 s")

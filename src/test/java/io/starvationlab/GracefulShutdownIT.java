@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.Outcomes;
+import io.starvationlab.experiment.ClosedLoad;
 
 /**
  * SIGTERM under load, as Kubernetes sends it: requests in flight finish or are refused within the
@@ -29,21 +29,21 @@ class GracefulShutdownIT {
         Set<Long> ours = postgresProcesses().stream().filter(pid -> !postgresBefore.contains(pid)).collect(Collectors.toSet());
         assertThat(ours).as("the service started its embedded PostgreSQL").isNotEmpty();
 
-        List<Outcomes.Outcome> outcomes;
+        List<ClosedLoad.Outcome> outcomes;
         int exit;
         long terminated;
-        try (Outcomes load = Outcomes.start(server.uri("/work/unpinned?ms=500"), 32, Duration.ofSeconds(60))) {
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=500"), 32, Duration.ofSeconds(60))) {
             LabServer.sleep(Duration.ofSeconds(2));
             terminated = System.nanoTime();
             exit = server.stop(SHUTDOWN_TIMEOUT.plusSeconds(15));
             System.out.printf("exited with %d %.1f s after SIGTERM%n", exit, (System.nanoTime() - terminated) / 1e9);
-            outcomes = load.stop(Duration.ofSeconds(10));
+            outcomes = load.stop(Duration.ofSeconds(10)).outcomes();
         }
         assertThat(exit).as("exited by itself after SIGTERM (not killed)").isNotEqualTo(-1);
         assertThat((System.nanoTime() - terminated) / 1e9).isLessThan(SHUTDOWN_TIMEOUT.toSeconds() + 15);
 
-        List<Outcomes.Outcome> inFlight = outcomes.stream().filter(outcome -> outcome.startedAtNanos() < terminated).toList();
-        Map<Integer, Long> statuses = inFlight.stream().collect(Collectors.groupingBy(Outcomes.Outcome::status, Collectors.counting()));
+        List<ClosedLoad.Outcome> inFlight = outcomes.stream().filter(outcome -> outcome.startedAtNanos() < terminated).toList();
+        Map<Integer, Long> statuses = inFlight.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
         System.out.println("requests started before SIGTERM: " + statuses);
         assertThat(statuses.keySet()).as("finished (200) or refused (503), not cut off").isSubsetOf(200, 503);
         assertThat(inFlight).as("within the shutdown timeout")

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.Outcomes;
+import io.starvationlab.experiment.ClosedLoad;
 
 /**
  * The production configuration: no default credentials, a clear refusal to start without them, and
@@ -36,12 +36,12 @@ class ProductionConfigIT {
     @Test
     void shouldBoundTheRequestsInFlight() {
         try (LabServer server = LabServer.start(List.of(), Map.of("lab.work.max-in-flight", "8"), StarvationIT.LOGS, "max-in-flight")) {
-            List<Outcomes.Outcome> outcomes;
-            try (Outcomes load = Outcomes.start(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
+            List<ClosedLoad.Outcome> outcomes;
+            try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
                 LabServer.sleep(Duration.ofSeconds(3));
-                outcomes = load.stop(Duration.ofSeconds(10));
+                outcomes = load.stop(Duration.ofSeconds(10)).outcomes();
             }
-            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(Outcomes.Outcome::status, Collectors.counting()));
+            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
             assertThat(statuses.keySet()).containsOnly(200, 503);
             assertThat(outcomes).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
                     .allSatisfy(outcome -> {

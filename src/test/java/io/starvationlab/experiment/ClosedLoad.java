@@ -7,27 +7,36 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A fixed number of concurrent requests in a closed loop: each worker, a platform thread, sends the
  * next request as soon as its previous one answered. Platform threads because a load client sharing
- * carriers with what it measures starves with it.
+ * carriers with what it measures starves with it. Latencies go to a histogram; tests that judge each
+ * request can also keep every {@link Outcome}.
  */
 public final class ClosedLoad implements AutoCloseable {
 
+    /** One answer; status 0 when the connection failed or was refused. */
+    public record Outcome(int status, String retryAfter, long millis, long startedAtNanos) {
+    }
+
     private final List<Thread> workers = new ArrayList<>();
     private final Latencies latencies = new Latencies();
-    private final java.util.concurrent.atomic.LongAdder okWhileRunning = new java.util.concurrent.atomic.LongAdder();
+    private final LongAdder okWhileRunning = new LongAdder();
+    private final ConcurrentLinkedQueue<Outcome> outcomes;
     private final HttpClient client;
     private final CountDownLatch stopped;
-    private volatile boolean running = true;
     private final long startedAt = System.nanoTime();
+    private volatile boolean running = true;
     private volatile long stoppedAt;
 
-    private ClosedLoad(URI target, int concurrency, Duration requestTimeout) {
+    private ClosedLoad(URI target, int concurrency, Duration requestTimeout, boolean keepEach) {
+        this.outcomes = keepEach ? new ConcurrentLinkedQueue<>() : null;
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
@@ -42,24 +51,38 @@ public final class ClosedLoad implements AutoCloseable {
 
     /** Starts {@code concurrency} workers hammering {@code target}. */
     public static ClosedLoad start(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(target, concurrency, requestTimeout);
+        return new ClosedLoad(target, concurrency, requestTimeout, false);
+    }
+
+    /** As {@link #start}, keeping every answer for {@link Result#outcomes()}. */
+    public static ClosedLoad startKeepingEach(URI target, int concurrency, Duration requestTimeout) {
+        return new ClosedLoad(target, concurrency, requestTimeout, true);
     }
 
     private void loop(HttpRequest request) {
         try {
             while (running) {
                 long start = System.nanoTime();
-                int status;
+                HttpResponse<Void> response;
                 try {
-                    status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                    response = client.send(request, HttpResponse.BodyHandlers.discarding());
                 } catch (java.io.IOException e) {
-                    status = 0;
+                    response = null;
                 } catch (InterruptedException e) {
                     return;
                 }
-                latencies.record(System.nanoTime() - start, status);
+                int status = response == null ? 0 : response.statusCode();
+                long took = System.nanoTime() - start;
+                latencies.record(took, status);
                 if (running && status == 200) {
                     okWhileRunning.increment();
+                }
+                if (outcomes != null) {
+                    outcomes.add(new Outcome(status, response == null ? null : response.headers().firstValue("Retry-After").orElse(null),
+                            took / 1_000_000, start));
+                }
+                if (response == null) {
+                    LabServer.sleep(Duration.ofMillis(50)); // a refused connection fails at once: do not spin
                 }
             }
         } finally {
@@ -67,7 +90,7 @@ public final class ClosedLoad implements AutoCloseable {
         }
     }
 
-    /** Stops sending and waits up to {@code drain} for the requests in flight to finish. */
+    /** Stops sending and waits up to {@code drain} for the requests in flight, then abandons them. */
     public Result stop(Duration drain) {
         stoppedAt = System.nanoTime();
         running = false;
@@ -83,7 +106,7 @@ public final class ClosedLoad implements AutoCloseable {
 
     public Result result() {
         long end = stoppedAt == 0 ? System.nanoTime() : stoppedAt;
-        return new Result(latencies, okWhileRunning.sum(), (end - startedAt) / 1e9);
+        return new Result(latencies, okWhileRunning.sum(), (end - startedAt) / 1e9, outcomes == null ? List.of() : List.copyOf(outcomes));
     }
 
     @Override
@@ -96,9 +119,9 @@ public final class ClosedLoad implements AutoCloseable {
 
     /**
      * Every answer, including those of requests still in flight when the load stopped; {@code throughput}
-     * counts only the 200s answered while it ran, per second.
+     * counts only the 200s answered while it ran, per second. {@code outcomes} is empty unless kept.
      */
-    public record Result(Latencies latencies, long okWhileRunning, double seconds) {
+    public record Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes) {
         public double throughput() {
             return okWhileRunning / seconds;
         }

@@ -24,7 +24,7 @@ public final class OverloadRun {
      * @param virtualThreads  virtual threads before the load and after it
      */
     public record Result(Duration length, int concurrency, Map<Integer, Long> statuses, long slowestMillis, long boundMillis,
-            List<Outcomes.Outcome> outcomes, Gauges after, int idleVirtualThreads, int virtualThreadsAfter) {
+            List<ClosedLoad.Outcome> outcomes, Gauges after, int idleVirtualThreads, int virtualThreadsAfter) {
 
         public String summary() {
             return String.format("overload %d s, %d concurrent: %s, slowest %d ms (bound %d ms), after: %s, virtual threads %d -> %d",
@@ -41,15 +41,15 @@ public final class OverloadRun {
         try (LabServer server = LabServer.start(List.of(), settings, logs, "overload")) {
             LabClient lab = new LabClient(server.baseUri());
             int idle = ThreadDump.count(server.pid()).virtualThreads();
-            List<Outcomes.Outcome> outcomes;
-            try (Outcomes load = Outcomes.start(server.uri("/work/unpinned?downstream=db&ms=" + MS), 10 * PERMITS, Duration.ofSeconds(60))) {
+            List<ClosedLoad.Outcome> outcomes;
+            try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?downstream=db&ms=" + MS), 10 * PERMITS, Duration.ofSeconds(60))) {
                 LabServer.sleep(length);
-                outcomes = load.stop(Duration.ofSeconds(30));
+                outcomes = load.stop(Duration.ofSeconds(30)).outcomes();
             }
             Gauges after = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
             int virtualAfter = ThreadDump.count(server.pid()).virtualThreads();
-            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(Outcomes.Outcome::status, Collectors.counting()));
-            return new Result(length, 10 * PERMITS, statuses, outcomes.stream().mapToLong(Outcomes.Outcome::millis).max().orElse(0),
+            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
+            return new Result(length, 10 * PERMITS, statuses, outcomes.stream().mapToLong(ClosedLoad.Outcome::millis).max().orElse(0),
                     MS + ACQUIRE_TIMEOUT.toMillis() + 5_000, outcomes, after, idle, virtualAfter);
         }
     }

@@ -50,14 +50,16 @@ public final class RawHttp {
         }
     }
 
-    /** Sends a GET and closes the connection after {@code after}, without reading the answer. */
-    public static void abandon(URI server, String pathAndQuery, Duration after) {
+    /** Sends a GET and closes the connection, without reading the answer, once {@code leave} opens. */
+    public static void abandon(URI server, String pathAndQuery, java.util.concurrent.CountDownLatch leave) {
         try (Socket socket = new Socket(server.getHost(), server.getPort())) {
             socket.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
-            LabServer.sleep(after);
+            leave.await();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
