@@ -105,22 +105,30 @@ class DatabaseFaultsIT {
     @Test
     void aBackendKilledMidQueryShouldAnswer503AtOnceAndLeakNothing() throws Exception {
         awaitStatus("/work/unpinned?ms=10", 200, Duration.ofSeconds(30));
-        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> lab.get("/work/unpinned?ms=5000"));
-        LabServer.sleep(Duration.ofSeconds(1));
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> lab.get("/work/unpinned?ms=8000"));
         long killed;
         try (Connection admin = DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/postgres", "postgres", "");
-                Statement statement = admin.createStatement();
-                ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                Statement statement = admin.createStatement()) {
+            int terminated = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+            while (terminated == 0 && System.nanoTime() < deadline) {
+                try (ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                         + "WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()")) {
-            result.next();
-            assertThat(result.getInt(1)).as("one backend runs pg_sleep").isEqualTo(1);
+                    result.next();
+                    terminated = result.getInt(1);
+                }
+                if (terminated == 0) {
+                    LabServer.sleep(Duration.ofMillis(50));
+                }
+            }
+            assertThat(terminated).as("the one backend running pg_sleep, killed").isEqualTo(1);
             killed = System.nanoTime();
         }
         HttpResponse<String> answer = slow.get();
         long afterKill = (System.nanoTime() - killed) / 1_000_000;
         assertThat(answer.statusCode()).isEqualTo(503);
         assertThat(answer.body()).contains("\"reason\":\"database-unavailable\"");
-        assertThat(afterKill).as("answered when the backend died, not when pg_sleep would have ended").isLessThan(2_000);
+        assertThat(afterKill).as("answered when the backend died, not when pg_sleep would have ended").isLessThan(3_000);
         Gauges gauges = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
         assertThat(gauges.idle()).as("%s", gauges).isTrue();
         assertThat(lab.get("/work/unpinned?ms=10").statusCode()).as("the pool replaced the dead connection").isEqualTo(200);

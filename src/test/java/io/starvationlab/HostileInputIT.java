@@ -21,6 +21,7 @@ import org.quicktheories.generators.Generate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.starvationlab.experiment.Gauges;
 import io.starvationlab.experiment.LabClient;
 import io.starvationlab.experiment.LabServer;
 import io.starvationlab.experiment.RawHttp;
@@ -81,7 +82,10 @@ class HostileInputIT {
             assertThat(problem.path("detail").asText()).isNotBlank();
         });
         assertThat(sent.get()).isGreaterThanOrEqualTo(200);
-        assertThat(new LabClient(server.baseUri()).get("/q/health/live").statusCode()).as("still alive afterwards").isEqualTo(200);
+        LabClient lab = new LabClient(server.baseUri());
+        assertThat(lab.get("/q/health/live").statusCode()).as("still alive afterwards").isEqualTo(200);
+        Gauges after = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
+        assertThat(after.idle()).as("no request slot, permit or connection kept by a refused request: %s", after).isTrue();
     }
 
     static Gen<Hostile> hostileRequests() {

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -115,11 +114,8 @@ class ObservabilityIT {
     /** Prometheus's own parser, through promtool: lint remarks are printed, a parse error fails. */
     static void assertAcceptedByPrometheus(String scrape) throws IOException, InterruptedException {
         Files.writeString(Path.of("target", "scrape.txt"), scrape);
-        Optional<Path> promtool = ExternalTool.find("promtool", "Debian package 'prometheus'");
-        if (promtool.isEmpty()) {
-            return;
-        }
-        Process check = new ProcessBuilder(promtool.get().toString(), "check", "metrics").redirectErrorStream(true).start();
+        Path promtool = ExternalTool.require("promtool", "Debian package 'prometheus'");
+        Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
         check.getOutputStream().write(scrape.getBytes(StandardCharsets.UTF_8));
         check.getOutputStream().close();
         String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

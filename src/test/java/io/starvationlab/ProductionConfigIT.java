@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.LabServer;
 import io.starvationlab.experiment.ClosedLoad;
+import io.starvationlab.experiment.LabClient;
 
 /**
  * The production configuration: no default credentials, a clear refusal to start without them, and
@@ -37,9 +38,11 @@ class ProductionConfigIT {
     void shouldBoundTheRequestsInFlight() {
         try (LabServer server = LabServer.start(List.of(), Map.of("lab.work.max-in-flight", "8"), StarvationIT.LOGS, "max-in-flight")) {
             List<ClosedLoad.Outcome> outcomes;
+            ClosedLoad.Result result;
             try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
                 LabServer.sleep(Duration.ofSeconds(3));
-                outcomes = load.stop(Duration.ofSeconds(10)).outcomes();
+                result = load.stop(Duration.ofSeconds(10));
+                outcomes = result.outcomes();
             }
             Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
             assertThat(statuses.keySet()).containsOnly(200, 503);
@@ -48,6 +51,12 @@ class ProductionConfigIT {
                         assertThat(outcome.retryAfter()).isEqualTo("1");
                         assertThat(outcome.millis()).as("refused at once, before a thread is spent").isLessThan(500);
                     });
+            // 8 at a time, 2 s each: at most 8 per started 2 s (and the requests still running when the load stopped)
+            long windows = (long) Math.ceil(result.seconds() / 2.0) + 1;
+            assertThat(statuses.get(200)).as("never more than 8 requests served at once").isLessThanOrEqualTo(8 * windows);
+            double overloaded = new LabClient(server.baseUri()).metrics()
+                    .sum("lab_downstream_rejected_total", sample -> "overloaded".equals(sample.label("reason"))).orElseThrow();
+            assertThat(overloaded).as("refused as overloaded").isEqualTo((double) statuses.get(503));
         }
     }
 }

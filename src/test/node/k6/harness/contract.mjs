@@ -1,4 +1,4 @@
-// The service's external contract (shared/CONTRACT.md) as the harness checks requests against it:
+// The service's HTTP contract (README.md, "HTTP API") as the harness checks requests against it:
 // the paths, the work modes and their query parameters, and the tags each kind of request carries.
 // Written from the contract, not from the scripts, so a typo in a script cannot agree with itself.
 

@@ -58,7 +58,7 @@ public interface LabConfig {
         @WithDefault("4000")
         int maxWaiting();
 
-        /** Retry-After sent with a 503 for a permit not granted in time. Default 1s. */
+        /** Retry-After sent with a 503 that refuses work for now (permits, in-flight bound, deadline). Default 1s. */
         @WithDefault("1s")
         Duration retryAfter();
 

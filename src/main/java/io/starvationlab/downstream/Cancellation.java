@@ -4,13 +4,17 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Lets a request whose client went away give back its permit and connection at once instead of
- * waiting out its call. The current wait registers how to abandon it: interrupting a thread that
- * waits for a permit or sleeps, or cancelling a running statement.
+ * Lets a request whose client went away (or whose deadline passed) give back its permit and
+ * connection at once instead of waiting out its call. The current wait registers how to abandon it:
+ * interrupting a thread that waits for a permit or sleeps, or cancelling a running statement.
+ * A cancel and the end of a guarded wait exclude each other, so an abandon action never reaches a
+ * wait that has already ended (a late interrupt would hit whatever the thread does next).
  */
 public final class Cancellation {
 
     private static final Runnable NOTHING = () -> { };
+    private static final Runnable FIRING = () -> { };
+    private static final Runnable FIRED = () -> { };
 
     private final AtomicReference<Runnable> abandon = new AtomicReference<>(NOTHING);
     private volatile boolean cancelled;
@@ -22,7 +26,14 @@ public final class Cancellation {
     /** Called from any thread (the event loop when a client disconnects); never blocks. */
     public void cancel() {
         cancelled = true;
-        abandon.get().run();
+        Runnable action = abandon.getAndSet(FIRING);
+        try {
+            if (action != NOTHING && action != FIRING && action != FIRED) {
+                action.run();
+            }
+        } finally {
+            abandon.set(FIRED);
+        }
     }
 
     public boolean isCancelled() {
@@ -31,14 +42,17 @@ public final class Cancellation {
 
     /** Runs {@code body}; a cancel while it runs triggers {@code onCancel} (which must not block). */
     public <T> T guard(Runnable onCancel, Callable<T> body) throws Exception {
-        abandon.set(onCancel);
+        if (!abandon.compareAndSet(NOTHING, onCancel)) {
+            throw new CancelledException(); // cancelled already
+        }
         try {
-            if (cancelled) {
-                throw new CancelledException();
-            }
             return body.call();
         } finally {
-            abandon.set(NOTHING);
+            if (!abandon.compareAndSet(onCancel, NOTHING)) {
+                while (abandon.get() != FIRED) {
+                    Thread.onSpinWait(); // a cancel is running our action: let it finish first
+                }
+            }
         }
     }
 
@@ -51,7 +65,7 @@ public final class Cancellation {
             throw cancelled ? new CancelledException() : e;
         } finally {
             if (cancelled) {
-                Thread.interrupted(); // a late interrupt must not leak into the rest of the request
+                Thread.interrupted(); // the interrupt was ours: it must not leak into the rest of the request
             }
         }
     }

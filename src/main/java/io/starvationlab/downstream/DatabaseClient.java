@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,7 +26,7 @@ public class DatabaseClient implements DownstreamClient {
 
     /** Slack on top of {@code ms} before a silent connection is given up. */
     private static final int NETWORK_SLACK_MS = 5_000;
-    private static final String QUERY_CANCELED = "57014";
+    private static final long CANCEL_RETRY_MILLIS = 50;
 
     private final AgroalDataSource dataSource;
     private final Duration retryAfter;
@@ -51,26 +53,48 @@ public class DatabaseClient implements DownstreamClient {
             connection.setNetworkTimeout(Runnable::run, ms + NETWORK_SLACK_MS);
             try (PreparedStatement statement = connection.prepareStatement("SELECT pg_sleep(?)")) {
                 statement.setDouble(1, ms / 1000.0);
-                cancellation.guard(() -> canceller.execute(() -> cancelQuietly(statement)), () -> {
-                    try (ResultSet result = statement.executeQuery()) {
-                        return result.next();
-                    }
-                });
+                AtomicBoolean finished = new AtomicBoolean();
+                try {
+                    cancellation.guard(() -> cancelUntilFinished(statement, finished), () -> {
+                        try (ResultSet result = statement.executeQuery()) {
+                            return result.next();
+                        }
+                    });
+                } finally {
+                    finished.set(true);
+                }
             }
         } catch (SQLException e) {
-            if (cancellation.isCancelled() && QUERY_CANCELED.equals(e.getSQLState())) {
-                throw new CancelledException();
+            if (cancellation.isCancelled()) {
+                throw new CancelledException(); // whatever the driver says, the call ended because it was abandoned
             }
             throw new RejectedException(RejectedException.Reason.DATABASE_UNAVAILABLE,
                     "the database call failed: " + e.getMessage(), retryAfter, e);
         }
     }
 
-    private static void cancelQuietly(PreparedStatement statement) {
+    /**
+     * Sends PostgreSQL cancel requests until the statement has ended: a cancel that arrives before the
+     * query runs on the server cancels nothing, and the call would hold its permit for all of {@code ms}.
+     */
+    private void cancelUntilFinished(PreparedStatement statement, AtomicBoolean finished) {
         try {
-            statement.cancel();
-        } catch (SQLException ignored) {
-            // the statement finished or its connection is gone: nothing left to cancel
+            canceller.execute(() -> {
+                while (!finished.get()) {
+                    try {
+                        statement.cancel();
+                    } catch (SQLException ignored) {
+                        // its connection is gone: the statement ends on its own
+                    }
+                    try {
+                        Thread.sleep(CANCEL_RETRY_MILLIS);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        } catch (RejectedExecutionException shuttingDown) {
+            // the service stops: its connections close with it
         }
     }
 

@@ -107,8 +107,4 @@ public class DownstreamGateway {
     public List<Permits> permits() {
         return List.copyOf(permits.values());
     }
-
-    public Permits permits(Downstream kind) {
-        return permits.get(kind);
-    }
 }

@@ -33,11 +33,10 @@ public class StarvationReadinessCheck implements HealthCheck {
         if (!settings.readiness().enabled() || !canary.enabled()) {
             return response.up().withData("enabled", false).build();
         }
-        double stalledMillis = canary.stalledMillis();
         long thresholdMillis = settings.threshold().toMillis();
-        return response.status(stalledMillis <= thresholdMillis)
+        return response.status(!canary.starvedLongerThan(settings.threshold()))
                 .withData("enabled", true)
-                .withData("stalledMillis", Math.round(stalledMillis))
+                .withData("stalledMillis", Math.round(canary.stalledMillis()))
                 .withData("thresholdMillis", thresholdMillis)
                 .build();
     }

@@ -24,6 +24,8 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class JvmFacts {
 
+    /** The JFR event of a virtual thread that could not unmount while it blocked. */
+    public static final String PINNED_EVENT = "jdk.VirtualThreadPinned";
     private static final Logger LOG = Logger.getLogger(JvmFacts.class);
     private static final String SCHEDULER_BEAN = "jdk.management:type=VirtualThreadScheduler";
 

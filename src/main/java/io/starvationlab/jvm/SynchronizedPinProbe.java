@@ -19,7 +19,7 @@ import jdk.jfr.consumer.RecordingStream;
  */
 final class SynchronizedPinProbe {
 
-    static final String PINNED_EVENT = "jdk.VirtualThreadPinned";
+    private static final String PINNED_EVENT = JvmFacts.PINNED_EVENT;
     private static final String PROBE_THREAD = "lab-synchronized-pin-probe";
     private static final Duration STREAM_WAIT = Duration.ofSeconds(10);
 

@@ -27,6 +27,7 @@ public class CarrierCanary {
     private final LabConfig.Canary settings;
     private final MeterRegistry registry;
     private final AtomicLong probeStartedAt = new AtomicLong(NOT_WAITING);
+    private volatile long lastDelayNanos;
     private volatile boolean running;
     private volatile Thread loop;
 
@@ -70,11 +71,21 @@ public class CarrierCanary {
         return started == NOT_WAITING ? 0 : (System.nanoTime() - started) / 1e6;
     }
 
+    /**
+     * Whether a new virtual thread waits, or last waited, longer than {@code threshold} for a carrier:
+     * the probe in flight, or the last one to finish, so a long stall does not read as healthy in the
+     * pause between two probes.
+     */
+    public boolean starvedLongerThan(Duration threshold) {
+        return stalledMillis() > threshold.toMillis() || lastDelayNanos > threshold.toNanos();
+    }
+
     private void run(Timer delay) {
         long interval = settings.interval().toNanos();
         while (running) {
             try {
-                delay.record(Duration.ofNanos(probeOnce()));
+                lastDelayNanos = probeOnce();
+                delay.record(Duration.ofNanos(lastDelayNanos));
                 Thread.sleep(Duration.ofNanos(interval));
             } catch (InterruptedException e) {
                 return;

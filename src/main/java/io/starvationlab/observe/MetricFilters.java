@@ -6,6 +6,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
 
@@ -48,7 +49,7 @@ public class MetricFilters {
                 if (description == null || description.indexOf('"') < 0) {
                     return id;
                 }
-                return new Meter.Id(id.getName(), io.micrometer.core.instrument.Tags.of(id.getTagsAsIterable()), id.getBaseUnit(),
+                return new Meter.Id(id.getName(), Tags.of(id.getTagsAsIterable()), id.getBaseUnit(),
                         description.replace('"', '\''), id.getType());
             }
         };

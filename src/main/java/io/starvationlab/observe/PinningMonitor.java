@@ -18,6 +18,7 @@ import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.jvm.JvmFacts;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
@@ -33,7 +34,7 @@ import jdk.jfr.consumer.RecordingStream;
 public class PinningMonitor {
 
     private static final Logger LOG = Logger.getLogger(PinningMonitor.class);
-    private static final String PINNED_EVENT = "jdk.VirtualThreadPinned";
+    private static final String PINNED_EVENT = JvmFacts.PINNED_EVENT;
     static final String NO_APPLICATION_FRAME = "(no application frame)";
 
     private final LabConfig.Pinning settings;

@@ -1,7 +1,9 @@
 package io.starvationlab.rest;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -44,7 +46,7 @@ public class LabResource {
 
     public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, DatabaseClient database,
             CarrierCanary canary, PinningMonitor pinning, LabConfig config,
-            @ConfigProperty(name = "quarkus.thread-pool.max-threads") java.util.Optional<Integer> workerThreads) {
+            @ConfigProperty(name = "quarkus.thread-pool.max-threads") Optional<Integer> workerThreads) {
         // Quarkus's default: max(8 x processors, 200)
         this.workerThreads = workerThreads.orElse(Math.max(8 * Runtime.getRuntime().availableProcessors(), 200));
         this.jvm = jvm;
@@ -74,7 +76,7 @@ public class LabResource {
     @Path("/pinning")
     public PinningReport pinning(@QueryParam("reset") String reset) {
         if (reset != null && !reset.equals("true") && !reset.equals("false")) {
-            throw new InvalidRequestException("reset", "must be true or false", java.util.List.of("true", "false"));
+            throw new InvalidRequestException("reset", "must be true or false", List.of("true", "false"));
         }
         return pinning.report("true".equals(reset));
     }

@@ -19,6 +19,8 @@ import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.ModeUnavailableException;
 import io.starvationlab.service.UnknownModeException;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * Turns every failure into an {@code application/problem+json} answer.
@@ -76,7 +78,7 @@ public class ProblemResponses {
         } else {
             LOG.errorf(e, "Unexpected failure serving %s", path(uri));
         }
-        return respond(Problem.of("internal-error", "Internal error", 500, e.toString(), path(uri)));
+        return respond(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
     }
 
     private Response serviceUnavailable(String reason, String detail, Duration retryAfter, String instance) {
@@ -84,8 +86,20 @@ public class ProblemResponses {
                 Problem.serviceUnavailable(reason, detail, instance));
     }
 
-    /** The problem as JSON, for answers written outside JAX-RS ({@link WorkAdmission}). */
-    String toJson(Problem problem) {
+    /**
+     * Answers with {@code problem} straight on the routing context, for handlers that run before JAX-RS
+     * ({@link WorkAdmission}, {@link RequestHygiene}); a 503 also says when to retry.
+     */
+    void end(RoutingContext context, Problem problem, Duration retryAfter) {
+        HttpServerResponse response = context.response().setStatusCode(problem.status())
+                .putHeader("Content-Type", Problem.MEDIA_TYPE);
+        if (problem.status() == 503) {
+            response.putHeader("Retry-After", String.valueOf(retryAfterSeconds(retryAfter)));
+        }
+        response.end(toJson(problem));
+    }
+
+    private String toJson(Problem problem) {
         try {
             return json.writeValueAsString(problem);
         } catch (JsonProcessingException e) {

@@ -33,10 +33,8 @@ public class RequestHygiene {
         if (readOnly && carriesBody(request)) {
             Problem problem = Problem.of("body-not-allowed", "Body not allowed", 400,
                     "a " + request.method() + " request carries no body here; send parameters in the query", request.path());
-            context.response().setStatusCode(400)
-                    .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                    .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end(problems.toJson(problem));
+            context.response().putHeader(HttpHeaders.CONNECTION, "close"); // the unread body cannot be skipped safely
+            problems.end(context, problem, null);
             return;
         }
         context.next();

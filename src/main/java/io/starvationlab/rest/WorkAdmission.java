@@ -14,6 +14,7 @@ import io.starvationlab.config.LabConfig;
 import io.starvationlab.downstream.Cancellation;
 import io.starvationlab.downstream.DownstreamMeters;
 import io.starvationlab.downstream.RejectedException;
+import io.starvationlab.service.WorkRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -33,7 +34,6 @@ public class WorkAdmission {
 
     /** Where the resource finds the request's {@link Cancellation}. */
     static final String CANCELLATION = "lab.cancellation";
-    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
     private static final Logger LOG = Logger.getLogger(WorkAdmission.class);
 
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -88,14 +88,15 @@ public class WorkAdmission {
             refuse(context, RejectedException.Reason.OVERLOADED, maxInFlight + " work requests are in flight already");
             return;
         }
+        long[] timer = { -1 };
+        context.addEndHandler(ended -> {
+            context.vertx().cancelTimer(timer[0]);
+            inFlight.decrementAndGet();
+        });
         Cancellation cancellation = Cancellation.create();
         context.put(CANCELLATION, cancellation);
         Duration deadline = deadlineOf(context);
-        long timer = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, cancellation, deadline));
-        context.addEndHandler(ended -> {
-            context.vertx().cancelTimer(timer);
-            inFlight.decrementAndGet();
-        });
+        timer[0] = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, cancellation, deadline));
         context.next();
     }
 
@@ -113,21 +114,19 @@ public class WorkAdmission {
     }
 
     private void refuse(RoutingContext context, RejectedException.Reason reason, String detail) {
-        HttpServerResponse response = context.response();
-        response.setStatusCode(503)
-                .putHeader("Retry-After", String.valueOf(ProblemResponses.retryAfterSeconds(RETRY_AFTER)))
-                .putHeader("Content-Type", Problem.MEDIA_TYPE)
-                .end(problems.toJson(Problem.serviceUnavailable(reason.label(), detail, context.request().path())));
+        problems.end(context, Problem.serviceUnavailable(reason.label(), detail, context.request().path()), config.downstream().retryAfter());
         meters.rejected(reason, "none");
     }
 
-    /** ms (as asked, or the default where it is missing or invalid, which fails validation soon after) + acquire timeout + grace. */
+    /** ms (as asked, or the default where the query cannot be read) + acquire timeout + grace. */
     private Duration deadlineOf(RoutingContext context) {
-        int ms = config.work().defaultMs();
-        String asked = context.queryParams().get("ms");
-        if (asked != null && asked.length() <= 9 && !asked.isEmpty() && asked.chars().allMatch(Character::isDigit)) {
-            ms = Math.min(Integer.parseInt(asked), config.work().maxMs());
+        String asked;
+        try {
+            asked = context.queryParams().get(WorkRequest.MS);
+        } catch (RuntimeException undecodable) {
+            asked = null; // the resource refuses the query with a problem; the deadline needs only a number
         }
+        int ms = WorkRequest.msOrDefault(asked, config.work().defaultMs(), config.work().maxMs());
         return Duration.ofMillis(ms).plus(config.downstream().acquireTimeout()).plus(config.work().deadlineGrace());
     }
 }

@@ -1,5 +1,8 @@
 package io.starvationlab.rest;
 
+import java.util.List;
+import java.util.Map;
+
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -59,7 +62,7 @@ public class WorkResource {
         return work.run(request, cancellation);
     }
 
-    private static java.util.Map<String, java.util.List<String>> queryOf(UriInfo uri) {
+    private static Map<String, List<String>> queryOf(UriInfo uri) {
         try {
             return uri.getQueryParameters();
         } catch (IllegalArgumentException e) {

@@ -10,32 +10,26 @@ import java.util.Optional;
  */
 public enum Mode {
     /** A plain blocking call on a virtual thread: the carrier is released. */
-    UNPINNED(true, true),
+    UNPINNED(true),
     /** The call inside {@code synchronized}: pins on JDK 21–23, and on 24+ with {@code -XX:LockingMode=1}. */
-    PINNED(true, true),
+    PINNED(true),
     /** The call inside a {@code ReentrantLock}: the carrier is released. */
-    REENTRANT(true, true),
+    REENTRANT(true),
     /** The call made from an FFM upcall, with a native frame on the stack: pins on every JDK. */
-    NATIVE(true, true),
+    NATIVE(true),
     /** {@code ms} of computation instead of a call: holds the carrier, there is no preemption. */
-    CPU(true, false),
+    CPU(false),
     /** A plain blocking call on the worker pool: the pre-virtual-thread baseline. */
-    PLATFORM(false, true);
+    PLATFORM(true);
 
-    private final boolean virtual;
     private final boolean callsDownstream;
 
-    Mode(boolean virtual, boolean callsDownstream) {
-        this.virtual = virtual;
+    Mode(boolean callsDownstream) {
         this.callsDownstream = callsDownstream;
     }
 
     public String label() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    public boolean runsOnVirtualThread() {
-        return virtual;
     }
 
     public boolean callsDownstream() {

@@ -2,6 +2,7 @@ package io.starvationlab.service;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -38,6 +39,18 @@ public record WorkRequest(Mode mode, Downstream downstream, LockScope lock, int 
         return new WorkRequest(mode, downstream, lock, ms);
     }
 
+    /**
+     * The {@code ms} a request asks for, or {@code defaultMs} when it asks for none or for one that is
+     * not valid (the request fails validation soon after): for bounds set before the request is parsed.
+     */
+    public static int msOrDefault(String value, int defaultMs, int maxMs) {
+        try {
+            return parseMs(value, defaultMs, maxMs);
+        } catch (InvalidRequestException invalid) {
+            return defaultMs;
+        }
+    }
+
     private static String single(Map<String, List<String>> query, String name) {
         List<String> values = query.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);
@@ -62,7 +75,7 @@ public record WorkRequest(Mode mode, Downstream downstream, LockScope lock, int 
         if (value == null) {
             return fallback;
         }
-        List<String> allowed = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase()).toList();
+        List<String> allowed = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
         int index = allowed.indexOf(value);
         if (index < 0) {
             throw new InvalidRequestException(name, "must be one of " + String.join(", ", allowed), allowed);

@@ -56,7 +56,17 @@ public class WorkService {
 
     private long callInsideReentrantLock(WorkRequest request, Cancellation cancellation) {
         Lock lock = request.lock() == LockScope.SHARED ? sharedLock : new ReentrantLock();
-        lock.lock();
+        try {
+            // a cancelled request leaves the queue for a shared lock instead of waiting out everyone ahead
+            cancellation.interruptible(() -> {
+                lock.lockInterruptibly();
+                return null;
+            });
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new CancelledException();
+        }
         try {
             return downstream.call(request.mode().label(), request.downstream(), request.ms(), cancellation);
         } finally {

@@ -3,6 +3,10 @@ package io.starvationlab.rest;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
 import io.starvationlab.experiment.PrometheusText;
 
 /** Checks shared by the in-JVM resource tests. */
@@ -25,6 +29,36 @@ final class ResourceAssertions {
         } while (System.nanoTime() < deadline);
         assertThat(metrics.sum("lab_downstream_permits_in_use", s -> true)).as("permits in use").contains(0.0);
         assertThat(metrics.sum("agroal_active_count", s -> true)).as("connections in use").contains(0.0);
+    }
+
+    /** Sends {@code count} GETs from platform threads and returns their statuses to come. */
+    static List<CompletableFuture<Integer>> sendInBackground(int count, String path) {
+        List<CompletableFuture<Integer>> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            CompletableFuture<Integer> status = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    status.complete(given().get(path).then().extract().statusCode());
+                } catch (Throwable e) {
+                    status.completeExceptionally(e);
+                }
+            });
+            statuses.add(status);
+        }
+        return statuses;
+    }
+
+    /** Waits until the sleep downstream's gauge reads at least {@code value}: the requests sent hold or wait, as planned. */
+    static void awaitSleepGauge(String name, double value) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+            if (metrics.sum(name, sample -> "sleep".equals(sample.label("downstream"))).orElse(0.0) >= value) {
+                return;
+            }
+            sleep(50);
+        }
+        throw new AssertionError(name + " never reached " + value);
     }
 
     static void sleep(long millis) {

@@ -43,6 +43,20 @@ class WorkServicePinningTest {
 
     @Test
     @ShouldPin
+    @EnabledForJreRange(max = JRE.JAVA_23, disabledReason = "JDK 24+ unmounts inside synchronized (JEP 491)")
+    void pinnedShouldPinBeforeJdk24() throws Exception {
+        runOnVirtualThread("pinned", "sleep");
+    }
+
+    @Test
+    @ShouldNotPin
+    @EnabledForJreRange(min = JRE.JAVA_24, disabledReason = "JDK 21-23 pin inside synchronized")
+    void pinnedShouldNotPinFromJdk24WithDefaultLocking() throws Exception {
+        runOnVirtualThread("pinned", "sleep");
+    }
+
+    @Test
+    @ShouldPin
     @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "FFM, and so the native mode, is final from JDK 22")
     void nativeShouldPinWaitingOnTheDatabase() throws Exception {
         runOnVirtualThread("native", "db");
