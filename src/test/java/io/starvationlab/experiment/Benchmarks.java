@@ -28,6 +28,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 public final class Benchmarks {
 
     private static final Path OUT = Path.of("target", "benchmarks");
+    /** USER_HZ: Linux reports process CPU time in hundredths of a second. */
+    private static final double CLOCK_TICKS_PER_SECOND = 100;
 
     private Benchmarks() {
     }
@@ -50,34 +52,59 @@ public final class Benchmarks {
         System.out.println("Written to " + OUT.resolve(args[0] + ".json").toAbsolutePath());
     }
 
-    /** Unpinned, 1 ms sleeps, 64 concurrent: the service is CPU-bound, so any observer cost shows as lost throughput. */
-    static Map<String, Object> overhead() {
+    /**
+     * Unpinned, 1 ms sleeps, 64 concurrent: the service is CPU-bound, so an observer's cost shows as
+     * lost throughput and, more steadily on a shared machine, as server CPU time per request.
+     */
+    static Map<String, Object> overhead() throws IOException {
         Map<String, String> off = Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false");
-        List<Double> withObservers = new ArrayList<>();
-        List<Double> without = new ArrayList<>();
+        List<Run> withObservers = new ArrayList<>();
+        List<Run> without = new ArrayList<>();
         for (int round = 1; round <= 3; round++) {
-            withObservers.add(unpinnedThroughput(Map.of(), "overhead-on-" + round));
-            without.add(unpinnedThroughput(off, "overhead-off-" + round));
-            System.out.printf(Locale.ROOT, "round %d: on %.0f/s, off %.0f/s%n", round, withObservers.get(round - 1), without.get(round - 1));
+            withObservers.add(unpinnedRun(Map.of(), "overhead-on-" + round));
+            without.add(unpinnedRun(off, "overhead-off-" + round));
+            System.out.printf(Locale.ROOT, "round %d: on %s, off %s%n", round, withObservers.get(round - 1), without.get(round - 1));
         }
-        double on = withObservers.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-        double offMean = without.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double throughputOn = withObservers.stream().mapToDouble(Run::throughput).average().orElseThrow();
+        double throughputOff = without.stream().mapToDouble(Run::throughput).average().orElseThrow();
+        double cpuOn = withObservers.stream().mapToDouble(Run::cpuMicrosPerRequest).average().orElseThrow();
+        double cpuOff = without.stream().mapToDouble(Run::cpuMicrosPerRequest).average().orElseThrow();
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("workload", "GET /work/unpinned?ms=1&downstream=sleep, 64 concurrent, 15 s per run, 3 rounds alternating");
-        figures.put("throughputWithObserversPerSecond", withObservers);
-        figures.put("throughputWithoutObserversPerSecond", without);
-        figures.put("costPercent", round(100 * (1 - on / offMean)));
+        figures.put("withObservers", withObservers);
+        figures.put("withoutObservers", without);
+        figures.put("throughputCostPercent", round(100 * (1 - throughputOn / throughputOff)));
+        figures.put("cpuPerRequestCostPercent", round(100 * (cpuOn / cpuOff - 1)));
         return figures;
     }
 
-    private static double unpinnedThroughput(Map<String, String> settings, String name) {
+    /** One measured run: requests per second, and the server's CPU time (user + system) per request. */
+    record Run(double throughput, double cpuMicrosPerRequest) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%.0f/s at %.0f us CPU per request", throughput, cpuMicrosPerRequest);
+        }
+    }
+
+    private static Run unpinnedRun(Map<String, String> settings, String name) throws IOException {
         try (LabServer server = LabServer.start(List.of(), settings, OUT.resolve("logs"), name)) {
             warmUp(server);
             try (ClosedLoad load = ClosedLoad.start(server.uri("/work/unpinned?ms=1&downstream=sleep"), 64, Duration.ofSeconds(30))) {
+                long cpuBefore = cpuTicks(server.pid());
                 LabServer.sleep(Duration.ofSeconds(15));
-                return load.stop(Duration.ofSeconds(10)).throughput();
+                long cpuAfter = cpuTicks(server.pid());
+                ClosedLoad.Result result = load.stop(Duration.ofSeconds(10));
+                double micros = (cpuAfter - cpuBefore) * 1e6 / CLOCK_TICKS_PER_SECOND / Math.max(result.okWhileRunning(), 1);
+                return new Run(result.throughput(), micros);
             }
         }
+    }
+
+    /** utime + stime of a process, in clock ticks, from /proc/<pid>/stat. */
+    private static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     private static void warmUp(LabServer server) {
