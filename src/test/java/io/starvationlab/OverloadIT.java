@@ -28,6 +28,6 @@ class OverloadIT {
         assertThat(run.slowestMillis()).as("no request outlives ms + acquire timeout + 5 s").isLessThanOrEqualTo(run.boundMillis());
         assertThat(run.after().idle()).as("permits, connections and requests all released: %s", run.after()).isTrue();
         assertThat(run.virtualThreadsAfter()).as("virtual threads back to their idle level (%d)", run.idleVirtualThreads())
-                .isLessThanOrEqualTo(run.idleVirtualThreads() + 5);
+                .isLessThanOrEqualTo(run.idleVirtualThreads() + 2); // + the canary's probe, + one finishing
     }
 }

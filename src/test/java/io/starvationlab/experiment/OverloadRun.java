@@ -40,6 +40,8 @@ public final class OverloadRun {
                 "lab.downstream.acquire-timeout", ACQUIRE_TIMEOUT.toMillis() + "ms");
         try (LabServer server = LabServer.start(List.of(), settings, logs, "overload")) {
             LabClient lab = new LabClient(server.baseUri());
+            // one call first: from JDK 22 the I/O pollers are virtual threads, started by the first socket wait
+            lab.get("/work/unpinned?downstream=db&ms=1");
             int idle = ThreadDump.count(server.pid()).virtualThreads();
             List<ClosedLoad.Outcome> outcomes;
             try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?downstream=db&ms=" + MS), 10 * PERMITS, Duration.ofSeconds(60))) {
