@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,41 +126,56 @@ public final class Benchmarks {
         return figures;
     }
 
-    /** Alternates a minute of unpinned and a minute of native load; samples the resources at start and end. */
+    /**
+     * Alternates a minute of {@code unpinned} work against the database and a minute of {@code native}
+     * work that starves the carriers. The start sample comes after one minute of each, so that pools,
+     * compiled code, I/O pollers and meters exist; a sample every five minutes shows a trend, not two points.
+     */
     static Map<String, Object> soak(Duration length) throws IOException {
         try (LabServer server = LabServer.start(List.of(), Map.of(), OUT.resolve("logs"), "soak")) {
             LabClient lab = new LabClient(server.baseUri());
-            warmUp(server);
-            Resources start = Resources.sample(server, lab);
-            System.out.println("start: " + start);
-            long end = System.nanoTime() + length.toNanos();
-            int minute = 0;
             Map<String, Long> served = new LinkedHashMap<>();
-            while (System.nanoTime() < end) {
-                String mode = minute++ % 2 == 0 ? "unpinned" : "native";
-                Duration slice = Duration.ofNanos(Math.min(Duration.ofMinutes(1).toNanos(), end - System.nanoTime()));
-                try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + mode + "?ms=100&downstream=db"), 64, Duration.ofSeconds(60))) {
-                    LabServer.sleep(slice);
-                    ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
-                    served.merge(mode + " ok", result.latencies().ok(), Long::sum);
-                    served.merge(mode + " failed", result.latencies().failed(), Long::sum);
-                }
-                System.out.printf(Locale.ROOT, "%s minute %d done, %s%n", mode, minute, Instant.now());
+            for (String mode : SOAK_MODES) {
+                soakSlice(server, mode, Duration.ofMinutes(1), new LinkedHashMap<>());
             }
             Gauges.awaitIdle(lab, Duration.ofSeconds(10));
-            Resources finish = Resources.sample(server, lab);
-            System.out.println("end: " + finish);
+            List<Resources> samples = new ArrayList<>();
+            samples.add(Resources.sample(server, lab));
+            System.out.println("start: " + samples.get(0));
+            long end = System.nanoTime() + length.toNanos();
+            int minute = 0;
+            while (System.nanoTime() < end) {
+                String mode = SOAK_MODES.get(minute++ % 2);
+                soakSlice(server, mode, Duration.ofNanos(Math.min(Duration.ofMinutes(1).toNanos(), end - System.nanoTime())), served);
+                if (minute % 5 == 0 || System.nanoTime() >= end) {
+                    Gauges.awaitIdle(lab, Duration.ofSeconds(10));
+                    samples.add(Resources.sample(server, lab));
+                    System.out.printf(Locale.ROOT, "minute %d: %s%n", minute, samples.get(samples.size() - 1));
+                }
+            }
+            Resources start = samples.get(0);
+            Resources finish = samples.get(samples.size() - 1);
             Map<String, Object> figures = new LinkedHashMap<>();
             figures.put("length", length.toString());
-            figures.put("workload", "alternating minutes of /work/unpinned and /work/native, ms=100, downstream=db, 64 concurrent");
+            figures.put("workload", "alternating minutes of " + String.join(" and ", SOAK_MODES) + ", 64 concurrent, after a minute of each");
             figures.put("requests", served);
-            figures.put("start", start);
-            figures.put("end", finish);
+            figures.put("samples", samples);
             figures.put("rssGrowthPercent", round(100.0 * (finish.rssKilobytes() - start.rssKilobytes()) / start.rssKilobytes()));
             figures.put("heapAfterGcGrowthPercent", round(100.0 * (finish.heapAfterGcBytes() - start.heapAfterGcBytes()) / start.heapAfterGcBytes()));
             figures.put("platformThreadGrowth", finish.platformThreads() - start.platformThreads());
             figures.put("virtualThreadGrowth", finish.virtualThreads() - start.virtualThreads());
             return figures;
+        }
+    }
+
+    private static final List<String> SOAK_MODES = List.of("/work/unpinned?ms=100&downstream=db", "/work/native?ms=100&downstream=sleep");
+
+    private static void soakSlice(LabServer server, String path, Duration slice, Map<String, Long> served) {
+        try (ClosedLoad load = ClosedLoad.start(server.uri(path), 64, Duration.ofSeconds(60))) {
+            LabServer.sleep(slice);
+            ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
+            served.merge(path + " ok", result.latencies().ok(), Long::sum);
+            served.merge(path + " failed", result.latencies().failed(), Long::sum);
         }
     }
 
