@@ -161,7 +161,7 @@ public final class Benchmarks {
             figures.put("requests", served);
             figures.put("samples", samples);
             figures.put("rssGrowthPercent", round(100.0 * (finish.rssKilobytes() - start.rssKilobytes()) / start.rssKilobytes()));
-            figures.put("heapAfterGcGrowthPercent", round(100.0 * (finish.heapAfterGcBytes() - start.heapAfterGcBytes()) / start.heapAfterGcBytes()));
+            figures.put("liveHeapGrowthPercent", round(100.0 * (finish.liveHeapBytes() - start.liveHeapBytes()) / start.liveHeapBytes()));
             figures.put("platformThreadGrowth", finish.platformThreads() - start.platformThreads());
             figures.put("virtualThreadGrowth", finish.virtualThreads() - start.virtualThreads());
             return figures;
@@ -179,33 +179,39 @@ public final class Benchmarks {
         }
     }
 
-    /** A server's resident memory, heap after a full GC, threads and permits. */
-    record Resources(long rssKilobytes, double heapAfterGcBytes, int platformThreads, int virtualThreads, double permitsInUse,
+    /**
+     * A server's resident memory, live heap, threads and permits. The live heap is the total of a class
+     * histogram, which JVM takes after a full collection: exact, unlike the used heap after a GC,
+     * which counts whole G1 regions.
+     */
+    record Resources(long rssKilobytes, long liveHeapBytes, int platformThreads, int virtualThreads, double permitsInUse,
             double connectionsInUse) {
 
         static Resources sample(LabServer server, LabClient lab) throws IOException {
-            jcmd(server.pid(), "GC.run");
-            LabServer.sleep(Duration.ofSeconds(1));
+            String histogram = jcmd(server.pid(), "GC.class_histogram");
+            String total = histogram.lines().filter(line -> line.trim().startsWith("Total")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no class histogram total: " + histogram));
             PrometheusText metrics = lab.metrics();
             ThreadDump.Counts threads = ThreadDump.count(server.pid());
             long rss = Files.readAllLines(Path.of("/proc", String.valueOf(server.pid()), "status")).stream()
                     .filter(line -> line.startsWith("VmRSS:")).map(line -> line.replaceAll("\\D", "")).mapToLong(Long::parseLong)
                     .findFirst().orElse(-1);
-            return new Resources(rss, metrics.sum("jvm_memory_used_bytes", s -> "heap".equals(s.label("area"))).orElseThrow(),
+            return new Resources(rss, Long.parseLong(total.trim().split("\\s+")[2]),
                     threads.platformThreads(), threads.virtualThreads(),
                     metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow(),
                     metrics.sum("agroal_active_count", s -> true).orElseThrow());
         }
 
-        private static void jcmd(long pid, String command) throws IOException {
+        private static String jcmd(long pid, String command) throws IOException {
             Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     String.valueOf(pid), command).redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
+            String output = new String(process.getInputStream().readAllBytes());
             try {
                 process.waitFor();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            return output;
         }
     }
 
