@@ -90,6 +90,14 @@ public interface LabConfig {
         @WithDefault("50")
         int maxGroups();
 
+        /**
+         * How often JFR starts a new chunk. A JFR consumer keeps every thread it has seen until the chunk
+         * ends, and each request runs on a new virtual thread: without rotation, the pinning stream (and
+         * Micrometer's) would grow for as long as pins go on. Default 1m.
+         */
+        @WithDefault("1m")
+        Duration chunkRotation();
+
         /** Frames kept in each group's trimmed stack. Default 12. */
         @WithDefault("12")
         int stackDepth();

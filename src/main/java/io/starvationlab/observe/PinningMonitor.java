@@ -19,6 +19,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.jvm.JvmFacts;
+import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
@@ -41,6 +42,7 @@ public class PinningMonitor {
     private final MeterRegistry registry;
     private final Map<String, FrameGroup> groups = new LinkedHashMap<>();
     private volatile RecordingStream stream;
+    private volatile Thread rotation;
     private volatile String unavailableReason = "the pinning monitor has not started";
     private long eventsSinceReset;
     private long droppedGroups;
@@ -66,6 +68,7 @@ public class PinningMonitor {
             recording.startAsync();
             stream = recording;
             unavailableReason = null;
+            rotation = Thread.ofPlatform().daemon().name("lab-jfr-chunk-rotation").start(this::rotateChunks);
         } catch (RuntimeException | LinkageError e) {
             unavailableReason = "JFR is not available on this JVM: " + e;
             LOG.warn(unavailableReason);
@@ -75,8 +78,33 @@ public class PinningMonitor {
     void stop(@Observes ShutdownEvent event) {
         RecordingStream recording = stream;
         stream = null;
+        if (rotation != null) {
+            rotation.interrupt();
+        }
         if (recording != null) {
             recording.close();
+        }
+    }
+
+    /**
+     * Starting a recording makes JFR end its current chunk, and every stream then drops the chunk's
+     * constant pools, including one entry per thread seen. Each request runs on a new virtual thread,
+     * so without this the streams' memory grows with every pinned request.
+     */
+    private void rotateChunks() {
+        while (stream != null) {
+            try {
+                Thread.sleep(settings.chunkRotation());
+                try (Recording marker = new Recording()) {
+                    marker.setName("lab-chunk-rotation");
+                    marker.start();
+                    marker.stop();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.debugf("JFR chunk rotation failed: %s", e);
+            }
         }
     }
 
