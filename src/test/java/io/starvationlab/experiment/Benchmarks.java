@@ -5,12 +5,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.starvationlab.experiment.PrometheusText.Sample;
 
 /**
  * The benchmarks: they print their figures and write them to {@code target/benchmarks/<name>.json};
@@ -27,6 +35,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 public final class Benchmarks {
 
     private static final Path OUT = Path.of("target", "benchmarks");
+    private static final int OVERHEAD_ROUNDS = 5;
     /** USER_HZ: Linux reports process CPU time in hundredths of a second. */
     private static final double CLOCK_TICKS_PER_SECOND = 100;
 
@@ -59,7 +68,7 @@ public final class Benchmarks {
         Map<String, String> off = Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false");
         List<Run> withObservers = new ArrayList<>();
         List<Run> without = new ArrayList<>();
-        for (int round = 1; round <= 3; round++) {
+        for (int round = 1; round <= OVERHEAD_ROUNDS; round++) {
             withObservers.add(unpinnedRun(Map.of(), "overhead-on-" + round));
             without.add(unpinnedRun(off, "overhead-off-" + round));
             System.out.printf(Locale.ROOT, "round %d: on %s, off %s%n", round, withObservers.get(round - 1), without.get(round - 1));
@@ -69,12 +78,32 @@ public final class Benchmarks {
         double cpuOn = withObservers.stream().mapToDouble(Run::cpuMicrosPerRequest).average().orElseThrow();
         double cpuOff = without.stream().mapToDouble(Run::cpuMicrosPerRequest).average().orElseThrow();
         Map<String, Object> figures = new LinkedHashMap<>();
-        figures.put("workload", "GET /work/unpinned?ms=1&downstream=sleep, 64 concurrent, 15 s per run, 3 rounds alternating");
+        figures.put("workload", "GET /work/unpinned?ms=1&downstream=sleep, 64 concurrent, 15 s per run, "
+                + OVERHEAD_ROUNDS + " rounds alternating");
         figures.put("withObservers", withObservers);
         figures.put("withoutObservers", without);
         figures.put("throughputCostPercent", round(100 * (1 - throughputOn / throughputOff)));
         figures.put("cpuPerRequestCostPercent", round(100 * (cpuOn / cpuOff - 1)));
+        figures.put("medianRoundThroughputCostPercent",
+                round(100 * (1 - medianRatio(withObservers, without, Run::throughput))));
+        figures.put("medianRoundCpuPerRequestCostPercent",
+                round(100 * (medianRatio(withObservers, without, Run::cpuMicrosPerRequest) - 1)));
         return figures;
+    }
+
+    /**
+     * The median over rounds of on ÷ off: each round's two runs are neighbours in time, so a machine
+     * that speeds up or slows down during the benchmark moves both, and one disturbed round does not
+     * move the median.
+     */
+    private static double medianRatio(List<Run> on, List<Run> off, ToDoubleFunction<Run> figure) {
+        double[] ratios = new double[on.size()];
+        for (int round = 0; round < ratios.length; round++) {
+            ratios[round] = figure.applyAsDouble(on.get(round)) / figure.applyAsDouble(off.get(round));
+        }
+        Arrays.sort(ratios);
+        int middle = ratios.length / 2;
+        return ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
     }
 
     /** One measured run: requests per second, and the server's CPU time (user + system) per request. */
@@ -132,7 +161,7 @@ public final class Benchmarks {
      * compiled code, I/O pollers and meters exist; a sample every five minutes shows a trend, not two points.
      */
     static Map<String, Object> soak(Duration length) throws IOException {
-        try (LabServer server = LabServer.start(List.of(), Map.of(), OUT.resolve("logs"), "soak")) {
+        try (LabServer server = LabServer.start(List.of("-XX:NativeMemoryTracking=summary"), Map.of(), OUT.resolve("logs"), "soak")) {
             LabClient lab = new LabClient(server.baseUri());
             Map<String, Long> served = new LinkedHashMap<>();
             for (String mode : SOAK_MODES) {
@@ -158,10 +187,21 @@ public final class Benchmarks {
             Map<String, Object> figures = new LinkedHashMap<>();
             figures.put("length", length.toString());
             figures.put("workload", "alternating minutes of " + String.join(" and ", SOAK_MODES) + ", 64 concurrent, after a minute of each");
-            figures.put("requests", served);
+            figures.put("requestsByStatus", served);
+            figures.put("rejectedByReasonWholeRun", lab.metrics().samples("lab_downstream_rejected_total", sample -> sample.value() > 0).stream()
+                    .collect(Collectors.toMap(sample -> sample.label("downstream") + " " + sample.label("reason"), Sample::value, Double::sum,
+                            TreeMap::new)));
             figures.put("samples", samples);
             figures.put("rssGrowthPercent", round(100.0 * (finish.rssKilobytes() - start.rssKilobytes()) / start.rssKilobytes()));
+            figures.put("rssAfterTrimGrowthPercent",
+                    round(100.0 * (finish.rssAfterTrimKilobytes() - start.rssAfterTrimKilobytes()) / start.rssAfterTrimKilobytes()));
             figures.put("liveHeapGrowthPercent", round(100.0 * (finish.liveHeapBytes() - start.liveHeapBytes()) / start.liveHeapBytes()));
+            if (samples.size() > 2) {
+                Resources second = samples.get(1);
+                figures.put("rssGrowthPercentAfterFirstSample",
+                        round(100.0 * (finish.rssKilobytes() - second.rssKilobytes()) / second.rssKilobytes()));
+            }
+            figures.put("nativeMemoryGrowthKilobytes", growth(start.nativeMemoryKilobytes(), finish.nativeMemoryKilobytes()));
             figures.put("platformThreadGrowth", finish.platformThreads() - start.platformThreads());
             figures.put("virtualThreadGrowth", finish.virtualThreads() - start.virtualThreads());
             return figures;
@@ -174,18 +214,36 @@ public final class Benchmarks {
         try (ClosedLoad load = ClosedLoad.start(server.uri(path), 64, Duration.ofSeconds(60))) {
             LabServer.sleep(slice);
             ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
-            served.merge(path + " ok", result.latencies().ok(), Long::sum);
-            served.merge(path + " failed", result.latencies().failed(), Long::sum);
+            result.latencies().statuses().forEach((status, count) -> served.merge(path + " " + status, count, Long::sum));
         }
     }
 
+    /** Per native memory category, finish minus start, the categories that moved by at least 1 MB. */
+    private static Map<String, Long> growth(Map<String, Long> start, Map<String, Long> finish) {
+        Map<String, Long> growth = new LinkedHashMap<>();
+        finish.forEach((category, kilobytes) -> {
+            long delta = kilobytes - start.getOrDefault(category, 0L);
+            if (Math.abs(delta) >= 1024) {
+                growth.put(category, delta);
+            }
+        });
+        return growth;
+    }
+
     /**
-     * A server's resident memory, live heap, threads and permits. The live heap is the total of a class
-     * histogram, which JVM takes after a full collection: exact, unlike the used heap after a GC,
-     * which counts whole G1 regions.
+     * A server's resident memory, live heap, threads, permits and committed native memory per category.
+     * The live heap is the total of a class histogram, which JVM takes after a full collection: exact,
+     * unlike the used heap after a GC, which counts whole G1 regions. The native memory comes from
+     * Native Memory Tracking (the server runs with {@code -XX:NativeMemoryTracking=summary}): it says
+     * which part of the JVM a change of RSS belongs to. Memory the JVM frees (the JIT's arenas, for
+     * one) stays in the C library's malloc arenas and so in the RSS; {@code rssAfterTrimKilobytes} is
+     * the RSS once {@code System.trim_native_heap} has given it back.
      */
-    record Resources(long rssKilobytes, long liveHeapBytes, int platformThreads, int virtualThreads, double permitsInUse,
-            double connectionsInUse) {
+    record Resources(long rssKilobytes, long rssAfterTrimKilobytes, long liveHeapBytes, int platformThreads, int virtualThreads, double permitsInUse,
+            double connectionsInUse, Map<String, Long> nativeMemoryKilobytes) {
+
+        private static final Pattern NMT_CATEGORY = Pattern.compile("^-\\s+(.+?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)");
+        private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
 
         static Resources sample(LabServer server, LabClient lab) throws IOException {
             String histogram = jcmd(server.pid(), "GC.class_histogram");
@@ -193,13 +251,38 @@ public final class Benchmarks {
                     .orElseThrow(() -> new IllegalStateException("no class histogram total: " + histogram));
             PrometheusText metrics = lab.metrics();
             ThreadDump.Counts threads = ThreadDump.count(server.pid());
-            long rss = Files.readAllLines(Path.of("/proc", String.valueOf(server.pid()), "status")).stream()
-                    .filter(line -> line.startsWith("VmRSS:")).map(line -> line.replaceAll("\\D", "")).mapToLong(Long::parseLong)
-                    .findFirst().orElse(-1);
-            return new Resources(rss, Long.parseLong(total.trim().split("\\s+")[2]),
+            long rss = rssKilobytes(server.pid());
+            jcmd(server.pid(), "System.trim_native_heap");
+            long rssAfterTrim = rssKilobytes(server.pid());
+            return new Resources(rss, rssAfterTrim, Long.parseLong(total.trim().split("\\s+")[2]),
                     threads.platformThreads(), threads.virtualThreads(),
                     metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow(),
-                    metrics.sum("agroal_active_count", s -> true).orElseThrow());
+                    metrics.sum("agroal_active_count", s -> true).orElseThrow(),
+                    nativeMemory(jcmd(server.pid(), "VM.native_memory summary scale=KB")));
+        }
+
+        private static long rssKilobytes(long pid) throws IOException {
+            return Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status")).stream()
+                    .filter(line -> line.startsWith("VmRSS:")).map(line -> line.replaceAll("\\D", "")).mapToLong(Long::parseLong)
+                    .findFirst().orElse(-1);
+        }
+
+        /** Committed kilobytes per NMT category, and the total. */
+        static Map<String, Long> nativeMemory(String summary) {
+            Map<String, Long> committed = new LinkedHashMap<>();
+            summary.lines().map(String::strip).forEach(line -> {
+                Matcher total = NMT_TOTAL.matcher(line);
+                Matcher category = NMT_CATEGORY.matcher(line);
+                if (total.find()) {
+                    committed.put("Total", Long.parseLong(total.group(1)));
+                } else if (category.find()) {
+                    committed.put(category.group(1).strip(), Long.parseLong(category.group(2)));
+                }
+            });
+            if (committed.isEmpty()) {
+                throw new IllegalStateException("no native memory summary: " + summary);
+            }
+            return committed;
         }
 
         private static String jcmd(long pid, String command) throws IOException {

@@ -1,6 +1,10 @@
 package io.starvationlab.experiment;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -9,14 +13,14 @@ import org.HdrHistogram.Histogram;
 public final class Latencies {
 
     private final ConcurrentHistogram histogram = new ConcurrentHistogram(Duration.ofMinutes(10).toNanos() / 1000, 3);
-    private final java.util.concurrent.atomic.LongAdder ok = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder failed = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.ConcurrentHashMap<Integer, java.util.concurrent.atomic.LongAdder> statuses = new java.util.concurrent.ConcurrentHashMap<>();
+    private final LongAdder ok = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final ConcurrentHashMap<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
 
     /** Records one answer; {@code status} 0 means no answer (timeout or connection failure). */
     public void record(long nanos, int status) {
         histogram.recordValue(Math.min(Math.max(nanos / 1000, 1), histogram.getHighestTrackableValue()));
-        statuses.computeIfAbsent(status, s -> new java.util.concurrent.atomic.LongAdder()).increment();
+        statuses.computeIfAbsent(status, s -> new LongAdder()).increment();
         if (status == 200) {
             ok.increment();
         } else {
@@ -36,8 +40,8 @@ public final class Latencies {
         return failed.sum();
     }
 
-    public java.util.Map<Integer, Long> statuses() {
-        java.util.Map<Integer, Long> counts = new java.util.TreeMap<>();
+    public Map<Integer, Long> statuses() {
+        Map<Integer, Long> counts = new TreeMap<>();
         statuses.forEach((status, count) -> counts.put(status, count.sum()));
         return counts;
     }
