@@ -1,6 +1,8 @@
 package io.starvationlab.experiment;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,15 +64,22 @@ public final class Benchmarks {
 
     /**
      * Unpinned, 1 ms sleeps, 64 concurrent: the service is CPU-bound, so an observer's cost shows as
-     * lost throughput and, more steadily on a shared machine, as server CPU time per request.
+     * lost throughput and as server CPU time per request, each the difference of two noisy runs; and
+     * directly, as the CPU time of the observers' own threads, which does not depend on a quiet machine.
      */
     static Map<String, Object> overhead() throws IOException {
         Map<String, String> off = Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false");
         List<Run> withObservers = new ArrayList<>();
         List<Run> without = new ArrayList<>();
         for (int round = 1; round <= OVERHEAD_ROUNDS; round++) {
-            withObservers.add(unpinnedRun(Map.of(), "overhead-on-" + round));
-            without.add(unpinnedRun(off, "overhead-off-" + round));
+            // which goes first alternates too: the machine's first run of a benchmark is often its slowest
+            if (round % 2 == 1) {
+                withObservers.add(unpinnedRun(Map.of(), "overhead-on-" + round));
+                without.add(unpinnedRun(off, "overhead-off-" + round));
+            } else {
+                without.add(unpinnedRun(off, "overhead-off-" + round));
+                withObservers.add(unpinnedRun(Map.of(), "overhead-on-" + round));
+            }
             System.out.printf(Locale.ROOT, "round %d: on %s, off %s%n", round, withObservers.get(round - 1), without.get(round - 1));
         }
         double throughputOn = withObservers.stream().mapToDouble(Run::throughput).average().orElseThrow();
@@ -84,6 +93,8 @@ public final class Benchmarks {
         figures.put("withoutObservers", without);
         figures.put("throughputCostPercent", round(100 * (1 - throughputOn / throughputOff)));
         figures.put("cpuPerRequestCostPercent", round(100 * (cpuOn / cpuOff - 1)));
+        figures.put("observerThreadsCpuPercent", round(withObservers.stream().mapToDouble(Run::observerCpuPercent).average().orElseThrow()));
+        figures.put("observerThreadsCpuPercentWhenOff", round(without.stream().mapToDouble(Run::observerCpuPercent).average().orElseThrow()));
         figures.put("medianRoundThroughputCostPercent",
                 round(100 * (1 - medianRatio(withObservers, without, Run::throughput))));
         figures.put("medianRoundCpuPerRequestCostPercent",
@@ -106,11 +117,15 @@ public final class Benchmarks {
         return ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
     }
 
-    /** One measured run: requests per second, and the server's CPU time (user + system) per request. */
-    record Run(double throughput, double cpuMicrosPerRequest) {
+    /**
+     * One measured run: requests per second, the server's CPU time (user + system) per request, and the
+     * share of that CPU time spent on the observers' own threads (zero when they are off).
+     */
+    record Run(double throughput, double cpuMicrosPerRequest, double observerCpuPercent) {
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%.0f/s at %.0f us CPU per request", throughput, cpuMicrosPerRequest);
+            return String.format(Locale.ROOT, "%.0f/s at %.0f us CPU per request, %.3f %% of it on observer threads", throughput,
+                    cpuMicrosPerRequest, observerCpuPercent);
         }
     }
 
@@ -119,13 +134,42 @@ public final class Benchmarks {
             warmUp(server);
             try (ClosedLoad load = ClosedLoad.start(server.uri("/work/unpinned?ms=1&downstream=sleep"), 64, Duration.ofSeconds(30))) {
                 long cpuBefore = cpuTicks(server.pid());
+                long observersBefore = observerThreadsCpuNanos(server.pid());
                 LabServer.sleep(Duration.ofSeconds(15));
                 long cpuAfter = cpuTicks(server.pid());
+                long observersAfter = observerThreadsCpuNanos(server.pid());
                 ClosedLoad.Result result = load.stop(Duration.ofSeconds(10));
-                double micros = (cpuAfter - cpuBefore) * 1e6 / CLOCK_TICKS_PER_SECOND / Math.max(result.okWhileRunning(), 1);
-                return new Run(result.throughput(), micros);
+                double cpuNanos = (cpuAfter - cpuBefore) * 1e9 / CLOCK_TICKS_PER_SECOND;
+                double micros = cpuNanos / 1000 / Math.max(result.okWhileRunning(), 1);
+                return new Run(result.throughput(), micros, 100 * (observersAfter - observersBefore) / Math.max(cpuNanos, 1));
             }
         }
+    }
+
+    /**
+     * The observers' threads, by the 15-character names Linux keeps: the canary's loop, the chunk
+     * rotation, and every JFR thread (an upper bound: Micrometer's virtual-thread binder, which stays on
+     * when the lab's observers are off, shares them). The canary's probes run on the carriers and are
+     * not counted; each is a virtual thread that does nothing, ten times a second.
+     */
+    private static final List<String> OBSERVER_THREADS = List.of("lab-carrier-can", "lab-jfr-chunk-r", "JFR ");
+
+    /** CPU time of the observers' threads, in nanoseconds, from each thread's schedstat. */
+    private static long observerThreadsCpuNanos(long pid) throws IOException {
+        long total = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String threadName = Files.readString(task.resolve("comm")).strip();
+                    if (OBSERVER_THREADS.stream().anyMatch(threadName::startsWith)) {
+                        total += Long.parseLong(Files.readString(task.resolve("schedstat")).split(" ")[0]);
+                    }
+                } catch (NoSuchFileException ended) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        }
+        return total;
     }
 
     /** utime + stime of a process, in clock ticks, from /proc/<pid>/stat. */
@@ -146,10 +190,13 @@ public final class Benchmarks {
         OverloadRun.Result run = OverloadRun.run(Duration.ofSeconds(60), OUT.resolve("logs"));
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("summary", run.summary());
+        figures.put("setup", OverloadRun.PERMITS + " permits, acquire timeout " + OverloadRun.ACQUIRE_TIMEOUT.toSeconds()
+                + " s, GET /work/unpinned?downstream=db&ms=" + OverloadRun.MS + " from " + run.concurrency() + " clients");
         figures.put("statuses", run.statuses());
         figures.put("slowestMillis", run.slowestMillis());
         figures.put("boundMillis", run.boundMillis());
         figures.put("only200Or503", run.statuses().keySet().stream().allMatch(status -> status == 200 || status == 503));
+        figures.put("503sWithoutRetryAfter", run.outcomes().stream().filter(outcome -> outcome.status() == 503 && outcome.retryAfter() == null).count());
         figures.put("idleAfter", run.after().idle());
         figures.put("virtualThreadsBeforeAndAfter", List.of(run.idleVirtualThreads(), run.virtualThreadsAfter()));
         return figures;
