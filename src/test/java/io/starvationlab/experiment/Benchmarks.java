@@ -37,7 +37,7 @@ import io.starvationlab.experiment.PrometheusText.Sample;
 public final class Benchmarks {
 
     private static final Path OUT = Path.of("target", "benchmarks");
-    private static final int OVERHEAD_ROUNDS = 5;
+    private static final int OVERHEAD_ROUNDS = 6;
     /** USER_HZ: Linux reports process CPU time in hundredths of a second. */
     private static final double CLOCK_TICKS_PER_SECOND = 100;
 
