@@ -2,8 +2,8 @@ package io.starvationlab.experiment;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
