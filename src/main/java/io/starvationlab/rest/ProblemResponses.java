@@ -1,6 +1,7 @@
 package io.starvationlab.rest;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
@@ -12,6 +13,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 
 import io.starvationlab.downstream.CancelledException;
 import io.starvationlab.downstream.RejectedException;
@@ -30,10 +32,16 @@ public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
 
-    private final ObjectMapper json;
+    private final ObjectWriter eventLoopJson;
 
+    /**
+     * Answers written on the event loop get a mapper of their own, warmed here: Jackson locks its
+     * serializer cache while it adds a serializer, and a virtual thread that holds that lock and then
+     * waits for a starved carrier would stop the event loop with it (seen here: 18 s).
+     */
     public ProblemResponses(ObjectMapper json) {
-        this.json = json;
+        this.eventLoopJson = json.copy().writerFor(Problem.class);
+        toJson(Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels()));
     }
 
     @ServerExceptionMapper
@@ -101,7 +109,7 @@ public class ProblemResponses {
 
     private String toJson(Problem problem) {
         try {
-            return json.writeValueAsString(problem);
+            return eventLoopJson.writeValueAsString(problem);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -20,7 +20,8 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Keeps every {@code /work} request bounded from the event loop, where starvation cannot reach:
+ * Keeps every request that runs on the carriers bounded from the event loop, where starvation cannot
+ * reach. For {@code /work}:
  * <ul>
  * <li>past {@code lab.work.max-in-flight} requests, 503 before a thread is spent (Quarkus starts a
  * virtual thread per request, and under starvation those cannot even run to refuse themselves);</li>
@@ -28,6 +29,9 @@ import io.vertx.ext.web.RoutingContext;
  * answered by then gets 503 and its work is cancelled, so starved carriers cannot hold a client longer;</li>
  * </ul>
  * The resource adds the third bound, when it starts: a client that disconnects cancels its work.
+ * {@code /probe/virtual}, the other endpoint on the carriers, gets the same deadline with {@code ms} = 0:
+ * under starvation a virtual thread may wait for a carrier without end, and the probe's client must
+ * not.
  */
 @ApplicationScoped
 public class WorkAdmission {
@@ -67,6 +71,15 @@ public class WorkAdmission {
 
     void install(@Observes Router router) {
         router.route("/work/*").order(Integer.MIN_VALUE).handler(this::admit).failureHandler(this::afterAnswer);
+        router.route("/probe/virtual").order(Integer.MIN_VALUE).handler(this::boundProbe).failureHandler(this::afterAnswer);
+    }
+
+    /** The virtual probe's deadline: acquire timeout + grace, as for work of 0 ms. */
+    private void boundProbe(RoutingContext context) {
+        Duration deadline = config.downstream().acquireTimeout().plus(config.work().deadlineGrace());
+        long timer = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, Cancellation.create(), deadline));
+        context.addEndHandler(ended -> context.vertx().cancelTimer(timer));
+        context.next();
     }
 
     /**
@@ -107,7 +120,7 @@ public class WorkAdmission {
         }
         try {
             refuse(context, RejectedException.Reason.DEADLINE, "not answered within its deadline of " + deadline.toMillis()
-                    + " ms (ms + acquire timeout + grace): the carriers are starved or the downstream is stuck; the work was cancelled");
+                    + " ms (ms + acquire timeout + grace): the carriers are starved or the downstream is stuck; any work was cancelled");
         } catch (IllegalStateException answeredMeanwhile) {
             LOG.debugf("%s was answered as its deadline passed", context.request().path());
         }
