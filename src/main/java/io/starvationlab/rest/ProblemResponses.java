@@ -32,16 +32,22 @@ public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
 
+    /** For the exception mappers, which run on the request's thread, virtual ones included. */
+    private final ObjectWriter json;
+    /** For {@link #end}, on the event loop only. */
     private final ObjectWriter eventLoopJson;
 
     /**
-     * Answers written on the event loop get a mapper of their own, warmed here: Jackson locks its
-     * serializer cache while it adds a serializer, and a virtual thread that holds that lock and then
-     * waits for a starved carrier would stop the event loop with it (seen here: 18 s).
+     * Answers written on the event loop get a mapper of their own, which no virtual thread touches,
+     * warmed here: Jackson locks its serializer cache while it adds a serializer, and a virtual thread
+     * that holds that lock and then waits for a starved carrier would stop the event loop with it
+     * (seen here: 18 s).
      */
     public ProblemResponses(ObjectMapper json) {
+        this.json = json.writerFor(Problem.class);
         this.eventLoopJson = json.copy().writerFor(Problem.class);
-        toJson(Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels()));
+        toJson(eventLoopJson, Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0"))
+                .withModes(Mode.labels()));
     }
 
     @ServerExceptionMapper
@@ -104,12 +110,12 @@ public class ProblemResponses {
         if (problem.status() == 503) {
             response.putHeader("Retry-After", String.valueOf(retryAfterSeconds(retryAfter)));
         }
-        response.end(toJson(problem));
+        response.end(toJson(eventLoopJson, problem));
     }
 
-    private String toJson(Problem problem) {
+    private static String toJson(ObjectWriter writer, Problem problem) {
         try {
-            return eventLoopJson.writeValueAsString(problem);
+            return writer.writeValueAsString(problem);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -134,7 +140,7 @@ public class ProblemResponses {
     }
 
     private Response problemEntity(Response.ResponseBuilder builder, Problem problem) {
-        return builder.type(Problem.MEDIA_TYPE).entity(toJson(problem)).build();
+        return builder.type(Problem.MEDIA_TYPE).entity(toJson(json, problem)).build();
     }
 
     private static String path(UriInfo uri) {

@@ -74,9 +74,9 @@ public class WorkAdmission {
         router.route("/probe/virtual").order(Integer.MIN_VALUE).handler(this::boundProbe).failureHandler(this::afterAnswer);
     }
 
-    /** The virtual probe's deadline: acquire timeout + grace, as for work of 0 ms. */
+    /** The virtual probe's deadline: that of work of 0 ms. */
     private void boundProbe(RoutingContext context) {
-        Duration deadline = config.downstream().acquireTimeout().plus(config.work().deadlineGrace());
+        Duration deadline = deadlineFor(0);
         long timer = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, Cancellation.create(), deadline));
         context.addEndHandler(ended -> context.vertx().cancelTimer(timer));
         context.next();
@@ -139,7 +139,10 @@ public class WorkAdmission {
         } catch (RuntimeException undecodable) {
             asked = null; // the resource refuses the query with a problem; the deadline needs only a number
         }
-        int ms = WorkRequest.msOrDefault(asked, config.work().defaultMs(), config.work().maxMs());
+        return deadlineFor(WorkRequest.msOrDefault(asked, config.work().defaultMs(), config.work().maxMs()));
+    }
+
+    private Duration deadlineFor(int ms) {
         return Duration.ofMillis(ms).plus(config.downstream().acquireTimeout()).plus(config.work().deadlineGrace());
     }
 }

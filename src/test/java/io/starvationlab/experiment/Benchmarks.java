@@ -293,19 +293,19 @@ public final class Benchmarks {
         private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
 
         static Resources sample(LabServer server, LabClient lab) throws IOException {
-            String histogram = jcmd(server.pid(), "GC.class_histogram");
+            String histogram = Jcmd.run(server.pid(), "GC.class_histogram");
             String total = histogram.lines().filter(line -> line.trim().startsWith("Total")).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no class histogram total: " + histogram));
             PrometheusText metrics = lab.metrics();
             ThreadDump.Counts threads = ThreadDump.count(server.pid());
             long rss = rssKilobytes(server.pid());
-            jcmd(server.pid(), "System.trim_native_heap");
+            Jcmd.run(server.pid(), "System.trim_native_heap");
             long rssAfterTrim = rssKilobytes(server.pid());
             return new Resources(rss, rssAfterTrim, Long.parseLong(total.trim().split("\\s+")[2]),
                     threads.platformThreads(), threads.virtualThreads(),
                     metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow(),
                     metrics.sum("agroal_active_count", s -> true).orElseThrow(),
-                    nativeMemory(jcmd(server.pid(), "VM.native_memory summary scale=KB")));
+                    nativeMemory(Jcmd.run(server.pid(), "VM.native_memory", "summary", "scale=KB")));
         }
 
         private static long rssKilobytes(long pid) throws IOException {
@@ -330,18 +330,6 @@ public final class Benchmarks {
                 throw new IllegalStateException("no native memory summary: " + summary);
             }
             return committed;
-        }
-
-        private static String jcmd(long pid, String command) throws IOException {
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    String.valueOf(pid), command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes());
-            try {
-                process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return output;
         }
     }
 

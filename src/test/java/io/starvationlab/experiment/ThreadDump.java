@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -21,14 +20,11 @@ public final class ThreadDump {
     }
 
     public static Counts count(long pid) {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         try {
             Path dump = Files.createTempFile("lab-threads-", ".json");
             Files.delete(dump);
-            Process process = new ProcessBuilder(jcmd.toString(), String.valueOf(pid), "Thread.dump_to_file", "-format=json", dump.toString())
-                    .redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0 || !Files.exists(dump)) {
+            String output = Jcmd.run(pid, "Thread.dump_to_file", "-format=json", dump.toString());
+            if (!Files.exists(dump)) {
                 throw new IllegalStateException("jcmd could not dump the threads of " + pid + ": " + output);
             }
             JsonNode root = LabClient.json().readTree(dump.toFile());
@@ -47,9 +43,6 @@ public final class ThreadDump {
             return new Counts(virtual, platform);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

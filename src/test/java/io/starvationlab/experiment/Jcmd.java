@@ -1,0 +1,34 @@
+package io.starvationlab.experiment;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs {@code jcmd} of the JDK running the tests against another JVM, and returns what it printed. */
+public final class Jcmd {
+
+    private Jcmd() {
+    }
+
+    /** {@code jcmd <pid> <command...>}; fails with its output when it does not succeed within a minute. */
+    public static String run(long pid, String... command) {
+        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), String.valueOf(pid)));
+        line.addAll(List.of(command));
+        try {
+            Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes());
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", line) + " failed: " + output);
+            }
+            return output;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
