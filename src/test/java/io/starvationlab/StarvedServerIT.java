@@ -3,6 +3,7 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.ClosedLoad;
 import io.starvationlab.experiment.Gauges;
+import io.starvationlab.experiment.Http2LoadProcess;
 import io.starvationlab.experiment.LabClient;
 import io.starvationlab.experiment.LabServer;
 
@@ -63,24 +65,18 @@ class StarvedServerIT {
                         assertThat(answer[0]).as(endpoint).isEqualTo(200L);
                         assertThat(answer[1]).as(endpoint + " is not on the carriers").isLessThan(2_000);
                     } else {
-                        if (answer[0] == 0 || answer[1] > 15_050) {
-                            // past ms + acquire timeout (10 s) + 5 s: only the known event-loop stall may explain it
-                            assertEventLoopStalledOnAConnectionMonitor(server, endpoint, answer);
-                        }
-                        if (answer[0] != 0) {
-                            boolean noFfm = endpoint.startsWith("/work/native") && LabServer.javaFeatureVersion() < 22;
-                            assertThat(answer[0]).as(endpoint).isIn(noFfm ? List.of(501L) : List.of(200L, 503L));
-                        }
+                        // within ms + acquire timeout (10 s) + 5 s
+                        assertThat(answer[1]).as(endpoint + " within its bound").isLessThan(15_050);
+                        boolean noFfm = endpoint.startsWith("/work/native") && LabServer.javaFeatureVersion() < 22;
+                        assertThat(answer[0]).as(endpoint).isIn(noFfm ? List.of(501L) : List.of(200L, 503L));
                     }
                 }
                 load.stop(Duration.ofSeconds(30));
             } finally {
                 clients.shutdownNow();
             }
-            assertThat(liveness).as("liveness answered").isNotEmpty();
-            if (!liveness.stream().allMatch(status -> status == 200)) {
-                assertEventLoopStalledOnAConnectionMonitor(server, "/q/health/live", new long[] { 0, 2_000 });
-            }
+            assertThat(liveness).as("liveness answered within 2 s, every time").isNotEmpty().allMatch(status -> status == 200);
+            assertNoEventLoopBlocked(server);
 
             long stopped = System.nanoTime();
             Gauges gauges = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
@@ -133,9 +129,7 @@ class StarvedServerIT {
             }
             System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %d ms%n", refused.size(), slowest);
             assertThat(refused).as("some probes waited past their deadline").isNotEmpty();
-            if (slowest >= 2_500) {
-                assertEventLoopStalledOnAConnectionMonitor(server, "/probe/virtual", new long[] { 503, slowest });
-            }
+            assertThat(slowest).as("answered at their 500 ms deadline at the latest").isLessThan(2_500);
             for (HttpResponse<String> answer : refused) {
                 assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
                 assertThat(answer.headers().firstValue("Retry-After")).isPresent();
@@ -145,21 +139,40 @@ class StarvedServerIT {
     }
 
     /**
-     * The one known way past the bound: Vert.x writes a response under the connection's monitor, and
-     * Quarkus REST writes from the request's virtual thread. A virtual thread that is unmounted while it
-     * holds that monitor waits for a starved carrier, and the event loop that serves the connection
-     * blocks on the monitor with it, and with it every connection it serves, deadlines included. Any
-     * other cause fails.
+     * HTTP/2 multiplexes a client's requests on one connection, so work on the carriers and the
+     * event-loop endpoints share the connection's monitor. Were the answers of virtual threads written
+     * by the virtual threads (Quarkus' default, {@code lab.work.write-on-event-loop=false}), a starved one
+     * holding that monitor would stop the event loop: measured here, 43 blocked-thread warnings in a
+     * minute and the event-loop probe at 1.5 s instead of milliseconds. Written by the event loop, no
+     * event loop is ever reported blocked, even at a 500 ms limit, and the probes on that connection stay
+     * fast.
      */
-    private static void assertEventLoopStalledOnAConnectionMonitor(LabServer server, String endpoint, long[] answer) throws Exception {
-        // each warning of Vert.x's blocked-thread checker, with the stack lines under it
-        String[] warnings = Files.readString(server.log()).split("\n(?=\\S)");
-        boolean stalled = Stream.of(warnings).anyMatch(warning -> warning.contains("BlockedThreadChecker")
-                && warning.contains("vert.x-eventloop-thread") && warning.contains("at io.vertx.core.http.impl.Http1xServerResponse"));
-        System.out.printf("%s took %d ms (status %d), past its bound: event loop stalled on a connection monitor: %s%n", endpoint, answer[1],
-                answer[0], stalled);
-        assertThat(stalled).as("%s took %d ms (status %d): past its bound with no event-loop stall in %s", endpoint, answer[1], answer[0],
-                server.log()).isTrue();
+    @Test
+    void theEventLoopShouldNeverWaitForAStarvedVirtualThreadOnASharedConnection() throws Exception {
+        Map<String, String> strictChecker = Map.of("quarkus.vertx.max-event-loop-execute-time", "500ms");
+        try (LabServer server = LabServer.start(List.of(), strictChecker, StarvationIT.LOGS, "shared-connection")) {
+            Map<String, String> loads = Http2LoadProcess.run(server.baseUri(), Duration.ofSeconds(45), List.of(
+                    "/work/" + StarvationIT.starvingMode() + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
+                    "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
+            loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
+            assertNoEventLoopBlocked(server);
+            for (String probe : List.of("/probe/event-loop", "/q/health/live")) {
+                String line = loads.get(probe);
+                assertThat(line).as(probe).isNotNull().contains("statuses={200=");
+                assertThat(line).as(probe + ": only 200s").doesNotContainPattern("statuses=\\{200=\\d+, ");
+                double max = Double.parseDouble(line.replaceAll(".* max=", ""));
+                assertThat(max).as(probe + ": slowest, ms").isLessThan(2_000);
+            }
+        }
+    }
+
+    /** No warning of Vert.x's blocked-thread checker about an event loop in the server's log. */
+    private static void assertNoEventLoopBlocked(LabServer server) throws Exception {
+        // each warning, with the stack lines under it
+        String[] entries = Files.readString(server.log()).split("\n(?=\\S)");
+        List<String> blocked = Stream.of(entries)
+                .filter(entry -> entry.contains("BlockedThreadChecker") && entry.contains("vert.x-eventloop-thread")).toList();
+        assertThat(blocked).as("event loops reported blocked in %s", server.log()).isEmpty();
     }
 
     private static long[] timed(LabClient lab, String endpoint) {

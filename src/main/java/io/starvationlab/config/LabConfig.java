@@ -43,6 +43,15 @@ public interface LabConfig {
          */
         @WithDefault("4s")
         Duration deadlineGrace();
+
+        /**
+         * Whether answers computed on a virtual thread are written by the request's event loop (true) or,
+         * as Quarkus REST does by default, by the virtual thread itself (false). A virtual thread writes
+         * under the connection's monitor, which the event loop needs too: under starvation that stalls the
+         * event loop (see {@code io.starvationlab.rest.EventLoopWrites}). Default true.
+         */
+        @WithDefault("true")
+        boolean writeOnEventLoop();
     }
 
     interface Downstream {

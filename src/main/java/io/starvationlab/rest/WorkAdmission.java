@@ -15,7 +15,6 @@ import io.starvationlab.downstream.Cancellation;
 import io.starvationlab.downstream.DownstreamMeters;
 import io.starvationlab.downstream.RejectedException;
 import io.starvationlab.service.WorkRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -27,8 +26,8 @@ import io.vertx.ext.web.RoutingContext;
  * virtual thread per request, and under starvation those cannot even run to refuse themselves);</li>
  * <li>a deadline of {@code ms} + acquire timeout + {@code lab.work.deadline-grace}: a request not
  * answered by then gets 503 and its work is cancelled, so starved carriers cannot hold a client longer;</li>
+ * <li>a client that disconnects cancels its work.</li>
  * </ul>
- * The resource adds the third bound, when it starts: a client that disconnects cancels its work.
  * {@code /probe/virtual}, the other endpoint on the carriers, gets the same deadline with {@code ms} = 0:
  * under starvation a virtual thread may wait for a carrier without end, and the probe's client must
  * not.
@@ -54,19 +53,13 @@ public class WorkAdmission {
     }
 
     /**
-     * The request's cancellation, created at admission, now also cancelled when the client disconnects.
-     * Registered from the resource because Quarkus REST sets the response's close handler itself once it
-     * takes the request, which would replace one set earlier.
+     * The request's cancellation, created at admission and cancelled from the event loop when the client
+     * disconnects or the deadline passes. The resource only reads it: a virtual thread that touched the
+     * response would take the connection's monitor, which the event loop needs too.
      */
     static Cancellation cancellationOf(RoutingContext context) {
-        Cancellation stored = context.get(CANCELLATION);
-        Cancellation cancellation = stored == null ? Cancellation.create() : stored;
-        HttpServerResponse response = context.response();
-        response.closeHandler(closed -> cancellation.cancel());
-        if (response.closed()) {
-            cancellation.cancel();
-        }
-        return cancellation;
+        Cancellation admitted = context.get(CANCELLATION);
+        return admitted == null ? Cancellation.create() : admitted;
     }
 
     void install(@Observes Router router) {
@@ -102,12 +95,15 @@ public class WorkAdmission {
             return;
         }
         long[] timer = { -1 };
+        Cancellation cancellation = Cancellation.create();
+        context.put(CANCELLATION, cancellation);
         context.addEndHandler(ended -> {
             context.vertx().cancelTimer(timer[0]);
             inFlight.decrementAndGet();
+            if (ended.failed()) {
+                cancellation.cancel(); // the connection closed before the answer: nobody is listening
+            }
         });
-        Cancellation cancellation = Cancellation.create();
-        context.put(CANCELLATION, cancellation);
         Duration deadline = deadlineOf(context);
         timer[0] = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, cancellation, deadline));
         context.next();

@@ -30,18 +30,16 @@ public final class ClosedLoad implements AutoCloseable {
     private final LongAdder okWhileRunning = new LongAdder();
     private final ConcurrentLinkedQueue<Outcome> outcomes;
     private final HttpClient client;
+    private final boolean ownsClient;
     private final CountDownLatch stopped;
     private final long startedAt = System.nanoTime();
     private volatile boolean running = true;
     private volatile long stoppedAt;
 
-    private ClosedLoad(URI target, int concurrency, Duration requestTimeout, boolean keepEach) {
+    private ClosedLoad(HttpClient client, boolean ownsClient, URI target, int concurrency, Duration requestTimeout, boolean keepEach) {
         this.outcomes = keepEach ? new ConcurrentLinkedQueue<>() : null;
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("load-http-", 0).factory()))
-                .build();
+        this.client = client;
+        this.ownsClient = ownsClient;
         this.stopped = new CountDownLatch(concurrency);
         HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
         for (int i = 0; i < concurrency; i++) {
@@ -49,14 +47,28 @@ public final class ClosedLoad implements AutoCloseable {
         }
     }
 
-    /** Starts {@code concurrency} workers hammering {@code target}. */
+    /** Starts {@code concurrency} workers hammering {@code target} over HTTP/1.1, a connection each. */
     public static ClosedLoad start(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(target, concurrency, requestTimeout, false);
+        return new ClosedLoad(client(HttpClient.Version.HTTP_1_1), true, target, concurrency, requestTimeout, false);
     }
 
     /** As {@link #start}, keeping every answer for {@link Result#outcomes()}. */
     public static ClosedLoad startKeepingEach(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(target, concurrency, requestTimeout, true);
+        return new ClosedLoad(client(HttpClient.Version.HTTP_1_1), true, target, concurrency, requestTimeout, true);
+    }
+
+    /** As {@link #start}, through {@code client}, which the caller shares and closes (an HTTP/2 one multiplexes every load on one connection). */
+    public static ClosedLoad startThrough(HttpClient client, URI target, int concurrency, Duration requestTimeout) {
+        return new ClosedLoad(client, false, target, concurrency, requestTimeout, false);
+    }
+
+    /** A load client: its own platform threads, never the carriers it measures. */
+    public static HttpClient client(HttpClient.Version version) {
+        return HttpClient.newBuilder()
+                .version(version)
+                .connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("load-http-", 0).factory()))
+                .build();
     }
 
     private void loop(HttpRequest request) {
@@ -114,7 +126,9 @@ public final class ClosedLoad implements AutoCloseable {
         if (running) {
             stop(Duration.ofSeconds(5));
         }
-        client.shutdownNow();
+        if (ownsClient) {
+            client.shutdownNow();
+        }
     }
 
     /**
