@@ -38,16 +38,17 @@ public class ProblemResponses {
     private final ObjectWriter eventLoopJson;
 
     /**
-     * Answers written on the event loop get a mapper of their own, which no virtual thread touches,
-     * warmed here: Jackson locks its serializer cache while it adds a serializer, and a virtual thread
-     * that holds that lock and then waits for a starved carrier would stop the event loop with it
-     * (seen here: 18 s).
+     * Answers written on the event loop get a mapper of their own, which no virtual thread touches.
+     * Both are warmed here, so that no serializer is added later: Jackson locks its serializer cache
+     * while it adds one, and a virtual thread that holds that lock, or queues for it ahead of the event
+     * loop, and then waits for a starved carrier would stop the event loop with it (seen here: 18 s).
      */
     public ProblemResponses(ObjectMapper json) {
         this.json = json.writerFor(Problem.class);
         this.eventLoopJson = json.copy().writerFor(Problem.class);
-        toJson(eventLoopJson, Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0"))
-                .withModes(Mode.labels()));
+        Problem everyField = Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels());
+        toJson(this.json, everyField);
+        toJson(eventLoopJson, everyField);
     }
 
     @ServerExceptionMapper
