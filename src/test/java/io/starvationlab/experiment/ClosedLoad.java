@@ -62,6 +62,18 @@ public final class ClosedLoad implements AutoCloseable {
         return new ClosedLoad(client, false, target, concurrency, requestTimeout, false);
     }
 
+    /**
+     * An HTTP/2 client whose requests share one connection (h2c), with the few threads one connection
+     * needs: loads and probes started through it meet on that connection, and on its event loop.
+     */
+    public static HttpClient http2Client() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newFixedThreadPool(8, Thread.ofPlatform().daemon().name("http2-client-", 0).factory()))
+                .build();
+    }
+
     /** A load client: its own platform threads, never the carriers it measures. */
     public static HttpClient client(HttpClient.Version version) {
         return HttpClient.newBuilder()

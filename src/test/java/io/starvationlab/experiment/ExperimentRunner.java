@@ -77,7 +77,7 @@ public final class ExperimentRunner {
             progress.accept("Starting server " + group.getKey() + ": " + jvm.description());
             try (LabServer server = LabServer.start(jvm.commandLine(), Map.of(), out.resolve("logs"), group.getKey());
                     PhaseRunner runner = new PhaseRunner(server, plan.probes().endpoints(), plan.probes().ratePerSecond(),
-                            Duration.ofMillis(plan.probes().timeoutMillis()))) {
+                            Duration.ofMillis(plan.probes().timeoutMillis()), jvm.http2())) {
                 ServerFacts facts = ServerFacts.read(group.getKey(), jvm.description(), runner.lab().info());
                 servers.put(group.getKey(), facts);
                 progress.accept(String.format("  %s, %d carriers, synchronized pins: %s", facts.javaVersion(), facts.carriers(),

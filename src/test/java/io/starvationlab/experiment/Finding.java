@@ -67,7 +67,30 @@ public record Finding(String claim, String expected, String measured, Boolean ho
         findings.add(ratio("Found here: from JDK 22 the I/O poller is a virtual thread, so carriers pinned on a socket wait for it",
                 "native/db with -Djdk.pollerMode=1 >= 2x native/db with the default pollers",
                 phase.apply("native-db-platform-pollers"), phase.apply("native-db"), r -> r >= 2));
+        findings.add(eventLoopWrites(phase.apply("native-http2-virtual-thread-writes"), phase.apply("native-http2"), byName));
         return findings;
+    }
+
+    /** Quarkus' virtual threads write their own answers; the lab's event loop writes them. */
+    private static Finding eventLoopWrites(Optional<PhaseReport> virtualWrites, Optional<PhaseReport> eventLoopWrites,
+            Map<String, PhaseReport> byName) {
+        String claim = "Found here: virtual threads that write their own answers (Quarkus' default) stall the event loop under starvation";
+        String expected = "one HTTP/2 connection, native load: event-loop probe p99 >= 5x with virtual threads writing than with the event loop"
+                + " writing, which stays <= 3x its baseline";
+        if (virtualWrites.isEmpty() || eventLoopWrites.isEmpty()) {
+            return missing(claim, expected);
+        }
+        PhaseReport stock = virtualWrites.get();
+        PhaseReport lab = eventLoopWrites.get();
+        double stockP99 = stock.probes().get("event-loop").p99Millis();
+        double labP99 = lab.probes().get("event-loop").p99Millis();
+        double labBaseline = byName.get(PhaseReport.BASELINE + "@" + lab.jvm()).probes().get("event-loop").p99Millis();
+        double ratio = stockP99 / Math.max(labP99, 1);
+        double labToBaseline = labP99 / Math.max(labBaseline, 1);
+        return new Finding(claim, expected, String.format("event-loop p99 %.0f vs %.0f ms: %.1fx (event loop writing: %.1fx baseline);"
+                + " /q/health/live p99 %.0f vs %.0f ms", stockP99, labP99, ratio, labToBaseline,
+                stock.probes().get("health-live").p99Millis(), lab.probes().get("health-live").p99Millis()),
+                ratio >= 5 && labToBaseline <= 3);
     }
 
     private static Finding ratio(String claim, String expected, Optional<PhaseReport> subject, Optional<PhaseReport> reference,

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,8 +28,7 @@ public final class Http2LoadProcess {
     public static void main(String[] args) throws Exception {
         URI base = URI.create(args[0]);
         Duration length = Duration.ofSeconds(Long.parseLong(args[1]));
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2)
-                .executor(Executors.newFixedThreadPool(8, Thread.ofPlatform().daemon().name("http2-client-", 0).factory())).build();
+        HttpClient client = ClosedLoad.http2Client();
         Map<String, ClosedLoad> loads = new LinkedHashMap<>();
         long started = System.nanoTime();
         for (int i = 2; i < args.length; i++) {

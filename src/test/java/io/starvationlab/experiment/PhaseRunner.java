@@ -1,5 +1,6 @@
 package io.starvationlab.experiment;
 
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,16 +27,24 @@ public final class PhaseRunner implements AutoCloseable {
     private final LabServer server;
     private final LabClient lab;
     private final Probes probes;
+    /** When set, loads and probes share this HTTP/2 client, so their streams share one connection. */
+    private final HttpClient http2;
 
-    public PhaseRunner(LabServer server, Map<String, String> probeEndpoints, double probesPerSecond, Duration probeTimeout) {
+    /**
+     * @param http2 loads and probes over one HTTP/2 connection, instead of HTTP/1.1 connections of
+     *        their own
+     */
+    public PhaseRunner(LabServer server, Map<String, String> probeEndpoints, double probesPerSecond, Duration probeTimeout, boolean http2) {
         this.server = server;
         this.lab = new LabClient(server.baseUri());
-        this.probes = Probes.start(server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout);
+        this.http2 = http2 ? ClosedLoad.http2Client() : null;
+        this.probes = http2 ? Probes.startThrough(this.http2, server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout)
+                : Probes.start(server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout);
     }
 
-    /** The default probes (the four unrelated endpoints at 10/s each, 30 s timeout). */
+    /** The default probes (the four unrelated endpoints at 10/s each, 30 s timeout), over HTTP/1.1. */
     public PhaseRunner(LabServer server) {
-        this(server, PROBES, 10, Duration.ofSeconds(30));
+        this(server, PROBES, 10, Duration.ofSeconds(30), false);
     }
 
     public LabClient lab() {
@@ -60,7 +69,8 @@ public final class PhaseRunner implements AutoCloseable {
         ClosedLoad.Result load = null;
         try {
             if (workPath != null) {
-                try (ClosedLoad running = ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
+                try (ClosedLoad running = http2 == null ? ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(90))
+                        : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
                     LabServer.sleep(duration);
                     load = running.stop(ABANDON_AFTER);
                 }
@@ -98,5 +108,8 @@ public final class PhaseRunner implements AutoCloseable {
     @Override
     public void close() {
         probes.close();
+        if (http2 != null) {
+            http2.shutdownNow();
+        }
     }
 }

@@ -24,8 +24,11 @@ public record Plan(int version, int carriers, ProbeSettings probes, double basel
             List<String> skipPhases) {
     }
 
-    /** A server JVM: flags, system properties, and the JDK feature versions it applies to. */
-    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk) {
+    /**
+     * A server JVM: flags, system properties, and the JDK feature versions it applies to; with
+     * {@code http2}, its loads and probes share one HTTP/2 connection.
+     */
+    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk, boolean http2) {
 
         public boolean appliesTo(int feature) {
             return jdk == null || jdk.includes(feature);

@@ -20,16 +20,14 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Probes implements AutoCloseable {
 
     private final HttpClient client;
+    private final boolean ownsClient;
     private final ScheduledExecutorService clock;
     private final Map<String, HttpRequest> requests = new LinkedHashMap<>();
     private final AtomicReference<Map<String, Latencies>> window = new AtomicReference<>();
 
-    private Probes(URI base, Map<String, String> endpoints, double ratePerSecond, Duration timeout) {
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("probe-http-", 0).factory()))
-                .build();
+    private Probes(HttpClient client, boolean ownsClient, URI base, Map<String, String> endpoints, double ratePerSecond, Duration timeout) {
+        this.client = client;
+        this.ownsClient = ownsClient;
         endpoints.forEach((name, path) -> requests.put(name, HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).GET().build()));
         window.set(newWindow());
         this.clock = Executors.newScheduledThreadPool(1, Thread.ofPlatform().daemon().name("probe-clock").factory());
@@ -41,8 +39,19 @@ public final class Probes implements AutoCloseable {
         }
     }
 
+    /** Probes over HTTP/1.1, on connections of their own. */
     public static Probes start(URI base, Map<String, String> endpoints, double ratePerSecond, Duration timeout) {
-        return new Probes(base, endpoints, ratePerSecond, timeout);
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("probe-http-", 0).factory()))
+                .build();
+        return new Probes(client, true, base, endpoints, ratePerSecond, timeout);
+    }
+
+    /** Probes through {@code client}, which the caller shares (with a load, on one HTTP/2 connection) and closes. */
+    public static Probes startThrough(HttpClient client, URI base, Map<String, String> endpoints, double ratePerSecond, Duration timeout) {
+        return new Probes(client, false, base, endpoints, ratePerSecond, timeout);
     }
 
     private void send(String name, HttpRequest request) {
@@ -66,6 +75,8 @@ public final class Probes implements AutoCloseable {
     @Override
     public void close() {
         clock.shutdownNow();
-        client.shutdownNow();
+        if (ownsClient) {
+            client.shutdownNow();
+        }
     }
 }
