@@ -90,6 +90,8 @@ public class ProblemResponses {
     public Response unexpected(Throwable e, UriInfo uri) {
         if (clientWentAway(e)) {
             LOG.debugf("Could not answer %s, the client went away: %s", path(uri), e);
+        } else if (answeredAlready(e)) {
+            LOG.debugf("%s finished after its deadline had answered it", path(uri));
         } else {
             LOG.errorf(e, "Unexpected failure serving %s", path(uri));
         }
@@ -130,6 +132,14 @@ public class ProblemResponses {
             }
         }
         return false;
+    }
+
+    /**
+     * Vert.x refuses a second answer: the deadline answered the request from the event loop, and its
+     * work, finishing later, found the response written. Nothing is wrong that anyone could act on.
+     */
+    private static boolean answeredAlready(Throwable e) {
+        return e instanceof IllegalStateException && "Response has already been written".equals(e.getMessage());
     }
 
     static long retryAfterSeconds(Duration retryAfter) {
