@@ -75,7 +75,7 @@ public final class ClosedLoad implements AutoCloseable {
     }
 
     /** A load client: its own platform threads, never the carriers it measures. */
-    public static HttpClient client(HttpClient.Version version) {
+    private static HttpClient client(HttpClient.Version version) {
         return HttpClient.newBuilder()
                 .version(version)
                 .connectTimeout(Duration.ofSeconds(10))
