@@ -49,12 +49,12 @@ public final class ClosedLoad implements AutoCloseable {
 
     /** Starts {@code concurrency} workers hammering {@code target} over HTTP/1.1, a connection each. */
     public static ClosedLoad start(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(client(HttpClient.Version.HTTP_1_1), true, target, concurrency, requestTimeout, false);
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, false);
     }
 
     /** As {@link #start}, keeping every answer for {@link Result#outcomes()}. */
     public static ClosedLoad startKeepingEach(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(client(HttpClient.Version.HTTP_1_1), true, target, concurrency, requestTimeout, true);
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, true);
     }
 
     /** As {@link #start}, through {@code client}, which the caller shares and closes (an HTTP/2 one multiplexes every load on one connection). */
@@ -75,9 +75,9 @@ public final class ClosedLoad implements AutoCloseable {
     }
 
     /** A load client: its own platform threads, never the carriers it measures. */
-    private static HttpClient client(HttpClient.Version version) {
+    private static HttpClient http1Client() {
         return HttpClient.newBuilder()
-                .version(version)
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
                 .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("load-http-", 0).factory()))
                 .build();
