@@ -2,7 +2,6 @@ package io.starvationlab.experiment;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,13 +10,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Closed loads over one HTTP/2 client, in a JVM of their own: every stream shares the client's
  * connection, and the client's threads compete with nothing the test JVM runs. Prints one line per
- * path: {@code path status=count,... p99=ms max=ms}.
+ * path: {@code <path> statuses={<status>=<count>, ...} p99=<ms> max=<ms>}.
  */
 public final class Http2LoadProcess {
 
@@ -44,7 +44,7 @@ public final class Http2LoadProcess {
         List<String> lines = new ArrayList<>();
         loads.forEach((path, load) -> {
             Latencies latencies = load.stop(Duration.ofSeconds(20)).latencies();
-            lines.add(String.format("%s statuses=%s p99=%.1f max=%.1f", path, latencies.statuses(), latencies.percentileMillis(99),
+            lines.add(String.format(Locale.ROOT, "%s statuses=%s p99=%.1f max=%.1f", path, latencies.statuses(), latencies.percentileMillis(99),
                     latencies.maxMillis()));
         });
         lines.forEach(System.out::println);
@@ -58,15 +58,14 @@ public final class Http2LoadProcess {
         command.addAll(pathsAndConcurrency);
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            Map<String, String> lines = new LinkedHashMap<>();
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                    lines.put(line.substring(0, line.indexOf(' ')), line);
-                }
-            }
+            // a line per path fits in the pipe: wait first, so a stuck process cannot hold the test past its bound
             if (!process.waitFor(length.toSeconds() + 120, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 process.destroyForcibly();
                 throw new IllegalStateException("the HTTP/2 load process failed: " + command);
+            }
+            Map<String, String> lines = new LinkedHashMap<>();
+            try (BufferedReader out = process.inputReader(StandardCharsets.UTF_8)) {
+                out.lines().forEach(line -> lines.put(line.substring(0, line.indexOf(' ')), line));
             }
             return lines;
         } catch (IOException e) {
