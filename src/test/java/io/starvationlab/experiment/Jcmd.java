@@ -2,6 +2,7 @@ package io.starvationlab.experiment;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,17 +19,31 @@ public final class Jcmd {
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), String.valueOf(pid)));
         line.addAll(List.of(command));
         try {
-            Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", line) + " failed: " + output);
+            // into a file, so that the wait is bounded whatever jcmd prints (a class histogram is long)
+            Path output = Files.createTempFile("lab-jcmd-", ".txt");
+            try {
+                Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    throw new IllegalStateException(String.join(" ", line) + " did not finish within a minute: " + printed(output));
+                }
+                if (process.exitValue() != 0) {
+                    throw new IllegalStateException(String.join(" ", line) + " failed: " + printed(output));
+                }
+                return printed(output);
+            } finally {
+                Files.deleteIfExists(output);
             }
-            return output;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** What jcmd printed, decoded leniently in the platform charset. */
+    private static String printed(Path output) throws IOException {
+        return new String(Files.readAllBytes(output));
     }
 }
