@@ -40,8 +40,10 @@ public final class OverloadRun {
                 "lab.downstream.acquire-timeout", ACQUIRE_TIMEOUT.toMillis() + "ms");
         try (LabServer server = LabServer.start(List.of(), settings, logs, "overload")) {
             LabClient lab = new LabClient(server.baseUri());
-            // one call first: from JDK 22 the I/O pollers are virtual threads, started by the first socket wait
-            lab.get("/work/unpinned?downstream=db&ms=1");
+            // one call first: from JDK 22 the I/O pollers are virtual threads, started by the first socket wait;
+            // a 50 ms query makes its read wait (with 1 ms the answer could be there already, no poller started,
+            // and the idle count 0 instead of 5)
+            lab.get("/work/unpinned?downstream=db&ms=50");
             int idle = ThreadDump.count(server.pid()).virtualThreads();
             List<ClosedLoad.Outcome> outcomes;
             try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?downstream=db&ms=" + MS), 10 * PERMITS, Duration.ofSeconds(60))) {
