@@ -55,7 +55,12 @@ class ObservabilityIT {
             assertThat(metrics.type("lab_downstream_call_seconds")).contains("histogram");
             assertThat(metrics.samples("lab_downstream_call_seconds_count", s -> "reentrant".equals(s.label("mode"))
                     && "sleep".equals(s.label("downstream")))).singleElement().extracting(PrometheusText.Sample::value).isEqualTo(1.0);
-            assertThat(metrics.samples("lab_downstream_rejected_total", s -> "overloaded".equals(s.label("reason")))).hasSize(1);
+            for (String reason : List.of("overloaded", "deadline")) {
+                assertThat(metrics.samples("lab_work_rejected_total", s -> reason.equals(s.label("reason"))))
+                        .as("admission refusals exist before the first one").hasSize(1);
+            }
+            assertThat(metrics.samples("lab_downstream_rejected_total", s -> "none".equals(s.label("downstream"))))
+                    .as("only a downstream's own refusals are downstream rejections").isEmpty();
 
             assertThat(metrics.samples("jvm_threads_virtual_pinned_seconds_count")).as("Micrometer's pinned timer").isNotEmpty();
             if (LabServer.javaFeatureVersion() >= 24) {

@@ -55,7 +55,7 @@ class ProductionConfigIT {
             long windows = (long) Math.ceil(result.seconds() / 2.0) + 1;
             assertThat(statuses.get(200)).as("never more than 8 requests served at once").isLessThanOrEqualTo(8 * windows);
             double overloaded = new LabClient(server.baseUri()).metrics()
-                    .sum("lab_downstream_rejected_total", sample -> "overloaded".equals(sample.label("reason"))).orElseThrow();
+                    .sum("lab_work_rejected_total", sample -> "overloaded".equals(sample.label("reason"))).orElseThrow();
             assertThat(overloaded).as("refused as overloaded").isEqualTo((double) statuses.get(503));
         }
     }

@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.load.ClosedLoad;
 import io.starvationlab.experiment.server.Gauges;
@@ -65,9 +66,11 @@ final class SoakBenchmark {
             figures.put("length", length.toString());
             figures.put("workload", "alternating minutes of " + String.join(" and ", SOAK_MODES) + ", 64 concurrent, after a minute of each");
             figures.put("requestsByStatus", served);
-            figures.put("rejectedByReasonWholeRun", lab.metrics().samples("lab_downstream_rejected_total", sample -> sample.value() > 0).stream()
-                    .collect(Collectors.toMap(sample -> sample.label("downstream") + " " + sample.label("reason"), Sample::value, Double::sum,
-                            TreeMap::new)));
+            PrometheusText atEnd = lab.metrics();
+            figures.put("rejectedByReasonWholeRun", Stream.concat(
+                    atEnd.samples("lab_work_rejected_total", sample -> sample.value() > 0).stream(),
+                    atEnd.samples("lab_downstream_rejected_total", sample -> sample.value() > 0).stream())
+                    .collect(Collectors.toMap(sample -> sample.name() + " " + sample.labels(), Sample::value, Double::sum, TreeMap::new)));
             figures.put("samples", samples);
             figures.put("rssGrowthPercent", Benchmarks.round(100.0 * (finish.rssKilobytes() - start.rssKilobytes()) / start.rssKilobytes()));
             figures.put("rssAfterTrimGrowthPercent",

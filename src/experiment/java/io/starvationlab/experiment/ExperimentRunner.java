@@ -19,7 +19,9 @@ import io.starvationlab.experiment.server.LabServer;
  * service with 4 carriers, measures a probes-only baseline, then each phase's load with the probes
  * running throughout, and writes the report.
  * <p>
- * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment]}
+ * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--publish docs]}:
+ * with {@code --publish}, a full run also writes its report and pictures as {@code results.md} there,
+ * the results the README links to.
  */
 public final class ExperimentRunner {
 
@@ -41,13 +43,16 @@ public final class ExperimentRunner {
         boolean quick = false;
         Path planFile = Path.of("k6", "plan.json");
         Path out = Path.of("target", "experiment");
+        Path publish = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick", "--quick=true", "--quick=" -> quick = true;
                 case "--quick=false" -> quick = false;
                 case "--plan" -> planFile = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use [--quick] [--plan file] [--out dir]");
+                case "--publish" -> publish = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; use [--quick] [--plan file] [--out dir] [--publish dir]");
             }
         }
         ExperimentReport report = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).run();
@@ -57,6 +62,9 @@ public final class ExperimentRunner {
         System.out.println();
         System.out.println(ReportText.findings(report));
         System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json, probe-p99.svg)");
+        if (publish != null && !quick) {
+            System.out.println("Results: " + report.publish(out, publish).toAbsolutePath());
+        }
     }
 
     public ExperimentReport run() throws Exception {

@@ -99,9 +99,20 @@ public record Finding(String claim, String expected, String measured, Boolean ho
             return missing(claim, expected);
         }
         double ratio = subject.get().throughputPerSecond() / reference.get().throughputPerSecond();
-        return new Finding(claim, expected, String.format("%s %.1f/s vs %s %.1f/s: %.2fx", subject.get().name(),
-                subject.get().throughputPerSecond(), reference.get().name(), reference.get().throughputPerSecond(), ratio),
+        return new Finding(claim, expected, String.format(java.util.Locale.ROOT, "%s %.1f/s vs %s %s: %s", subject.get().name(),
+                subject.get().throughputPerSecond(), reference.get().name(), perSecond(reference.get().throughputPerSecond()), times(ratio)),
                 holds.test(ratio));
+    }
+
+    /** A throughput, or what it means when nothing completed. */
+    static String perSecond(double throughput) {
+        return throughput == 0 ? "collapsed to 0/s" : String.format(java.util.Locale.ROOT, "%.1f/s", throughput);
+    }
+
+    /** A ratio of two throughputs; a zero denominator is not a number worth printing. */
+    static String times(double ratio) {
+        return Double.isInfinite(ratio) ? "no ratio (the reference collapsed to 0/s)" : Double.isNaN(ratio) ? "no ratio (both 0/s)"
+                : String.format(java.util.Locale.ROOT, "%.2fx", ratio);
     }
 
     private static Finding missing(String claim, String expected) {

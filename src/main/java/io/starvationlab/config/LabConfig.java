@@ -111,8 +111,8 @@ public interface LabConfig {
         @WithDefault("12")
         int stackDepth();
 
-        /** Package prefixes that are never "the application frame": the JDK, frameworks, drivers, the lab's own clients. */
-        @WithDefault("java.,jdk.,sun.,com.sun.,javax.,jakarta.,io.quarkus.,io.vertx.,io.netty.,io.smallrye.,org.jboss.,io.agroal.,org.postgresql.,io.micrometer.,io.starvationlab.downstream.")
+        /** Class-name prefixes that are never "the application frame": the JDK, frameworks, drivers, the lab's own clients and their cancellation. */
+        @WithDefault("java.,jdk.,sun.,com.sun.,javax.,jakarta.,io.quarkus.,io.vertx.,io.netty.,io.smallrye.,org.jboss.,io.agroal.,org.postgresql.,io.micrometer.,io.starvationlab.downstream.,io.starvationlab.service.Cancellation")
         List<String> skipPackages();
     }
 

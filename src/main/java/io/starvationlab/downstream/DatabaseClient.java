@@ -48,14 +48,14 @@ public class DatabaseClient implements DownstreamClient {
     }
 
     @Override
-    public void call(int ms, Cancellation cancellation) throws Exception {
+    public void awaitAnswer(int ms, CallGuard guard) throws Exception {
         try (Connection connection = dataSource.getConnection()) {
             connection.setNetworkTimeout(Runnable::run, ms + NETWORK_SLACK_MS);
             try (PreparedStatement statement = connection.prepareStatement("SELECT pg_sleep(?)")) {
                 statement.setDouble(1, ms / 1000.0);
                 AtomicBoolean finished = new AtomicBoolean();
                 try {
-                    cancellation.guard(() -> cancelUntilFinished(statement, finished), () -> {
+                    guard.guard(() -> cancelUntilFinished(statement, finished), () -> {
                         try (ResultSet result = statement.executeQuery()) {
                             return result.next();
                         }
@@ -65,8 +65,8 @@ public class DatabaseClient implements DownstreamClient {
                 }
             }
         } catch (SQLException e) {
-            if (cancellation.isCancelled()) {
-                throw new CancelledException(); // whatever the driver says, the call ended because it was abandoned
+            if (guard.isCancelled()) {
+                throw guard.abandoned(); // whatever the driver says, the call ended because it was abandoned
             }
             throw new RejectedException(RejectedException.Reason.DATABASE_UNAVAILABLE,
                     "the database call failed: " + e.getMessage(), retryAfter, e);

@@ -5,5 +5,6 @@ public interface DownstreamClient {
 
     Downstream kind();
 
-    void call(int ms, Cancellation cancellation) throws Exception;
+    /** Makes the call and waits {@code ms} for its answer, unless the caller abandons it. */
+    void awaitAnswer(int ms, CallGuard guard) throws Exception;
 }

@@ -1,8 +1,8 @@
 package io.starvationlab.downstream;
 
 import java.time.temporal.ChronoUnit;
+import java.util.Collections;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,10 +29,12 @@ public class DownstreamGateway {
     private final DownstreamMeters meters;
     private final Guard databaseBreaker;
     private final LabConfig config;
+    private final int poolMaxSize;
 
     public DownstreamGateway(Instance<DownstreamClient> clients, DatabaseClient database, DownstreamMeters meters, LabConfig config) {
         this.meters = meters;
         this.config = config;
+        this.poolMaxSize = database.poolMaxSize();
         clients.forEach(client -> this.clients.put(client.kind(), client));
         LabConfig.Downstream settings = config.downstream();
         for (Downstream kind : Downstream.values()) {
@@ -63,11 +65,11 @@ public class DownstreamGateway {
      * @param mode the work mode that wraps the call, for the {@code lab.downstream.call} timer
      * @return nanoseconds spent waiting for the permit
      */
-    public long call(String mode, Downstream kind, int ms, Cancellation cancellation) {
+    public long callWithPermit(String mode, Downstream kind, int ms, CallGuard guard) {
         try {
             return kind == Downstream.DB
-                    ? databaseBreaker.call(() -> callWithPermit(mode, kind, ms, cancellation), Long.class)
-                    : callWithPermit(mode, kind, ms, cancellation);
+                    ? databaseBreaker.call(() -> holdPermitAndCall(mode, kind, ms, guard), Long.class)
+                    : holdPermitAndCall(mode, kind, ms, guard);
         } catch (CircuitBreakerOpenException e) {
             throw rejected(new RejectedException(RejectedException.Reason.BREAKER_OPEN,
                     "the database failed recently; calls resume after " + config.downstream().breakerDelay().toMillis() + " ms",
@@ -81,14 +83,14 @@ public class DownstreamGateway {
         }
     }
 
-    private long callWithPermit(String mode, Downstream kind, int ms, Cancellation cancellation) throws Exception {
+    private long holdPermitAndCall(String mode, Downstream kind, int ms, CallGuard guard) throws Exception {
         Permits bounded = permits.get(kind);
-        long waited = bounded.acquire(cancellation);
-        meters.permitWait(kind, waited);
+        long waited = bounded.acquire(guard);
+        meters.recordPermitWait(kind, waited);
         try {
             long start = System.nanoTime();
-            clients.get(kind).call(ms, cancellation);
-            meters.call(mode, kind, System.nanoTime() - start);
+            clients.get(kind).awaitAnswer(ms, guard);
+            meters.recordCall(mode, kind, System.nanoTime() - start);
             return waited;
         } finally {
             bounded.release();
@@ -96,7 +98,7 @@ public class DownstreamGateway {
     }
 
     private RejectedException rejected(RejectedException e, Downstream kind) {
-        meters.rejected(e.reason(), kind.label());
+        meters.recordRejection(e.reason(), kind);
         return e;
     }
 
@@ -104,7 +106,15 @@ public class DownstreamGateway {
         return e instanceof RejectedException rejected && rejected.reason() == RejectedException.Reason.DATABASE_UNAVAILABLE;
     }
 
-    public List<Permits> permits() {
-        return List.copyOf(permits.values());
+    /** Every downstream's permits: {@code db}'s are capped at the pool's max size. */
+    public Map<Downstream, Integer> permitLimits() {
+        Map<Downstream, Integer> limits = new EnumMap<>(Downstream.class);
+        permits.forEach((kind, bounded) -> limits.put(kind, bounded.size()));
+        return Collections.unmodifiableMap(limits);
+    }
+
+    /** The database pool's most connections. */
+    public int poolMaxSize() {
+        return poolMaxSize;
     }
 }

@@ -43,7 +43,7 @@ public class DownstreamMeters {
                 .description("Permits in the semaphore").tag("downstream", downstream).register(registry);
     }
 
-    void permitWait(Downstream downstream, long nanos) {
+    void recordPermitWait(Downstream downstream, long nanos) {
         waitTimers.computeIfAbsent(downstream.label(), label -> Timer.builder("lab.downstream.permit.wait")
                 .description("Time spent waiting for a downstream permit")
                 .tag("downstream", label)
@@ -51,7 +51,7 @@ public class DownstreamMeters {
                 .register(registry)).record(Duration.ofNanos(nanos));
     }
 
-    void call(String mode, Downstream downstream, long nanos) {
+    void recordCall(String mode, Downstream downstream, long nanos) {
         callTimers.computeIfAbsent(mode + '/' + downstream.label(), key -> Timer.builder("lab.downstream.call")
                 .description("Downstream calls that completed, by the mode that wrapped them")
                 .tags("mode", mode, "downstream", downstream.label())
@@ -59,14 +59,14 @@ public class DownstreamMeters {
                 .register(registry)).record(Duration.ofNanos(nanos));
     }
 
-    /** Counts work refused with 503; {@code downstream} is "none" where none was chosen yet. */
-    public void rejected(RejectedException.Reason reason, String downstream) {
-        rejectionCounter(reason, downstream).increment();
+    /** Counts a call a downstream refused (answered 503). */
+    void recordRejection(RejectedException.Reason reason, Downstream downstream) {
+        rejectionCounter(reason, downstream.label()).increment();
     }
 
     private Counter rejectionCounter(RejectedException.Reason reason, String downstream) {
         return rejections.computeIfAbsent(reason.label() + '/' + downstream, key -> Counter.builder("lab.downstream.rejected")
-                .description("Work refused with 503, by reason")
+                .description("Calls refused by a downstream with 503, by reason")
                 .tags("reason", reason.label(), "downstream", downstream)
                 .register(registry));
     }

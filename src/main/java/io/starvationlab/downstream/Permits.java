@@ -39,7 +39,7 @@ public final class Permits {
      * Takes a permit, waiting at most the acquire timeout, and returns how long it waited in nanoseconds.
      * The caller must {@link #release()} it.
      */
-    public long acquire(Cancellation cancellation) throws Exception {
+    public long acquire(CallGuard guard) throws Exception {
         if (waiting.incrementAndGet() > maxWaiting) {
             waiting.decrementAndGet();
             throw new RejectedException(RejectedException.Reason.QUEUE_FULL,
@@ -48,7 +48,7 @@ public final class Permits {
         long start = System.nanoTime();
         boolean granted;
         try {
-            granted = cancellation.interruptible(() -> semaphore.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS));
+            granted = guard.interruptible(() -> semaphore.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS));
         } finally {
             waiting.decrementAndGet();
         }

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
-/** The service refuses the work for now: answered 503 with {@code Retry-After}. */
+/** A downstream refuses the call for now: answered 503 with {@code Retry-After}. */
 public class RejectedException extends RuntimeException {
 
-    /** Why work was refused; the {@code reason} tag of {@code lab.downstream.rejected}. */
+    /** Why a downstream refused the call; the {@code reason} tag of {@code lab.downstream.rejected}. */
     public enum Reason {
         /** No permit within the acquire timeout. */
         PERMIT_TIMEOUT,
@@ -16,11 +16,7 @@ public class RejectedException extends RuntimeException {
         /** The database did not give a connection in time, or failed the call. */
         DATABASE_UNAVAILABLE,
         /** The database failed recently; the breaker answers at once until it retries. */
-        BREAKER_OPEN,
-        /** Too many requests in flight. */
-        OVERLOADED,
-        /** Not answered within ms + acquire timeout + grace: the work was cancelled. */
-        DEADLINE;
+        BREAKER_OPEN;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -31,7 +27,6 @@ public class RejectedException extends RuntimeException {
             return switch (this) {
                 case PERMIT_TIMEOUT, QUEUE_FULL -> List.of(Downstream.DB.label(), Downstream.SLEEP.label());
                 case DATABASE_UNAVAILABLE, BREAKER_OPEN -> List.of(Downstream.DB.label());
-                case OVERLOADED, DEADLINE -> List.of("none");
             };
         }
     }

@@ -12,8 +12,8 @@ public class SleepClient implements DownstreamClient {
     }
 
     @Override
-    public void call(int ms, Cancellation cancellation) throws Exception {
-        cancellation.interruptible(() -> {
+    public void awaitAnswer(int ms, CallGuard guard) throws Exception {
+        guard.interruptible(() -> {
             Thread.sleep(ms);
             return null;
         });

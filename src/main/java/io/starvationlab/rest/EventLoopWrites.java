@@ -22,8 +22,7 @@ import io.starvationlab.service.WorkResult;
  * thread. On JDK 24+ a virtual thread that blocks on a monitor gives up its carrier, and under
  * starvation it then waits seconds for one; the event loop queues for the monitor behind it, and with
  * the event loop every connection it serves stops: deadlines, {@code /probe/event-loop} and
- * {@code /q/health} included (over one HTTP/2 connection under {@code native} load: the event loop
- * reported blocked 30 to 43 times a minute, the event-loop probe at 1.5 s p99 instead of 7 ms).
+ * {@code /q/health} included (the experiment's {@code native-http2} phases measure it).
  * <p>
  * The filter runs last on the virtual thread: the answer is built there, exception mappers included;
  * suspending the request and resuming it on the event loop's executor makes Quarkus REST run the rest

@@ -16,9 +16,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.smallrye.common.annotation.Blocking;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.database.EmbeddedPostgres;
-import io.starvationlab.downstream.DatabaseClient;
 import io.starvationlab.downstream.DownstreamGateway;
-import io.starvationlab.downstream.Permits;
 import io.starvationlab.jvm.JvmFacts;
 import io.starvationlab.jvm.NativeFrames;
 import io.starvationlab.observe.CarrierCanary;
@@ -38,13 +36,12 @@ public class LabResource {
     private final JvmFacts jvm;
     private final NativeFrames nativeFrames;
     private final DownstreamGateway downstream;
-    private final DatabaseClient database;
     private final CarrierCanary canary;
     private final PinningMonitor pinning;
     private final LabConfig config;
     private final int workerThreads;
 
-    public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, DatabaseClient database,
+    public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream,
             CarrierCanary canary, PinningMonitor pinning, LabConfig config,
             @ConfigProperty(name = "quarkus.thread-pool.max-threads") Optional<Integer> workerThreads) {
         // Quarkus's default: max(8 x processors, 200)
@@ -52,7 +49,6 @@ public class LabResource {
         this.jvm = jvm;
         this.nativeFrames = nativeFrames;
         this.downstream = downstream;
-        this.database = database;
         this.canary = canary;
         this.pinning = pinning;
         this.config = config;
@@ -62,13 +58,11 @@ public class LabResource {
     @Path("/info")
     public LabInfo info() {
         Map<String, Integer> permits = new LinkedHashMap<>();
-        for (Permits bounded : downstream.permits()) {
-            permits.put(bounded.downstream().label(), bounded.size());
-        }
+        downstream.permitLimits().forEach((kind, size) -> permits.put(kind.label(), size));
         return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
-                database.poolMaxSize(), workerThreads, Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
+                downstream.poolMaxSize(), workerThreads, Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
                 config.pinning().enabled(), jvm.jvmArguments());
     }
 

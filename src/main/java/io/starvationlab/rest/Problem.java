@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param parameter the query parameter at fault, for 400s
  * @param allowed   the values the parameter accepts, where they are few
  * @param modes     the work modes, for an unknown mode
- * @param reason    why work was refused, for 503s (the {@code reason} tag of {@code lab.downstream.rejected})
+ * @param reason    why work was refused, for 503s (the {@code reason} tag of {@code lab.work.rejected} or {@code lab.downstream.rejected})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Problem(String type, String title, int status, String detail, String instance,

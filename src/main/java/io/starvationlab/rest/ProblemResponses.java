@@ -15,8 +15,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
-import io.starvationlab.downstream.CancelledException;
 import io.starvationlab.downstream.RejectedException;
+import io.starvationlab.service.CancelledException;
 import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.ModeUnavailableException;
@@ -41,7 +41,7 @@ public class ProblemResponses {
      * Answers written on the event loop get a mapper of their own, which no virtual thread touches.
      * Both are warmed here, so that no serializer is added later: Jackson locks its serializer cache
      * while it adds one, and a virtual thread that holds that lock, or queues for it ahead of the event
-     * loop, and then waits for a starved carrier would stop the event loop with it (seen here: 18 s).
+     * loop, and then waits for a starved carrier would stop the event loop with it.
      */
     public ProblemResponses(ObjectMapper json) {
         this.json = json.writerFor(Problem.class);

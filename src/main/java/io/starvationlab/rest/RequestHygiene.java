@@ -17,6 +17,9 @@ import io.vertx.ext.web.RoutingContext;
 @ApplicationScoped
 public class RequestHygiene {
 
+    /** The first route of every request; {@link WorkAdmission} comes next. */
+    static final int ROUTE_ORDER = Integer.MIN_VALUE;
+
     private final ProblemResponses problems;
 
     public RequestHygiene(ProblemResponses problems) {
@@ -24,7 +27,7 @@ public class RequestHygiene {
     }
 
     void install(@Observes Router router) {
-        router.route().order(Integer.MIN_VALUE).handler(this::check);
+        router.route().order(ROUTE_ORDER).handler(this::check);
     }
 
     private void check(RoutingContext context) {

@@ -1,6 +1,10 @@
 package io.starvationlab.rest;
 
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,12 +12,12 @@ import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.starvationlab.config.LabConfig;
-import io.starvationlab.downstream.Cancellation;
-import io.starvationlab.downstream.DownstreamMeters;
-import io.starvationlab.downstream.RejectedException;
+import io.starvationlab.service.Cancellation;
+import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.WorkRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -22,6 +26,8 @@ import io.vertx.ext.web.RoutingContext;
  * Keeps every request that runs on the carriers bounded from the event loop, where starvation cannot
  * reach. For {@code /work}:
  * <ul>
+ * <li>the request is parsed once, here: the resource gets the parsed request (or its refusal) and its
+ * cancellation from the routing context;</li>
  * <li>past {@code lab.work.max-in-flight} requests, 503 before a thread is spent (Quarkus starts a
  * virtual thread per request, and under starvation those cannot even run to refuse themselves);</li>
  * <li>a deadline of {@code ms} + acquire timeout + {@code lab.work.deadline-grace}: a request not
@@ -35,36 +41,70 @@ import io.vertx.ext.web.RoutingContext;
 @ApplicationScoped
 public class WorkAdmission {
 
-    /** Where the resource finds the request's {@link Cancellation}. */
-    static final String CANCELLATION = "lab.cancellation";
+    /** Runs right after {@link RequestHygiene}: a request with a body is refused before it is admitted. */
+    static final int ROUTE_ORDER = RequestHygiene.ROUTE_ORDER + 1;
+    private static final String ADMITTED = "lab.admitted-work";
+    private static final String WORK_PREFIX = "/work/";
     private static final Logger LOG = Logger.getLogger(WorkAdmission.class);
 
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final LabConfig config;
-    private final DownstreamMeters meters;
-    private final ProblemResponses problems;
+    /** Why a request was refused before any work began: the {@code reason} tag of {@code lab.work.rejected}. */
+    enum Refusal {
+        /** Too many requests in flight. */
+        OVERLOADED,
+        /** Not answered within ms + acquire timeout + grace: the work was cancelled. */
+        DEADLINE;
 
-    public WorkAdmission(LabConfig config, DownstreamMeters meters, ProblemResponses problems, MeterRegistry registry) {
-        this.config = config;
-        this.meters = meters;
-        this.problems = problems;
-        Gauge.builder("lab.work.in.flight", inFlight, AtomicInteger::get)
-                .description("/work requests admitted and not yet answered").register(registry);
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /**
-     * The request's cancellation, created at admission and cancelled from the event loop when the client
-     * disconnects or the deadline passes. The resource only reads it: a virtual thread that touched the
-     * response would take the connection's monitor, which the event loop needs too.
+     * A {@code /work} request as admitted: its parsed form, or the refusal parsing ended in (which the
+     * resource throws, so the exception mappers answer it), and the cancellation the event loop fires
+     * when the client disconnects or the deadline passes. Virtual threads only read it: one that touched
+     * the response would take the connection's monitor, which the event loop needs too.
      */
-    static Cancellation cancellationOf(RoutingContext context) {
-        Cancellation admitted = context.get(CANCELLATION);
-        return admitted == null ? Cancellation.create() : admitted;
+    record Admitted(WorkRequest parsed, RuntimeException refusal, Cancellation cancellation) {
+
+        WorkRequest request() {
+            if (refusal != null) {
+                throw refusal;
+            }
+            return parsed;
+        }
+    }
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<Refusal, Counter> refusals = new EnumMap<>(Refusal.class);
+    private final LabConfig config;
+    private final ProblemResponses problems;
+
+    public WorkAdmission(LabConfig config, ProblemResponses problems, MeterRegistry registry) {
+        this.config = config;
+        this.problems = problems;
+        Gauge.builder("lab.work.in.flight", inFlight, AtomicInteger::get)
+                .description("/work requests admitted and not yet answered").register(registry);
+        // every series an alert may read exists from the start, at zero
+        for (Refusal refusal : Refusal.values()) {
+            refusals.put(refusal, Counter.builder("lab.work.rejected")
+                    .description("Work requests refused with 503 before any downstream was called, by reason")
+                    .tag("reason", refusal.label()).register(registry));
+        }
+    }
+
+    /** The request admitted for this routing context. */
+    static Admitted admitted(RoutingContext context) {
+        Admitted admitted = context.get(ADMITTED);
+        if (admitted == null) {
+            throw new IllegalStateException("no admission for " + context.request().path());
+        }
+        return admitted;
     }
 
     void install(@Observes Router router) {
-        router.route("/work/*").order(Integer.MIN_VALUE).handler(this::admit).failureHandler(this::afterAnswer);
-        router.route("/probe/virtual").order(Integer.MIN_VALUE).handler(this::boundProbe).failureHandler(this::afterAnswer);
+        router.route(WORK_PREFIX + "*").order(ROUTE_ORDER).handler(this::admit).failureHandler(this::afterAnswer);
+        router.route("/probe/virtual").order(ROUTE_ORDER).handler(this::boundProbe).failureHandler(this::afterAnswer);
     }
 
     /** The virtual probe's deadline: that of work of 0 ms. */
@@ -91,22 +131,38 @@ public class WorkAdmission {
         int maxInFlight = config.work().maxInFlight();
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
-            refuse(context, RejectedException.Reason.OVERLOADED, maxInFlight + " work requests are in flight already");
+            refuse(context, Refusal.OVERLOADED, maxInFlight + " work requests are in flight already");
             return;
         }
+        Admitted admitted = parse(context);
+        context.put(ADMITTED, admitted);
         long[] timer = { -1 };
-        Cancellation cancellation = Cancellation.create();
-        context.put(CANCELLATION, cancellation);
         context.addEndHandler(ended -> {
             context.vertx().cancelTimer(timer[0]);
             inFlight.decrementAndGet();
             if (ended.failed()) {
-                cancellation.cancel(); // the connection closed before the answer: nobody is listening
+                admitted.cancellation().cancel(); // the connection closed before the answer: nobody is listening
             }
         });
-        Duration deadline = deadlineOf(context);
-        timer[0] = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, cancellation, deadline));
+        Duration deadline = deadlineFor(admitted.parsed() == null ? config.work().defaultMs() : admitted.parsed().ms());
+        timer[0] = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, admitted.cancellation(), deadline));
         context.next();
+    }
+
+    private Admitted parse(RoutingContext context) {
+        String path = context.normalizedPath();
+        String mode = path.startsWith(WORK_PREFIX) ? path.substring(WORK_PREFIX.length()) : path;
+        try {
+            Map<String, List<String>> query = new java.util.LinkedHashMap<>();
+            context.queryParams().forEach((name, value) -> query.computeIfAbsent(name, key -> new java.util.ArrayList<>()).add(value));
+            WorkRequest request = WorkRequest.parse(mode, query, config.work().defaultMs(), config.work().maxMs());
+            return new Admitted(request, null, Cancellation.create());
+        } catch (IllegalArgumentException undecodable) {
+            // Vert.x could not decode the query (a bad percent-escape)
+            return new Admitted(null, new InvalidRequestException("query", "is not valid percent-encoding", null), Cancellation.create());
+        } catch (RuntimeException refused) {
+            return new Admitted(null, refused, Cancellation.create());
+        }
     }
 
     private void expire(RoutingContext context, Cancellation cancellation, Duration deadline) {
@@ -115,27 +171,16 @@ public class WorkAdmission {
             return;
         }
         try {
-            refuse(context, RejectedException.Reason.DEADLINE, "not answered within its deadline of " + deadline.toMillis()
+            refuse(context, Refusal.DEADLINE, "not answered within its deadline of " + deadline.toMillis()
                     + " ms (ms + acquire timeout + grace): the carriers are starved or the downstream is stuck; any work was cancelled");
         } catch (IllegalStateException answeredMeanwhile) {
             LOG.debugf("%s was answered as its deadline passed", context.request().path());
         }
     }
 
-    private void refuse(RoutingContext context, RejectedException.Reason reason, String detail) {
-        problems.end(context, Problem.serviceUnavailable(reason.label(), detail, context.request().path()), config.downstream().retryAfter());
-        meters.rejected(reason, "none");
-    }
-
-    /** ms (as asked, or the default where the query cannot be read) + acquire timeout + grace. */
-    private Duration deadlineOf(RoutingContext context) {
-        String asked;
-        try {
-            asked = context.queryParams().get(WorkRequest.MS);
-        } catch (RuntimeException undecodable) {
-            asked = null; // the resource refuses the query with a problem; the deadline needs only a number
-        }
-        return deadlineFor(WorkRequest.msOrDefault(asked, config.work().defaultMs(), config.work().maxMs()));
+    private void refuse(RoutingContext context, Refusal refusal, String detail) {
+        problems.end(context, Problem.serviceUnavailable(refusal.label(), detail, context.request().path()), config.downstream().retryAfter());
+        refusals.get(refusal).increment();
     }
 
     private Duration deadlineFor(int ms) {

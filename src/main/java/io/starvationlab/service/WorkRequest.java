@@ -39,18 +39,6 @@ public record WorkRequest(Mode mode, Downstream downstream, LockScope lock, int 
         return new WorkRequest(mode, downstream, lock, ms);
     }
 
-    /**
-     * The {@code ms} a request asks for, or {@code defaultMs} when it asks for none or for one that is
-     * not valid (the request fails validation soon after): for bounds set before the request is parsed.
-     */
-    public static int msOrDefault(String value, int defaultMs, int maxMs) {
-        try {
-            return parseMs(value, defaultMs, maxMs);
-        } catch (InvalidRequestException invalid) {
-            return defaultMs;
-        }
-    }
-
     private static String single(Map<String, List<String>> query, String name) {
         List<String> values = query.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);

@@ -5,8 +5,6 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.starvationlab.downstream.Cancellation;
-import io.starvationlab.downstream.CancelledException;
 import io.starvationlab.downstream.DownstreamGateway;
 import io.starvationlab.jvm.NativeFrame;
 import io.starvationlab.jvm.NativeFrames;
@@ -38,7 +36,7 @@ public class WorkService {
     public WorkResult run(WorkRequest request, Cancellation cancellation) {
         long start = System.nanoTime();
         long permitWait = switch (request.mode()) {
-            case UNPINNED, PLATFORM -> downstream.call(request.mode().label(), request.downstream(), request.ms(), cancellation);
+            case UNPINNED, PLATFORM -> downstream.callWithPermit(request.mode().label(), request.downstream(), request.ms(), cancellation);
             case PINNED -> callInsideMonitor(request, cancellation);
             case REENTRANT -> callInsideReentrantLock(request, cancellation);
             case NATIVE -> callFromNativeFrame(request, cancellation);
@@ -50,7 +48,7 @@ public class WorkService {
     private long callInsideMonitor(WorkRequest request, Cancellation cancellation) {
         Object monitor = request.lock() == LockScope.SHARED ? sharedMonitor : newPrivateMonitor();
         synchronized (monitor) {
-            return downstream.call(request.mode().label(), request.downstream(), request.ms(), cancellation);
+            return downstream.callWithPermit(request.mode().label(), request.downstream(), request.ms(), cancellation);
         }
     }
 
@@ -68,7 +66,7 @@ public class WorkService {
             throw new CancelledException();
         }
         try {
-            return downstream.call(request.mode().label(), request.downstream(), request.ms(), cancellation);
+            return downstream.callWithPermit(request.mode().label(), request.downstream(), request.ms(), cancellation);
         } finally {
             lock.unlock();
         }
@@ -87,7 +85,7 @@ public class WorkService {
     }
 
     private long callInsideUpcall(WorkRequest request, Cancellation cancellation) {
-        return downstream.call(request.mode().label(), request.downstream(), request.ms(), cancellation);
+        return downstream.callWithPermit(request.mode().label(), request.downstream(), request.ms(), cancellation);
     }
 
     /**

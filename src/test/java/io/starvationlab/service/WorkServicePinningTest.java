@@ -13,7 +13,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.virtual.ShouldNotPin;
 import io.quarkus.test.junit.virtual.ShouldPin;
 import io.quarkus.test.junit.virtual.VirtualThreadUnit;
-import io.starvationlab.downstream.Cancellation;
 
 /** Which modes pin, as JFR sees it while the service's own code runs on a virtual thread. */
 @QuarkusTest

@@ -1,4 +1,4 @@
-package io.starvationlab.downstream;
+package io.starvationlab.service;
 
 /** The client went away and the request gave up its wait. Nobody reads the answer. */
 public class CancelledException extends RuntimeException {

@@ -1,7 +1,9 @@
-package io.starvationlab.downstream;
+package io.starvationlab.service;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+
+import io.starvationlab.downstream.CallGuard;
 
 /**
  * Lets a request whose client went away (or whose deadline passed) give back its permit and
@@ -10,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * A cancel and the end of a guarded wait exclude each other, so an abandon action never reaches a
  * wait that has already ended (a late interrupt would hit whatever the thread does next).
  */
-public final class Cancellation {
+public final class Cancellation implements CallGuard {
 
     private static final Runnable NOTHING = () -> { };
     private static final Runnable FIRING = () -> { };
@@ -21,6 +23,11 @@ public final class Cancellation {
 
     public static Cancellation create() {
         return new Cancellation();
+    }
+
+    @Override
+    public CancelledException abandoned() {
+        return new CancelledException();
     }
 
     /** Called from any thread (the event loop when a client disconnects); never blocks. */
@@ -36,11 +43,13 @@ public final class Cancellation {
         }
     }
 
+    @Override
     public boolean isCancelled() {
         return cancelled;
     }
 
     /** Runs {@code body}; a cancel while it runs triggers {@code onCancel} (which must not block). */
+    @Override
     public <T> T guard(Runnable onCancel, Callable<T> body) throws Exception {
         if (!abandon.compareAndSet(NOTHING, onCancel)) {
             throw new CancelledException(); // cancelled already
@@ -57,6 +66,7 @@ public final class Cancellation {
     }
 
     /** Guards {@code body} by interrupting the calling thread on cancel. */
+    @Override
     public <T> T interruptible(Callable<T> body) throws Exception {
         Thread caller = Thread.currentThread();
         try {
