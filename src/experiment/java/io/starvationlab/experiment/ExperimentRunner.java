@@ -25,6 +25,10 @@ import io.starvationlab.experiment.server.LabServer;
  */
 public final class ExperimentRunner {
 
+    private static final int BASELINE_ATTEMPTS = 3;
+    /** An idle canary waits well under a millisecond; a few milliseconds mean the carriers were busy. */
+    private static final double BASELINE_CANARY_LIMIT_MILLIS = 5;
+
     private final Plan plan;
     private final Path planFile;
     private final boolean quick;
@@ -93,7 +97,7 @@ public final class ExperimentRunner {
                 progress.accept(String.format("  %s, %d carriers, synchronized pins: %s", facts.javaVersion(), facts.carriers(),
                         facts.synchronizedPins()));
                 warmUp(runner, group.getValue());
-                PhaseResult baseline = runner.baseline("baseline", plan.baseline(quick), plan.drain(quick));
+                PhaseResult baseline = cleanBaseline(runner);
                 reports.add(PhaseReport.baseline(group.getKey(), baseline));
                 progress.accept(String.format("  baseline: /probe/virtual p50 %.1f ms", baseline.probe("virtual").percentileMillis(50)));
                 for (Plan.Phase phase : group.getValue()) {
@@ -115,6 +119,27 @@ public final class ExperimentRunner {
                 Finding.evaluate(reports, servers, plan.starved()), plan.starved().describe());
         report.write(out);
         return report;
+    }
+
+    /**
+     * A probes-only baseline, measured once the warm-up has drained; one that still sees pinning or a
+     * waiting canary is measured again, and reported as contaminated if it never comes clean.
+     */
+    private PhaseResult cleanBaseline(PhaseRunner runner) {
+        PhaseResult baseline = null;
+        for (int attempt = 1; attempt <= BASELINE_ATTEMPTS; attempt++) {
+            if (!Quiescence.await(runner.lab(), Duration.ofSeconds(30))) {
+                progress.accept("  the server did not drain within 30 s of the warm-up");
+            }
+            baseline = runner.baseline("baseline", plan.baseline(quick), plan.drain(quick));
+            String contamination = Quiescence.contamination(baseline, BASELINE_CANARY_LIMIT_MILLIS);
+            if (contamination == null) {
+                return baseline;
+            }
+            progress.accept("  baseline contaminated (" + contamination + ")" + (attempt < BASELINE_ATTEMPTS ? ": measuring it again" : ": kept, marked"));
+            baseline = baseline.contaminated(contamination);
+        }
+        return baseline;
     }
 
     /** Each mode of the group briefly, so that no phase measures the JIT compiling it. */

@@ -16,10 +16,17 @@ import io.starvationlab.experiment.load.Latencies;
  * @param pinnedEvents    pinned episodes {@code /lab/pinning} recorded during the phase
  * @param topPinnedFrame  the frame with most pinned time in the phase, or null
  * @param topPinnedReason its reason
+ * @param contamination   for a baseline that was not clean, why; otherwise null
  */
 public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, double canaryP99Millis,
         double canaryProbes, double maxStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
-        long topPinnedCount) {
+        long topPinnedCount, String contamination) {
+
+    /** The same result, marked as a baseline that still saw something hold the carriers. */
+    public PhaseResult contaminated(String why) {
+        return new PhaseResult(name, load, probes, canaryP99Millis, canaryProbes, maxStalledMillis, pinnedEvents, topPinnedFrame,
+                topPinnedReason, topPinnedCount, why);
+    }
 
     public Latencies probe(String name) {
         Latencies latencies = probes.get(name);

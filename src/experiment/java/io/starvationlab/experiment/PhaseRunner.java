@@ -96,7 +96,7 @@ public final class PhaseRunner implements AutoCloseable {
         return new PhaseResult(name, load, window, PrometheusText.quantile(0.99, canary) * 1000,
                 canary.isEmpty() ? 0 : canary.lastEntry().getValue(), maxStalled.get(),
                 pinning.path("eventsSinceReset").asLong(), top.isMissingNode() ? null : top.path("frame").asText(),
-                top.isMissingNode() ? null : top.path("reason").asText(), top.path("count").asLong());
+                top.isMissingNode() ? null : top.path("reason").asText(), top.path("count").asLong(), null);
     }
 
     private void sampleStalled(AtomicReference<Double> max) {

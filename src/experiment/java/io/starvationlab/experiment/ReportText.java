@@ -104,7 +104,7 @@ final class ReportText {
     }
 
     private static String verdict(PhaseReport phase) {
-        return phase.isBaseline() ? "-" : phase.verdict().toUpperCase(Locale.ROOT) + String.format(Locale.ROOT, " (%.0fx)", phase.virtualProbeSlowdown());
+        return phase.isBaseline() ? (phase.note() == null ? "-" : phase.note()) : phase.verdict().toUpperCase(Locale.ROOT) + String.format(Locale.ROOT, " (%.0fx)", phase.virtualProbeSlowdown());
     }
 
     static String fixed(double value) {
