@@ -11,10 +11,10 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import io.starvationlab.experiment.Gauges;
-import io.starvationlab.experiment.LabClient;
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.RawHttp;
+import io.starvationlab.experiment.server.Gauges;
+import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.RawHttp;
 
 /**
  * Clients that walk away mid-wait give their permits and connections back at once, not when their

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.Gauges;
-import io.starvationlab.experiment.LabClient;
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.ClosedLoad;
+import io.starvationlab.experiment.server.Gauges;
+import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.experiment.load.ClosedLoad;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.ExperimentReport;
 import io.starvationlab.experiment.ExperimentRunner;
-import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.PhaseReport;
 
 /**
@@ -42,7 +42,7 @@ class ExperimentQuickIT {
 
         assertThat(out.resolve("report.json")).exists();
         String markdown = Files.readString(out.resolve("report.md"));
-        assertThat(markdown).contains("## Environment", "## Phases", "## Findings", PhaseReport.RULE, "probe-p99.svg");
+        assertThat(markdown).contains("## Environment", "## Phases", "## Findings", report.verdictRule(), "probe-p99.svg");
         String chart = Files.readString(out.resolve("probe-p99.svg"));
         assertThat(chart).startsWith("<svg").contains("native", "unpinned").contains("<rect");
         assertThat(report.phases()).filteredOn(phase -> !phase.isBaseline())

@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.ClosedLoad;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.experiment.load.ClosedLoad;
 
 /**
  * SIGTERM under load, as Kubernetes sends it: requests in flight finish or are refused within the

@@ -21,10 +21,10 @@ import org.quicktheories.generators.Generate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.experiment.Gauges;
-import io.starvationlab.experiment.LabClient;
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.RawHttp;
+import io.starvationlab.experiment.server.Gauges;
+import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.RawHttp;
 
 /**
  * Generated malformed requests, sent over raw sockets: every one is answered, quickly, with a 4xx

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.server.LabServer;
 
 /**
  * The k6 scripts' request logic against the real service: every request the suite would send,

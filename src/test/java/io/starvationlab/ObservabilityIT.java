@@ -14,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.ClosedLoad;
-import io.starvationlab.experiment.LabClient;
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.PrometheusText;
+import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.experiment.server.PrometheusText;
 
 /**
  * What Prometheus and the orchestrator see: every lab metric in Prometheus form, and the opt-in

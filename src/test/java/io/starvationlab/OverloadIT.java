@@ -6,7 +6,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.OverloadRun;
+import io.starvationlab.benchmark.OverloadRun;
 
 /**
  * Ten times more concurrent database work than permits: every request ends in time, as 200 or as

@@ -9,9 +9,9 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.ClosedLoad;
-import io.starvationlab.experiment.LabClient;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.server.LabClient;
 
 /**
  * The production configuration: no default credentials, a clear refusal to start without them, and

@@ -13,10 +13,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
-import io.starvationlab.experiment.LabServer;
-import io.starvationlab.experiment.Latencies;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.experiment.load.Latencies;
 import io.starvationlab.experiment.PhaseResult;
 import io.starvationlab.experiment.PhaseRunner;
+import io.starvationlab.experiment.Plan;
+import io.starvationlab.experiment.StarvationRule;
 
 /**
  * Carrier starvation in the packaged service: its own JVM with 4 carriers, load and probes from this
@@ -28,6 +30,9 @@ class StarvationIT {
     static final int CONCURRENCY = 16 * LabServer.CARRIERS;
     static final Duration LOAD = Duration.ofSeconds(6);
     static final Duration DRAIN = Duration.ofSeconds(2);
+
+    /** The plan's one rule for "starved", which the experiment and the k6 suite apply too. */
+    static final StarvationRule RULE = Plan.ofProject().starved();
 
     static LabServer server;
     static PhaseRunner phases;
@@ -70,9 +75,7 @@ class StarvationIT {
         PhaseResult load = phases.run("native", "/work/native?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
         report(load);
 
-        assertThat(load.probe("virtual").percentileMillis(50))
-                .as("the virtual probe waits for carriers held by pinned work")
-                .isGreaterThanOrEqualTo(10 * Math.max(idle.probe("virtual").percentileMillis(50), 1.0));
+        assertStarved(true, load, idle);
         for (String unrelated : List.of("worker", "event-loop", "health-live")) {
             assertThat(load.probe(unrelated).percentileMillis(99)).as(unrelated + " p99 (not on the carriers)")
                     .isLessThan(Math.max(5 * idle.probe(unrelated).percentileMillis(99), 100));
@@ -96,8 +99,7 @@ class StarvationIT {
         PhaseResult load = phases.run("unpinned", "/work/unpinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
         report(load);
 
-        assertThat(load.probe("virtual").percentileMillis(50)).as("virtual probe p50 while carriers are free")
-                .isLessThan(Math.max(5 * idle.probe("virtual").percentileMillis(50), 25));
+        assertStarved(false, load, idle);
         double permits = phases.lab().info().path("permits").path("sleep").asInt();
         assertThat(load.throughput()).as("permits / ms").isGreaterThanOrEqualTo(0.8 * permits / 0.1);
         assertThat(load.canaryP99Millis()).as("canary p99 with free carriers").isLessThan(20);
@@ -132,15 +134,20 @@ class StarvationIT {
     }
 
     static void assertStarvedExactlyWhen(boolean pins, PhaseResult load, PhaseResult baseline) {
-        double virtual = load.probe("virtual").percentileMillis(50);
-        double idleVirtual = Math.max(baseline.probe("virtual").percentileMillis(50), 1.0);
+        assertStarved(pins, load, baseline);
         if (pins) {
-            assertThat(virtual).as("synchronized pins: the virtual probe starves").isGreaterThanOrEqualTo(10 * idleVirtual);
             assertThat(load.throughput()).as("carriers / ms").isLessThan(1.2 * LabServer.CARRIERS / 0.1);
         } else {
-            assertThat(virtual).as("synchronized does not pin: the virtual probe stays fast").isLessThan(Math.max(5 * idleVirtual, 25));
             assertThat(load.throughput()).as("well above carriers / ms").isGreaterThan(3 * LabServer.CARRIERS / 0.1);
         }
+    }
+
+    /** The plan's rule, applied to the probe it names. */
+    static void assertStarved(boolean expected, PhaseResult load, PhaseResult baseline) {
+        double loaded = load.probe(RULE.probe()).percentileMillis(RULE.percentile());
+        double idleFigure = baseline.probe(RULE.probe()).percentileMillis(RULE.percentile());
+        assertThat(RULE.starved(loaded, idleFigure)).as("%s: %.1f ms under load, %.1f ms idle (%s)", load.name(), loaded, idleFigure,
+                RULE.describe()).isEqualTo(expected);
     }
 
     static void report(PhaseResult phase) {

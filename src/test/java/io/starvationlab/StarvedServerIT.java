@@ -18,11 +18,11 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.ClosedLoad;
-import io.starvationlab.experiment.Gauges;
-import io.starvationlab.experiment.Http2LoadProcess;
-import io.starvationlab.experiment.LabClient;
-import io.starvationlab.experiment.LabServer;
+import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.server.Gauges;
+import io.starvationlab.experiment.load.Http2LoadProcess;
+import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
 
 /**
  * The service while its carriers starve: every endpoint still answers within its bound, liveness

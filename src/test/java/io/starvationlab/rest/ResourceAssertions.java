@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.starvationlab.experiment.PrometheusText;
+import io.starvationlab.experiment.server.PrometheusText;
 
 /** Checks shared by the in-JVM resource tests. */
 final class ResourceAssertions {

@@ -1,0 +1,97 @@
+package io.starvationlab.experiment;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.starvationlab.experiment.load.Latencies;
+
+/**
+ * One phase as the report shows it: the figures, the model limit they are compared with, and the
+ * verdict. Field names are stable: {@code report.json} is read by machines.
+ *
+ * @param modelLimitPerSecond what the lab's model says the throughput can be at most
+ * @param modelBasis          which bound the model used: carriers, permits, concurrency, worker-pool or shared-lock
+ * @param virtualProbeSlowdown the rule's probe percentile (/probe/virtual p50) divided by its baseline on the same JVM
+ */
+public record PhaseReport(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
+        double seconds, double throughputPerSecond, double modelLimitPerSecond, String modelBasis, long requests,
+        long errors, Map<String, Long> statuses, Map<String, ProbeFigures> probes, double virtualProbeSlowdown,
+        double canaryP99Millis, double canaryMaxStalledMillis, long pinnedEvents, String topPinnedFrame,
+        String topPinnedReason, String verdict) {
+
+    public static final String STARVED = "starved";
+    public static final String NOT_STARVED = "not starved";
+    public static final String BASELINE = "baseline";
+
+    /** One unrelated endpoint's latency in the phase. */
+    public record ProbeFigures(double p50Millis, double p99Millis, double maxMillis, long count, long errors) {
+        static ProbeFigures of(Latencies latencies) {
+            return new ProbeFigures(latencies.percentileMillis(50), latencies.percentileMillis(99), latencies.maxMillis(),
+                    latencies.count(), latencies.failed());
+        }
+    }
+
+    static PhaseReport of(Plan.Phase phase, ServerFacts server, PhaseResult result, PhaseResult baseline, StarvationRule rule) {
+        Map<String, ProbeFigures> probes = probes(result);
+        double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
+        double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
+        double slowdown = loaded / Math.max(idle, 0.1);
+        boolean starved = rule.starved(loaded, idle);
+        Map<String, Long> statuses = new LinkedHashMap<>();
+        result.load().latencies().statuses().forEach((status, count) -> statuses.put(status == 0 ? "no answer" : String.valueOf(status), count));
+        Model model = Model.of(phase, server);
+        return new PhaseReport(phase.name(), phase.jvm(), phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
+                phase.concurrency(), result.load().seconds(), result.throughput(), model.limit(), model.basis(),
+                result.load().latencies().count(), result.load().latencies().failed(), statuses, probes, slowdown,
+                result.canaryP99Millis(), result.maxStalledMillis(), result.pinnedEvents(), result.topPinnedFrame(),
+                result.topPinnedReason(), starved ? STARVED : NOT_STARVED);
+    }
+
+    static PhaseReport baseline(String jvm, PhaseResult result) {
+        return new PhaseReport(BASELINE + "@" + jvm, jvm, "none", "none", "none", 0, 0, 0, 0, 0, "none", 0, 0, Map.of(),
+                probes(result), 1, result.canaryP99Millis(), result.maxStalledMillis(), result.pinnedEvents(),
+                result.topPinnedFrame(), result.topPinnedReason(), BASELINE);
+    }
+
+    private static Map<String, ProbeFigures> probes(PhaseResult result) {
+        Map<String, ProbeFigures> probes = new LinkedHashMap<>();
+        result.probes().forEach((name, latencies) -> probes.put(name, ProbeFigures.of(latencies)));
+        return probes;
+    }
+
+    public double throughputToModel() {
+        return modelLimitPerSecond == 0 ? Double.NaN : throughputPerSecond / modelLimitPerSecond;
+    }
+
+    public boolean isBaseline() {
+        return BASELINE.equals(verdict);
+    }
+
+    /** The model's bound on throughput: whatever runs out first of carriers, lock, worker threads, permits and clients. */
+    record Model(double limit, String basis) {
+        static Model of(Plan.Phase phase, ServerFacts server) {
+            double perSlot = 1000.0 / Math.max(phase.ms(), 1);
+            boolean locked = ("pinned".equals(phase.mode()) || "reentrant".equals(phase.mode())) && "shared".equals(phase.lock());
+            if (locked) {
+                return new Model(perSlot, "shared-lock");
+            }
+            boolean holdsCarriers = "native".equals(phase.mode()) || "cpu".equals(phase.mode())
+                    || ("pinned".equals(phase.mode()) && Boolean.TRUE.equals(server.synchronizedPins()));
+            int slots = phase.concurrency();
+            String basis = "concurrency";
+            if (!"cpu".equals(phase.mode()) && server.permits(phase.downstream()) < slots) {
+                slots = server.permits(phase.downstream());
+                basis = "permits";
+            }
+            if ("platform".equals(phase.mode()) && server.workerThreads() < slots) {
+                slots = server.workerThreads();
+                basis = "worker-pool";
+            }
+            if (holdsCarriers && server.carriers() < slots) {
+                slots = server.carriers();
+                basis = "carriers";
+            }
+            return new Model(slots * perSlot, basis);
+        }
+    }
+}

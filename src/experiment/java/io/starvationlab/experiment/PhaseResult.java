@@ -1,0 +1,35 @@
+package io.starvationlab.experiment;
+
+import java.util.Map;
+
+import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.load.Latencies;
+
+/**
+ * What one phase measured.
+ *
+ * @param load            the work requests, or null for a probes-only phase
+ * @param probes          each unrelated endpoint's answers, by probe name
+ * @param canaryP99Millis p99 of {@code lab.carrier.scheduling.delay} over the phase, from its histogram buckets
+ * @param canaryProbes    canary observations in the phase
+ * @param maxStalledMillis the largest {@code lab.carrier.scheduling.stalled} sampled during the phase
+ * @param pinnedEvents    pinned episodes {@code /lab/pinning} recorded during the phase
+ * @param topPinnedFrame  the frame with most pinned time in the phase, or null
+ * @param topPinnedReason its reason
+ */
+public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, double canaryP99Millis,
+        double canaryProbes, double maxStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
+        long topPinnedCount) {
+
+    public Latencies probe(String name) {
+        Latencies latencies = probes.get(name);
+        if (latencies == null) {
+            throw new IllegalArgumentException("no probe " + name + " in " + probes.keySet());
+        }
+        return latencies;
+    }
+
+    public double throughput() {
+        return load == null ? 0 : load.throughput();
+    }
+}

@@ -1,0 +1,30 @@
+package io.starvationlab.experiment;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.starvationlab.experiment.server.LabClient;
+
+/** What a server JVM of the experiment said about itself in {@code /lab/info}. */
+public record ServerFacts(String jvm, String description, String javaVersion, String javaVendor, int availableProcessors,
+        int carriers, int carrierMaxPoolSize, Integer lockingMode, Boolean synchronizedPins, boolean nativePinAvailable,
+        int sleepPermits, int dbPermits, int workerThreads, List<String> jvmArguments) {
+
+    static ServerFacts read(String jvm, String description, JsonNode info) {
+        JsonNode lockingMode = info.path("lockingMode");
+        JsonNode pins = info.path("synchronizedPins");
+        return new ServerFacts(jvm, description, info.path("javaVersion").asText(), info.path("javaVendor").asText(),
+                info.path("availableProcessors").asInt(), info.path("carrierParallelism").asInt(),
+                info.path("carrierMaxPoolSize").asInt(), lockingMode.isNumber() ? lockingMode.asInt() : null,
+                pins.isBoolean() ? pins.asBoolean() : null, info.path("nativePinAvailable").asBoolean(),
+                info.path("permits").path("sleep").asInt(), info.path("permits").path("db").asInt(),
+                info.path("workerThreads").asInt(),
+                LabClient.json().convertValue(info.path("jvmArguments"), LabClient.json().getTypeFactory()
+                        .constructCollectionType(List.class, String.class)));
+    }
+
+    int permits(String downstream) {
+        return "db".equals(downstream) ? dbPermits : sleepPermits;
+    }
+}

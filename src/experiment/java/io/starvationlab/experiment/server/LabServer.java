@@ -1,0 +1,213 @@
+package io.starvationlab.experiment.server;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged service, started as its own JVM with 4 carriers ({@code -XX:ActiveProcessorCount=4})
+ * and whatever flags a phase needs, so load and probes come from another JVM than the one they measure.
+ */
+public final class LabServer implements AutoCloseable {
+
+    public static final int CARRIERS = 4;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Process process;
+    private final URI baseUri;
+    private final Path log;
+    private final List<String> command;
+
+    private LabServer(Process process, URI baseUri, Path log, List<String> command) {
+        this.process = process;
+        this.baseUri = baseUri;
+        this.log = log;
+        this.command = command;
+    }
+
+    /** The packaged application jar: {@code lab.app.jar}, or target/quarkus-app/quarkus-run.jar under the working directory. */
+    public static Path applicationJar() {
+        Path jar = Path.of(System.getProperty("lab.app.jar", "target/quarkus-app/quarkus-run.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("No packaged service at " + jar.toAbsolutePath() + ": run ./mvnw package first");
+        }
+        return jar;
+    }
+
+    /** The java launcher of the JVM running this code, so server and client run the same JDK. */
+    public static String javaLauncher() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    public static int javaFeatureVersion() {
+        return Runtime.version().feature();
+    }
+
+    /** Starts the service and returns once {@code /q/health/ready} answers 200 and {@code /lab/info} has measured the JVM. */
+    public static LabServer start(List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
+        int port = freePort();
+        List<String> command = new ArrayList<>();
+        command.add(javaLauncher());
+        command.add("-XX:ActiveProcessorCount=" + CARRIERS);
+        command.addAll(jvmFlags);
+        command.add("-Dquarkus.http.port=" + port);
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(applicationJar().toAbsolutePath().toString());
+        try {
+            Files.createDirectories(logDirectory);
+            Path log = logDirectory.resolve(name + ".log");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, command);
+            server.awaitReady();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Starts the service and waits for it to exit, for configurations it must refuse.
+     *
+     * @return the exit code and everything the service printed
+     */
+    public static Exit runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
+        List<String> command = new ArrayList<>();
+        command.add(javaLauncher());
+        command.addAll(jvmFlags);
+        command.add("-Dquarkus.http.port=" + freePort());
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(applicationJar().toAbsolutePath().toString());
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            byte[] output = process.getInputStream().readAllBytes();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("the service did not exit within " + timeout);
+            }
+            return new Exit(process.exitValue(), new String(output, java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** How a service that was expected to refuse its configuration ended. */
+    public record Exit(int code, String output) {
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    public URI uri(String pathAndQuery) {
+        return baseUri.resolve(pathAndQuery);
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public List<String> command() {
+        return List.copyOf(command);
+    }
+
+    public String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
+    }
+
+    private void awaitReady() {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The service exited with " + process.exitValue() + " while starting:\n" + logText());
+            }
+            try {
+                HttpResponse<String> ready = client.send(HttpRequest.newBuilder(uri("/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    // /lab/info waits for the start-up measurement of synchronized pinning
+                    client.send(HttpRequest.newBuilder(uri("/lab/info")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(Duration.ofMillis(200));
+        }
+        close();
+        throw new IllegalStateException("The service did not become ready within " + START_TIMEOUT + ":\n" + logText());
+    }
+
+    /** SIGTERM, as Kubernetes does; returns the exit code, or -1 if it had to be killed. */
+    public int stop(Duration grace) {
+        if (!process.isAlive()) {
+            return process.exitValue();
+        }
+        process.destroy();
+        try {
+            if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                return process.exitValue();
+            }
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            return -1;
+        }
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(30));
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
