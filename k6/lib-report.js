@@ -20,9 +20,10 @@ import {
  * @typedef {Record<string, number | undefined>} Over shares of probes over each of SLOW_PROBE_SECONDS, by seconds
  * @typedef {{ target: string, phase: string, probe: string, latency: Latency | undefined, over: Over }} ProbeRow
  * @typedef {{ target: string, phase: string, probe: string, eventLoop: string, latency: Latency, over: Over }} EventLoopRow
- * @typedef {{ target: string, phase: string, sampled: string[], eventLoops: number, past: number,
+ * @typedef {{ target: string, phase: string, sampled: string[], eventLoops: number | undefined, past: number,
  *             fastest: EventLoopRow | undefined, slowest: EventLoopRow | undefined }} EventLoopSpread
- *   sampled: the numbered event loops that served probes; past: probes from loops past EVENT_LOOPS
+ *   sampled: the numbered event loops that served probes; eventLoops: the service's, from /lab/info;
+ *   past: probes from loops past EVENT_LOOPS
  * @typedef {{ target: string, phase: string, mode: string, request: string, load: string,
  *             completed: number | undefined, perSecond: number | undefined, latency: Latency | undefined,
  *             overloaded: Share | undefined, workErrors: Share | undefined }} WorkRow
@@ -112,7 +113,7 @@ export function buildReport(data, layout) {
     const past = rows.find((r) => r.eventLoop === OTHER_EVENT_LOOP);
     const byP50 = numbered.filter((r) => r.latency.p50 !== undefined).sort((a, b) => Number(a.latency.p50) - Number(b.latency.p50));
     spread.push({ target: load.target, phase: load.phase, sampled: numbered.map((r) => r.eventLoop),
-      eventLoops: typeof served === 'number' ? served : layout.eventLoops, past: past ? Number(past.latency.count) : 0,
+      eventLoops: typeof served === 'number' ? served : undefined, past: past ? Number(past.latency.count) : 0,
       fastest: byP50[0], slowest: byP50[byP50.length - 1] });
   }
 
@@ -152,7 +153,7 @@ export function buildReport(data, layout) {
     notes.push('No probe answer named its event loop (eventLoop): the probes are not broken down by event loop.');
   }
   for (const s of spread.filter((s) => s.sampled.length + s.past > 0)) {
-    if (s.sampled.length < Math.min(s.eventLoops, layout.eventLoops)) {
+    if (s.eventLoops !== undefined && s.sampled.length < Math.min(s.eventLoops, layout.eventLoops)) {
       notes.push(`${s.target} / ${s.phase}: the probes reached ${s.sampled.length} of the ${s.eventLoops} event loops.`);
     }
     if (s.past > 0) {
@@ -589,7 +590,7 @@ function text(layout, model) {
  * @param {EventLoopSpread} s
  */
 function spreadSentence(s) {
-  return `${s.target} / ${s.phase}: ${s.sampled.length} of ${s.eventLoops} event loops sampled`
+  return `${s.target} / ${s.phase}: ${s.sampled.length}${s.eventLoops === undefined ? '' : ` of ${s.eventLoops}`} event loops sampled`
     + (s.fastest && s.slowest ? `; p50 from ${ms(s.fastest.latency.p50)} ms (event loop ${s.fastest.eventLoop}) `
       + `to ${ms(s.slowest.latency.p50)} ms (event loop ${s.slowest.eventLoop})` : '');
 }

@@ -28,8 +28,9 @@
 //   PHASES [all default-JVM]   comma-separated plan phases to run (BASE_URL layout)
 //   QUICK [false]              true: the plan's quick settings (shorter, fewer phases)
 //   PROBE_RATE [plan: 10]      requests per second per probe and target
-//   EVENT_LOOPS [8]            the target's event loops (Quarkus: 2 x CPUs): the probes sample
-//                              and the report breaks down this many
+//   EVENT_LOOPS [8]            the most event loops the report breaks down, and the least
+//                              number of probe VUs (Quarkus serves HTTP on one event loop per
+//                              CPU, at least 2; /lab/info says how many: eventLoops)
 //   PROBE_VUS [41]             VUs, each with its own keep-alive connection, each probe scenario
 //                              starts with: at least EVENT_LOOPS, sharing no factor with the
 //                              number of probe endpoints (default: a second of probes, made so)

@@ -209,6 +209,14 @@ test('event loops the probes did not reach, or answers from a loop past EVENT_LO
   assert.deepEqual(md.split('\n').filter((l) => /^\| pinned \| load \| (\d|other) \|/.test(l)).map((l) => l.split(' | ')[2]), ['0', '2', '5', 'other']);
 });
 
+test('a service that does not count its event loops gets no "of N" and no note on the ones not reached', async () => {
+  const loaded = await script(STARVATION, { env: TWO_TARGETS, info: (({ eventLoops, ...older }) => older)(JDK21_INFO) });
+  const model = starvationModel({ starving: (t, p) => t === 'pinned' && p === 'load', eventLoops: ['0', '1', '2', '3'] });
+  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }))['report.md'];
+  assert.match(md, /^- pinned \/ load: 4 event loops sampled; p50 from 700 ms \(event loop 0\) to 1300 ms \(event loop 3\)\.$/m);
+  assert.doesNotMatch(md, /reached/);
+});
+
 test('a service whose answers name no event loop gets a report that says so', async () => {
   const loaded = await script(STARVATION, { env: TWO_TARGETS });
   const model = starvationModel({ starving: (t, p) => t === 'pinned' && p === 'load', eventLoops: [] });
