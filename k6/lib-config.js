@@ -11,10 +11,15 @@ export const MAX_MS = 30000;
 /** What every target answers at once: the probe names are the `probe` tag values. */
 export const HEALTH_PATHS = ['/q/health/live', '/q/health/ready', '/q/health/started'];
 
+/** The event_loop tag of a probe answer from an event loop past EVENT_LOOPS (or of no number). */
+export const OTHER_EVENT_LOOP = 'other';
+
 /**
  * @typedef {{ name: string, jvm: string, mode: string, downstream: string, lock: string,
  *             ms: number, concurrency: number, seconds: number }} PlanPhase
- * @typedef {{ probes: { ratePerSecond: number, timeoutMillis: number, endpoints: Record<string, string> },
+ * @typedef {{ probe: string, percentile: number, baselineFactor: number, minimumMillis: number }} StarvationRule
+ * @typedef {{ starved: StarvationRule,
+ *             probes: { ratePerSecond: number, timeoutMillis: number, endpoints: Record<string, string> },
  *             baselineSeconds: number, drainSeconds: number,
  *             quick?: { durationScale: number, minimumSeconds: number, skipPhases: string[],
  *                       baselineSeconds?: number, drainSeconds?: number },
@@ -26,9 +31,10 @@ export const HEALTH_PATHS = ['/q/health/live', '/q/health/ready', '/q/health/sta
  *             rate: number, start: number, seconds: number }} Load
  * @typedef {{ scenario: string, target: string, url: string, probe: string, path: string }} ProbeRoute
  * @typedef {{ kind: 'two-targets' | 'one-target', targets: Target[], loads: Load[],
- *             windows: Window[], probes: ProbeRoute[], probeRate: number, probeMaxVus: number,
- *             probeTimeoutMs: number, workTimeoutMs: number, boundMs: number, drainSeconds: number,
- *             totalSeconds: number, starvingModes: string[], reportDir: string }} Layout
+ *             windows: Window[], probes: ProbeRoute[], probeRate: number, probeVus: number, probeMaxVus: number,
+ *             eventLoops: number, probeTimeoutMs: number, workTimeoutMs: number, rule: StarvationRule,
+ *             latencyBoundMs: number, drainSeconds: number, totalSeconds: number, starvingModes: string[],
+ *             reportDir: string }} Layout
  */
 
 /**
@@ -97,13 +103,23 @@ export function buildLayout(env, plan) {
   }
   const totalSeconds = windows[windows.length - 1].end;
 
+  // One probe scenario per target takes the endpoints in turn, so each endpoint goes through every
+  // VU's keep-alive connection, and the VUs' connections, opened one after another, cover every event loop.
   /** @type {ProbeRoute[]} */
   const probes = [];
   for (const target of targets) {
     for (const [probe, path] of Object.entries(plan.probes.endpoints)) {
-      probes.push({ scenario: `probe-${target.name}-${probe}`, target: target.name, url: target.url + path, probe, path });
+      probes.push({ scenario: `probe-${target.name}`, target: target.name, url: target.url + path, probe, path });
     }
   }
+  const endpointCount = Object.keys(plan.probes.endpoints).length;
+  const eventLoops = int(env, 'EVENT_LOOPS', 8, 1);
+  const probeVus = int(env, 'PROBE_VUS', coprimeFrom(Math.max(eventLoops, probeRate * endpointCount), endpointCount), eventLoops);
+  if (gcd(probeVus, endpointCount) !== 1) {
+    throw new Error(`PROBE_VUS must share no factor with the ${endpointCount} probe endpoints (each endpoint would go `
+      + `through only ${probeVus / gcd(probeVus, endpointCount)} of the ${probeVus} connections); try ${coprimeFrom(probeVus, endpointCount)}`);
+  }
+  const probeMaxVus = int(env, 'PROBE_MAX_VUS', Math.max(200, probeVus), probeVus);
 
   const defaultStarving = twoTargets
     ? loads.filter((l) => l.target === 'pinned' && !NEVER_STARVING.includes(l.mode)).map((l) => l.mode).join(',')
@@ -122,15 +138,60 @@ export function buildLayout(env, plan) {
     windows,
     probes,
     probeRate,
-    probeMaxVus: int(env, 'PROBE_MAX_VUS', 50, 1),
+    probeVus,
+    probeMaxVus,
+    eventLoops,
     probeTimeoutMs: int(env, 'PROBE_TIMEOUT_MS', plan.probes.timeoutMillis, 1),
     workTimeoutMs: int(env, 'WORK_TIMEOUT_MS', 60000, 1),
-    boundMs: int(env, 'PROBE_P99_MS', 200, 1),
+    rule: starvationRule(plan),
+    latencyBoundMs: int(env, 'PROBE_P99_MS', 200, 1),
     drainSeconds,
     totalSeconds,
     starvingModes,
     reportDir: env.REPORT_DIR === undefined || env.REPORT_DIR === '' ? '.' : env.REPORT_DIR,
   };
+}
+
+/**
+ * The plan's one rule for "starved" (plan.json 'starved'), checked as the Java runner checks it.
+ *
+ * @param {Plan} plan
+ * @returns {StarvationRule}
+ */
+export function starvationRule(plan) {
+  const rule = plan.starved;
+  if (!rule || !(rule.probe in plan.probes.endpoints) || !(rule.percentile > 0 && rule.percentile < 100)
+    || !(rule.baselineFactor >= 1) || !(rule.minimumMillis >= 0)) {
+    throw new Error('plan.json: starved needs a probe of probes.endpoints, a percentile in (0, 100), a baselineFactor >= 1 '
+      + `and a minimumMillis >= 0; got ${JSON.stringify(rule)}`);
+  }
+  return { probe: rule.probe, percentile: rule.percentile, baselineFactor: rule.baselineFactor, minimumMillis: rule.minimumMillis };
+}
+
+/**
+ * The event_loop tag of a probe answer: the number that ends the serving event loop's thread name
+ * (vert.x-eventloop-thread-3 → '3'), OTHER_EVENT_LOOP past the layout's event loops, or null when
+ * the answer names none.
+ *
+ * @param {unknown} threadName the answer's eventLoop
+ * @param {number} eventLoops
+ * @returns {string | null}
+ */
+export function eventLoopOf(threadName, eventLoops) {
+  if (typeof threadName !== 'string' || threadName === '') {
+    return null;
+  }
+  const number = /(\d+)$/.exec(threadName);
+  return number && Number(number[1]) < eventLoops ? String(Number(number[1])) : OTHER_EVENT_LOOP;
+}
+
+/**
+ * Every event_loop tag value a probe answer can carry in this layout.
+ *
+ * @param {Layout} layout
+ */
+export function eventLoopTags(layout) {
+  return [...Array.from({ length: layout.eventLoops }, (_, i) => String(i)), OTHER_EVENT_LOOP];
 }
 
 /**
@@ -150,7 +211,7 @@ export function windowAt(layout, seconds) {
 }
 
 /**
- * How a load window is expected to end for the virtual probe, as the thresholds can state it
+ * How a load window is expected to end for the rule's probe (virtual), as the thresholds can state it
  * before the run: 'starve' (a mode in STARVING_MODES; with two targets, on the pinned one: the
  * unpinned deployment is the control), 'hold' (a mode that never holds a carrier), or 'record'
  * (depends on the JVM: judged in report.md against /lab/info).
@@ -195,6 +256,29 @@ function oneTargetPhases(env, plan, quick) {
   }
   const skipped = quick && plan.quick ? plan.quick.skipPhases : [];
   return runnable.filter((p) => (wanted.length === 0 || wanted.includes(p.name)) && !skipped.includes(p.name));
+}
+
+/**
+ * The least number from `from` up that shares no factor with `n`.
+ *
+ * @param {number} from
+ * @param {number} n
+ */
+function coprimeFrom(from, n) {
+  let value = from;
+  while (gcd(value, n) !== 1) {
+    value += 1;
+  }
+  return value;
+}
+
+/**
+ * @param {number} a
+ * @param {number} b
+ * @returns {number}
+ */
+function gcd(a, b) {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 /**

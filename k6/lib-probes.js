@@ -1,29 +1,61 @@
 // Probes: the unrelated endpoints whose latency shows who starves, and the set-up checks.
 
 import http from 'k6/http';
-import { Rate } from 'k6/metrics';
-import { PROBE_ERRORS } from './lib-thresholds.js';
+import { Rate, Trend } from 'k6/metrics';
+import { eventLoopOf } from './lib-config.js';
+import { PROBE_ERRORS, PROBE_WAIT, SLOW_PROBE_SECONDS, probeOverMetric } from './lib-thresholds.js';
 
 /** Share of probe answers that were not 200 (timeouts included), tagged probe, target, phase. */
 const probeErrors = new Rate(PROBE_ERRORS);
+/** Each answer's wait again, tagged with the event loop that served it (known only from the answer). */
+const probeWait = new Trend(PROBE_WAIT, true);
+/** Shares of probes that waited longer than 1 s and 3 s, per probe and, where known, event loop. */
+const probeOver = SLOW_PROBE_SECONDS.map((seconds) => ({ ms: seconds * 1000, rate: new Rate(probeOverMetric(seconds)) }));
 
 /** The /lab/info facts the report states beside every result. */
 export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'carrierParallelism',
   'carrierMaxPoolSize', 'lockingMode', 'synchronizedPins', 'nativePinAvailable', 'nativePinUnavailableReason',
-  'downstreamPermits', 'permits', 'poolMaxSize', 'modes', 'embeddedDatabase', 'jvmArguments'];
+  'downstreamPermits', 'permits', 'poolMaxSize', 'modes', 'eventLoops', 'embeddedDatabase', 'jvmArguments'];
 
 /**
- * One probe request, tagged probe:<name>, target:<name>, phase:<window>.
+ * One probe request, tagged probe:<name>, target:<name>, phase:<window>. Its wait is recorded again
+ * with event_loop:<n>, the event loop its answer names (a service that names none: no event_loop).
  *
  * @param {import('./lib-config.js').ProbeRoute} route
  * @param {string} phase
  * @param {number} timeoutMs
+ * @param {number} eventLoops the layout's EVENT_LOOPS: answers from later loops are tagged 'other'
  */
-export function sendProbe(route, phase, timeoutMs) {
+export function sendProbe(route, phase, timeoutMs, eventLoops) {
   const tags = { kind: 'probe', probe: route.probe, target: route.target, phase };
   const res = http.get(route.url, { tags, timeout: `${timeoutMs}ms` });
   probeErrors.add(res.status !== 200, tags);
+  const eventLoop = res.status === 200 ? eventLoopOf(answerField(res, 'eventLoop'), eventLoops) : null;
+  /** @type {Record<string, string>} */
+  const waitTags = eventLoop === null ? tags : Object.assign({ event_loop: eventLoop }, tags);
+  const wait = res.timings.duration;
+  if (eventLoop !== null) {
+    probeWait.add(wait, waitTags);
+  }
+  for (const over of probeOver) {
+    over.rate.add(wait > over.ms, waitTags);
+  }
   return res;
+}
+
+/**
+ * A field of a JSON answer, or undefined when the body is not a JSON object.
+ *
+ * @param {import('k6/http').RefinedResponse<any>} res
+ * @param {string} name
+ */
+function answerField(res, name) {
+  try {
+    const body = res.json();
+    return body !== null && typeof body === 'object' && !Array.isArray(body) ? /** @type {Record<string, unknown>} */ (body)[name] : undefined;
+  } catch (error) {
+    return undefined;
+  }
 }
 
 /**

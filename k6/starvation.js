@@ -3,7 +3,9 @@
 // Probes hit /probe/virtual, /probe/worker, /probe/event-loop and /q/health/live at a constant
 // arrival rate from the start (phase:baseline) and through the load (phase:load, or the plan's
 // phase name); the load hammers /work/{mode}. Only /probe/virtual shares the carriers with the
-// work, so only it starves when the work holds its carrier.
+// work, so only it starves when the work holds its carrier. "Starved" is the plan's one rule
+// (plan.json 'starved'), applied by the report; each probe answer names the event loop that
+// served it, and the report breaks the starved probe down by event loop.
 //
 // Targets (one of):
 //   PINNED_URL + UNPINNED_URL  two deployments side by side (Kubernetes: http://lab-pinned:8080 and
@@ -26,15 +28,22 @@
 //   PHASES [all default-JVM]   comma-separated plan phases to run (BASE_URL layout)
 //   QUICK [false]              true: the plan's quick settings (shorter, fewer phases)
 //   PROBE_RATE [plan: 10]      requests per second per probe and target
-//   PROBE_MAX_VUS [50]         VU ceiling per probe scenario (starved probes hold VUs)
+//   EVENT_LOOPS [8]            the most event loops the report breaks down, and the least
+//                              number of probe VUs (Quarkus serves HTTP on one event loop per
+//                              CPU, at least 2; /lab/info says how many: eventLoops)
+//   PROBE_VUS [41]             VUs, each with its own keep-alive connection, each probe scenario
+//                              starts with: at least EVENT_LOOPS, sharing no factor with the
+//                              number of probe endpoints (default: a second of probes, made so)
+//   PROBE_MAX_VUS [200]        VU ceiling per probe scenario (starved probes hold VUs)
 //   PROBE_TIMEOUT_MS [plan: 30000]  probe request timeout
 //   WORK_TIMEOUT_MS [60000]    work request timeout
-//   PROBE_P99_MS [200]         the bound: a probe holds while its p99 stays under it
-//   STARVING_MODES [PINNED_MODE, or cpu with BASE_URL]  modes whose load is expected to push
-//                              /probe/virtual's p99 past the bound (with two targets: on the
+//   PROBE_P99_MS [200]         latency bound of the probes that must not starve (every probe
+//                              but the rule's, unless the work shares its threads); not the rule
+//   STARVING_MODES [PINNED_MODE, or cpu with BASE_URL]  modes whose load is expected to starve
+//                              /probe/virtual by the plan's rule (with two targets: on the
 //                              pinned one); modes that never hold a carrier (unpinned, reentrant,
-//                              platform) are expected to stay under it; the rest are recorded
-//                              and judged in report.md against /lab/info
+//                              platform) are expected not to; the rest are recorded and judged
+//                              in report.md against /lab/info
 //   REPORT_DIR [.]             where handleSummary writes summary.json and report.md
 //
 //   k6 run -e BASE_URL=http://localhost:8080 k6/starvation.js
@@ -44,27 +53,31 @@ import { sleep } from 'k6';
 import { buildLayout, windowAt } from './lib-config.js';
 import { inspectTarget, sendProbe } from './lib-probes.js';
 import { summaryFiles } from './lib-report.js';
-import { SUMMARY_TREND_STATS, thresholdsFor } from './lib-thresholds.js';
+import { summaryTrendStats, thresholdsFor } from './lib-thresholds.js';
 import { sendWork } from './lib-work.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildLayout(__ENV, plan);
 
-/** @type {Record<string, import('./lib-config.js').ProbeRoute>} */
+/** @type {Record<string, import('./lib-config.js').ProbeRoute[]>} each target's probe routes, taken in turn */
 const probeRoutes = {};
 /** @type {Record<string, import('k6/options').Scenario>} */
 const scenarios = {};
 for (const route of layout.probes) {
-  probeRoutes[route.scenario] = route;
-  scenarios[route.scenario] = {
+  probeRoutes[route.scenario] = (probeRoutes[route.scenario] || []).concat([route]);
+}
+for (const [name, routes] of Object.entries(probeRoutes)) {
+  // Every VU keeps one keep-alive connection; all PROBE_VUS are idle at the start, so they open
+  // their connections one after another, and the service deals them out over its event loops.
+  scenarios[name] = {
     executor: 'constant-arrival-rate',
     exec: 'probe',
-    rate: layout.probeRate,
+    rate: layout.probeRate * routes.length,
     timeUnit: '1s',
     duration: `${layout.totalSeconds}s`,
-    preAllocatedVUs: Math.min(layout.probeRate, layout.probeMaxVus),
+    preAllocatedVUs: layout.probeVus,
     maxVUs: layout.probeMaxVus,
-    tags: { kind: 'probe', target: route.target, probe: route.probe },
+    tags: { kind: 'probe', target: routes[0].target },
   };
 }
 
@@ -90,7 +103,12 @@ for (const load of layout.loads) {
 export const options = {
   scenarios,
   thresholds: thresholdsFor(layout),
-  summaryTrendStats: SUMMARY_TREND_STATS,
+  summaryTrendStats: summaryTrendStats(layout.rule),
+  // Keep-alive, as k6's defaults: a probe VU's connection stays on one event loop for the run.
+  // Fresh connections (noConnectionReuse, or noVUConnectionReuse per iteration) would add a
+  // handshake to every probe and leave the event loop to chance.
+  noConnectionReuse: false,
+  noVUConnectionReuse: false,
   setupTimeout: '60s',
 };
 
@@ -108,6 +126,11 @@ export function setup() {
       throw new Error(seen.reason);
     }
     targets[target.name] = { url: target.url, facts: seen.facts };
+    const eventLoops = seen.facts.eventLoops;
+    if (typeof eventLoops === 'number' && eventLoops > layout.eventLoops) {
+      console.warn(`${target.name}: the service has ${eventLoops} event loops, the run samples and breaks down `
+        + `${layout.eventLoops} (EVENT_LOOPS): set EVENT_LOOPS=${eventLoops}.`);
+    }
     for (const load of layout.loads.filter((l) => l.target === target.name)) {
       if (load.mode === 'pinned' && layout.starvingModes.includes('pinned') && seen.facts.synchronizedPins === false) {
         console.warn(`${target.name}: synchronized does not pin on Java ${seen.facts.javaVersion} `
@@ -120,12 +143,13 @@ export function setup() {
 }
 
 /**
- * One probe request; the phase tag follows the run's clock.
+ * One probe request, to the target's endpoints in turn; the phase tag follows the run's clock.
  */
 export function probe() {
-  const route = probeRoutes[exec.scenario.name];
+  const routes = probeRoutes[exec.scenario.name];
+  const route = routes[exec.scenario.iterationInTest % routes.length];
   const phase = windowAt(layout, (Date.now() - exec.scenario.startTime) / 1000);
-  sendProbe(route, phase, layout.probeTimeoutMs);
+  sendProbe(route, phase, layout.probeTimeoutMs, layout.eventLoops);
 }
 
 /**

@@ -8,7 +8,7 @@ export const JDK21_INFO = {
   javaVersion: '21.0.9', javaVendor: 'Eclipse Adoptium', availableProcessors: 4, carrierParallelism: 4,
   carrierMaxPoolSize: 256, lockingMode: 2, synchronizedPins: true, nativePinAvailable: false,
   nativePinUnavailableReason: 'FFM upcalls need JDK 22 or later', downstreamPermits: 50, permits: { db: 50, sleep: 50 },
-  poolMaxSize: 64, modes: MODES, embeddedDatabase: true, canary: true, pinningMonitor: true,
+  poolMaxSize: 64, modes: MODES, eventLoops: 8, embeddedDatabase: true, canary: true, pinningMonitor: true,
   jvmArguments: ['-XX:ActiveProcessorCount=4'],
 };
 
@@ -19,12 +19,19 @@ export const JDK25_INFO = {
 };
 
 /**
+ * Probe answers name the event loop that served them, the service's event loops in turn, unless
+ * `eventLoop` says otherwise (a function of the answer's number, or null: a service that names none).
+ *
  * @param {{ info?: Record<string, unknown>, ready?: boolean, overloaded?: boolean,
- *           status?: (url: URL) => number | undefined }} [settings]
+ *           status?: (url: URL) => number | undefined,
+ *           eventLoop?: ((answer: number) => string) | null }} [settings]
  * @returns {import('./context.mjs').Transport}
  */
 export function fakeService(settings = {}) {
   const info = settings.info || JDK21_INFO;
+  const loops = typeof info.eventLoops === 'number' ? info.eventLoops : 8;
+  const eventLoop = settings.eventLoop === undefined ? (/** @type {number} */ n) => `vert.x-eventloop-thread-${n % loops}` : settings.eventLoop;
+  let answers = 0;
   const json = (/** @type {number} */ status, /** @type {unknown} */ body, type = 'application/json') =>
     ({ status, headers: { 'Content-Type': type }, body: JSON.stringify(body), durationMs: 2 });
   const problem = (/** @type {number} */ status, /** @type {string} */ detail) =>
@@ -40,7 +47,8 @@ export function fakeService(settings = {}) {
     }
     const path = url.pathname;
     if (PROBE_PATHS.includes(path)) {
-      return json(200, { probe: path.slice('/probe/'.length), thread: 'probe', virtual: path === '/probe/virtual' });
+      const answer = { probe: path.slice('/probe/'.length), thread: 'probe', virtual: path === '/probe/virtual' };
+      return json(200, eventLoop === null ? answer : { ...answer, eventLoop: eventLoop(answers++) });
     }
     if (HEALTH_PATHS.includes(path)) {
       const up = path !== '/q/health/ready' || settings.ready !== false;

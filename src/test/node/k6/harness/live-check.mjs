@@ -4,7 +4,7 @@
 
 import { resolve } from 'node:path';
 import { HEALTH_PATHS, LAB_PATHS, PROBE_PATHS, contractProblems } from './contract.mjs';
-import { K6_DIR } from './paths.mjs';
+import { K6_DIR, plan } from './paths.mjs';
 import { loadScript } from './runtime.mjs';
 import { summaryFixture } from './summary-fixture.mjs';
 import { starvationModel } from './value-models.mjs';
@@ -47,9 +47,12 @@ export async function liveCheck({ baseUrl, transport, log = () => {} }) {
     failures.push(`GET ${baseUrl}/lab/info: ${describe(infoAnswer)} (expected 200)`);
   }
 
+  // With the service's own count, every answer's event loop must come out as one of its loops.
+  /** @type {Record<string, string>} */
+  const loops = typeof info.eventLoops === 'number' ? { EVENT_LOOPS: String(info.eventLoops) } : {};
   const runs = [
-    { script: 'starvation.js', env: { PINNED_URL: baseUrl, UNPINNED_URL: baseUrl, MS: '10' } },
-    { script: 'starvation.js', env: { BASE_URL: baseUrl, MS: '10' } },
+    { script: 'starvation.js', env: { PINNED_URL: baseUrl, UNPINNED_URL: baseUrl, MS: '10', ...loops } },
+    { script: 'starvation.js', env: { BASE_URL: baseUrl, MS: '10', ...loops } },
     { script: 'smoke.js', env: { PINNED_URL: baseUrl, UNPINNED_URL: baseUrl } },
     { script: 'smoke.js', env: { BASE_URL: baseUrl } },
   ];
@@ -60,11 +63,25 @@ export async function liveCheck({ baseUrl, transport, log = () => {} }) {
     try {
       script = await loadScript(resolve(K6_DIR, run.script), { env: run.env, transport });
       const data = script.setup();
-      for (const name of Object.keys(script.options.scenarios || {})) {
-        script.iterate(name, data, { at: 0 });
+      // A probe scenario takes the endpoints in turn: one iteration per endpoint reaches them all.
+      const endpoints = Object.keys(plan().probes.endpoints).length;
+      for (const [name, scenario] of Object.entries(script.options.scenarios || {})) {
+        for (let iteration = 0; iteration < (scenario.exec === 'probe' ? endpoints : 1); iteration++) {
+          script.iterate(name, data, { at: 0, iteration });
+        }
       }
       for (const check of script.ctx.checks.filter((c) => !c.ok)) {
         failures.push(`${label}: check failed: ${check.name}`);
+      }
+      // The /probe/* answers name their event loop (health checks do not).
+      if (loops.EVENT_LOOPS !== undefined) {
+        const paths = plan().probes.endpoints;
+        for (const sample of script.ctx.samples.filter((s) => s.metric === 'probe_over_1s' && PROBE_PATHS.includes(paths[s.tags.probe]))) {
+          if (sample.tags.event_loop === undefined || sample.tags.event_loop === 'other') {
+            failures.push(`${label}: a ${paths[sample.tags.probe]} answer names no event loop below /lab/info's `
+              + `eventLoops (${loops.EVENT_LOOPS}) by its number: event_loop ${sample.tags.event_loop}`);
+          }
+        }
       }
       if (typeof script.module.handleSummary === 'function') {
         const summary = summaryFixture(script.options, script, { setupData: data, model: starvationModel({ starving: () => false }) });

@@ -62,13 +62,20 @@ function open(path, mode) {
   const caller = callerFile();
   const file = path.startsWith('/') ? path : resolvePath(dirname(caller || process.cwd()), path);
   ctx.opened.push(file);
+  if (planOverride !== undefined && file.endsWith('/plan.json')) {
+    return JSON.stringify(planOverride);
+  }
   const bytes = readFileSync(file);
   return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
 }
 
 /**
- * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport }} LoadOptions
+ * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport, plan?: unknown }} LoadOptions
+ * `plan` stands in for plan.json's content while the script loads.
  */
+
+/** @type {unknown} */
+let planOverride;
 
 /**
  * Imports the script with a fresh module graph and runs its init context.
@@ -86,10 +93,12 @@ export async function loadScript(scriptPath, options = {}) {
   generation += 1;
   const url = `${pathToFileURL(resolvePath(scriptPath)).href}?k6gen=${generation}`;
   let module;
+  planOverride = options.plan;
   try {
     module = await import(url);
   } finally {
     ctx.stage = 'loaded';
+    planOverride = undefined;
   }
   ctx.options = module.options;
   return new LoadedScript(scriptPath, module, ctx);
@@ -129,11 +138,11 @@ export class LoadedScript {
 
   /**
    * Runs one iteration of a scenario's exec function, as if the scenario had started `at`
-   * seconds ago, and returns the requests it made.
+   * seconds ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
    *
    * @param {string} name
    * @param {unknown} data setup() result
-   * @param {{ at?: number }} [when]
+   * @param {{ at?: number, iteration?: number }} [when]
    */
   iterate(name, data, when = {}) {
     const scenario = (this.options.scenarios || {})[name];
@@ -148,7 +157,7 @@ export class LoadedScript {
     const ctx = this.ctx;
     ctx.stage = 'vu';
     ctx.exec.scenario = { name, executor: scenario.executor, startTime: Date.now() - (when.at || 0) * 1000,
-      progress: 0, iterationInInstance: 0, iterationInTest: 0 };
+      progress: 0, iterationInInstance: when.iteration || 0, iterationInTest: when.iteration || 0 };
     ctx.exec.vu = { ...ctx.exec.vu, idInInstance: 1, idInTest: 1 };
     globalThis.__ENV = Object.freeze({ ...ctx.env, ...(scenario.env || {}) });
     globalThis.__VU = 1;

@@ -7,7 +7,7 @@ import { K6_DIR, plan, TWO_TARGETS } from '../harness/paths.mjs';
 import { importSuiteModule } from '../harness/runtime.mjs';
 
 /** @type {typeof import('../../../../../k6/lib-config.js')} */
-const { buildLayout, expectationOf, windowAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+const { buildLayout, eventLoopOf, eventLoopTags, expectationOf, windowAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
 
 const PLAN = plan();
 const DEFAULT_PHASES = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default');
@@ -29,6 +29,43 @@ test('two targets: the same load on both, defaults from the plan\'s pinned phase
   assert.equal(layout.probeTimeoutMs, PLAN.probes.timeoutMillis);
   assert.deepEqual(layout.starvingModes, ['pinned']);
   assert.equal(layout.probes.length, 2 * Object.keys(PLAN.probes.endpoints).length);
+  assert.deepEqual([...new Set(layout.probes.map((p) => p.scenario))], ['probe-pinned', 'probe-unpinned']);
+  assert.deepEqual(layout.rule, { probe: PLAN.starved.probe, percentile: PLAN.starved.percentile,
+    baselineFactor: PLAN.starved.baselineFactor, minimumMillis: PLAN.starved.minimumMillis });
+});
+
+test('probe VUs: at least the event loops, a second of probes, and no factor shared with the endpoints', () => {
+  const endpoints = Object.keys(PLAN.probes.endpoints).length;
+  const gcd = (/** @type {number} */ a, /** @type {number} */ b) => { while (b) { [a, b] = [b, a % b]; } return a; };
+  for (const env of [{}, { PROBE_RATE: '1' }, { EVENT_LOOPS: '16' }, { PROBE_RATE: '20', EVENT_LOOPS: '4' }]) {
+    const layout = buildLayout(env, PLAN);
+    assert.ok(layout.probeVus >= layout.eventLoops, JSON.stringify(env));
+    assert.ok(layout.probeVus >= layout.probeRate * endpoints, JSON.stringify(env));
+    assert.equal(gcd(layout.probeVus, endpoints), 1, JSON.stringify(env));
+    assert.ok(layout.probeMaxVus >= layout.probeVus, JSON.stringify(env));
+  }
+  const defaults = buildLayout({}, PLAN);
+  assert.deepEqual([defaults.eventLoops, defaults.probeVus, defaults.probeMaxVus], [8, 41, 200]);
+  assert.throws(() => buildLayout({ PROBE_VUS: '40' }, PLAN), /PROBE_VUS must share no factor with the 4 probe endpoints .* try 41/);
+  assert.throws(() => buildLayout({ PROBE_VUS: '7' }, PLAN), /PROBE_VUS must be a whole number from 8/);
+  assert.throws(() => buildLayout({ PROBE_VUS: '45', PROBE_MAX_VUS: '44' }, PLAN), /PROBE_MAX_VUS must be a whole number from 45/);
+});
+
+test('an answer\'s event loop becomes the number its thread name ends with, or other', () => {
+  assert.equal(eventLoopOf('vert.x-eventloop-thread-0', 8), '0');
+  assert.equal(eventLoopOf('vert.x-eventloop-thread-7', 8), '7');
+  assert.equal(eventLoopOf('vert.x-eventloop-thread-8', 8), 'other');
+  assert.equal(eventLoopOf('main', 8), 'other');
+  assert.equal(eventLoopOf(undefined, 8), null);
+  assert.equal(eventLoopOf('', 8), null);
+  assert.deepEqual(eventLoopTags(buildLayout({ EVENT_LOOPS: '2' }, PLAN)), ['0', '1', 'other']);
+});
+
+test('the plan\'s starved rule is checked as the Java runner checks it', () => {
+  for (const starved of [undefined, { ...PLAN.starved, probe: 'carrier' }, { ...PLAN.starved, percentile: 100 },
+    { ...PLAN.starved, baselineFactor: 0.5 }, { ...PLAN.starved, minimumMillis: -1 }]) {
+    assert.throws(() => buildLayout({}, { ...PLAN, starved }), /plan\.json: starved needs a probe of probes\.endpoints/, JSON.stringify(starved));
+  }
 });
 
 test('BASE_URL: the plan\'s default-JVM phases one after another, with drain gaps', () => {
@@ -61,14 +98,14 @@ test('windowAt tags baseline, each load window, and the drain gaps between them'
 test('knobs override the plan', () => {
   const layout = buildLayout({ ...TWO_TARGETS, PINNED_MODE: 'native', UNPINNED_MODE: 'reentrant', MS: '250',
     DOWNSTREAM: 'db', LOCK: 'shared', LOAD_VUS: '32', LOAD_RATE: '100', LOAD_MAX_VUS: '200', LOAD_SECONDS: '60',
-    BASELINE_SECONDS: '20', DRAIN_SECONDS: '5', PROBE_RATE: '20', PROBE_MAX_VUS: '80', PROBE_TIMEOUT_MS: '5000',
-    WORK_TIMEOUT_MS: '15000', PROBE_P99_MS: '100', REPORT_DIR: '/reports' }, PLAN);
+    BASELINE_SECONDS: '20', DRAIN_SECONDS: '5', PROBE_RATE: '20', EVENT_LOOPS: '16', PROBE_VUS: '33', PROBE_MAX_VUS: '80',
+    PROBE_TIMEOUT_MS: '5000', WORK_TIMEOUT_MS: '15000', PROBE_P99_MS: '100', REPORT_DIR: '/reports' }, PLAN);
   assert.deepEqual(layout.loads.map((l) => [l.mode, l.ms, l.downstream, l.lock, l.vus, l.rate, l.maxVus, l.start, l.seconds]), [
     ['native', 250, 'db', 'shared', 32, 100, 200, 20, 60],
     ['reentrant', 250, 'db', 'shared', 32, 100, 200, 20, 60],
   ]);
-  assert.deepEqual([layout.probeRate, layout.probeMaxVus, layout.probeTimeoutMs, layout.workTimeoutMs, layout.boundMs, layout.reportDir],
-    [20, 80, 5000, 15000, 100, '/reports']);
+  assert.deepEqual([layout.probeRate, layout.eventLoops, layout.probeVus, layout.probeMaxVus, layout.probeTimeoutMs, layout.workTimeoutMs,
+    layout.latencyBoundMs, layout.reportDir], [20, 16, 33, 80, 5000, 15000, 100, '/reports']);
   assert.deepEqual(layout.starvingModes, ['native']);
 });
 
@@ -87,7 +124,7 @@ test('PHASES picks plan phases; QUICK applies the plan\'s quick settings', () =>
   }
 });
 
-test('STARVING_MODES states which virtual probes must breach the bound; the rest hold or are recorded', () => {
+test('STARVING_MODES states which virtual probes must starve; the rest hold or are recorded', () => {
   const expectations = (/** @type {Record<string, string>} */ env) => {
     const layout = buildLayout(env, PLAN);
     return layout.loads.map((l) => `${l.target}/${l.mode}: ${expectationOf(layout, l)}`);

@@ -44,6 +44,24 @@ test('a wrong status is listed with the script, layout and URL', async () => {
   assert.ok(failures.some((f) => /^smoke\.js with BASE_URL: check failed: base \/work\/cpu answers 200$/.test(f)), JSON.stringify(failures));
 });
 
+test('a service that counts its event loops must name one of them in every probe answer', async () => {
+  const transport = fakeService({ info: JDK25_INFO, eventLoop: (n) => (n === 2 ? 'main' : `vert.x-eventloop-thread-${n % 8}`) });
+  const { failures } = await quiet(() => liveCheck({ baseUrl: 'http://localhost:18080', transport }));
+  assert.deepEqual(failures, ['starvation.js with PINNED_URL and UNPINNED_URL: a /probe/event-loop answer names no event loop '
+    + 'below /lab/info\'s eventLoops (8) by its number: event_loop other']);
+  const silent = await quiet(() => liveCheck({ baseUrl: 'http://localhost:18080', transport: fakeService({ info: JDK25_INFO, eventLoop: null }) }));
+  // Three /probe/* answers for each of three targets (pinned and unpinned, then base); the health probe names none.
+  assert.equal(silent.failures.length, 9, JSON.stringify(silent.failures));
+  assert.ok(silent.failures.every((f) => /a \/probe\/(virtual|worker|event-loop) answer names no event loop .*: event_loop undefined$/.test(f)));
+});
+
+test('a service that does not count its event loops is not asked to name them', async () => {
+  const { eventLoops, ...older } = JDK25_INFO;
+  assert.equal(eventLoops, 8);
+  const { failures } = await quiet(() => liveCheck({ baseUrl: 'http://localhost:18080', transport: fakeService({ info: older, eventLoop: null }) }));
+  assert.deepEqual(failures, []);
+});
+
 test('an unready service fails setup(), and that is listed', async () => {
   const { failures } = await quiet(() => liveCheck({ baseUrl: 'http://localhost:18080', transport: fakeService({ ready: false }) }));
   assert.ok(failures.some((f) => /starvation\.js with PINNED_URL and UNPINNED_URL: pinned target .* is not ready/.test(f)), JSON.stringify(failures));

@@ -27,19 +27,21 @@ test('smoke.js options are valid k6 options', async () => {
   assert.deepEqual(checkOptions(script.options, script), []);
 });
 
-test('probes run at a constant arrival rate from the start; loads start after the baseline', async () => {
+test('probes run at a constant arrival rate from the start, one scenario per target; loads start after the baseline', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS });
   const { probes, phases } = plan();
+  const endpoints = Object.keys(probes.endpoints).length;
   const loadSeconds = phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds;
   const scenarios = Object.entries(script.options.scenarios);
   const probeScenarios = scenarios.filter(([, s]) => s.exec === 'probe');
-  assert.equal(probeScenarios.length, 2 * Object.keys(probes.endpoints).length);
+  assert.deepEqual(probeScenarios.map(([name]) => name), ['probe-pinned', 'probe-unpinned']);
   for (const [, s] of probeScenarios) {
     assert.equal(s.executor, 'constant-arrival-rate');
-    assert.equal(s.rate, probes.ratePerSecond);
+    assert.equal(s.rate, probes.ratePerSecond * endpoints);
     assert.equal(s.timeUnit, '1s');
     assert.equal(s.startTime, undefined);
     assert.equal(s.duration, `${plan().baselineSeconds + loadSeconds}s`);
+    assert.deepEqual([s.preAllocatedVUs, s.maxVUs], [41, 200]);
   }
   const loads = scenarios.filter(([, s]) => s.exec === 'load');
   assert.deepEqual(loads.map(([n, s]) => [n, s.executor, s.vus, s.startTime, s.duration]), [
@@ -48,11 +50,17 @@ test('probes run at a constant arrival rate from the start; loads start after th
   ]);
 });
 
-test('summaryTrendStats has p(99); no threshold aborts the run', async () => {
+test('the probes keep their connections: one event loop per probe VU for the whole run', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS });
-  assert.ok(script.options.summaryTrendStats.includes('p(99)'));
-  assert.ok(script.options.summaryTrendStats.includes('med'));
-  assert.ok(script.options.summaryTrendStats.includes('max'));
+  assert.equal(script.options.noConnectionReuse, false);
+  assert.equal(script.options.noVUConnectionReuse, false);
+});
+
+test('summaryTrendStats has what the report reads, and the rule\'s percentile; no threshold aborts the run', async () => {
+  const script = await loadScript(STARVATION, { env: TWO_TARGETS });
+  for (const stat of ['p(10)', 'med', 'p(90)', 'p(99)', 'max', 'count']) {
+    assert.ok(script.options.summaryTrendStats.includes(stat), stat);
+  }
   for (const [key, list] of Object.entries(script.options.thresholds)) {
     for (const entry of list) {
       assert.equal(typeof entry === 'object' && entry.abortOnFail, false, `${key} may abort the run`);
@@ -60,33 +68,61 @@ test('summaryTrendStats has p(99); no threshold aborts the run', async () => {
   }
 });
 
-test('thresholds state the expected outcome: unpinned holds, the pinned virtual probe breaches the bound', async () => {
+test('thresholds state the expected outcome: the virtual probe by the rule\'s floor, the others within the latency bound', async () => {
   const script = await loadScript(STARVATION, { env: { ...TWO_TARGETS, PROBE_P99_MS: '250' } });
   const t = /** @type {Record<string, { threshold: string }[]>} */ (script.options.thresholds);
   const expr = (/** @type {string} */ key) => t[key]?.map((e) => e.threshold);
-  for (const probe of Object.keys(plan().probes.endpoints)) {
+  const floor = plan().starved.minimumMillis;
+  for (const probe of Object.keys(plan().probes.endpoints).filter((p) => p !== 'virtual')) {
     for (const target of ['pinned', 'unpinned']) {
       assert.deepEqual(expr(`http_req_duration{probe:${probe},target:${target},phase:baseline}`), ['p(99)<250']);
     }
     assert.deepEqual(expr(`http_req_duration{probe:${probe},target:unpinned,phase:load}`), ['p(99)<250']);
   }
-  assert.deepEqual(expr('http_req_duration{probe:virtual,target:pinned,phase:load}'), ['p(99)>=250']);
+  for (const target of ['pinned', 'unpinned']) {
+    assert.deepEqual(expr(`http_req_duration{probe:virtual,target:${target},phase:baseline}`), [`med<${floor}`]);
+  }
+  assert.deepEqual(expr('http_req_duration{probe:virtual,target:unpinned,phase:load}'), [`med<${floor}`]);
+  assert.deepEqual(expr('http_req_duration{probe:virtual,target:pinned,phase:load}'), [`med>=${floor}`]);
   assert.deepEqual(expr('http_req_duration{probe:worker,target:pinned,phase:load}'), ['p(99)<250']);
   assert.deepEqual(expr('http_req_duration{probe:event-loop,target:pinned,phase:load}'), ['p(99)<250']);
   assert.deepEqual(expr('work_completed{target:pinned,phase:load}'), ['count>0']);
   assert.deepEqual(expr('work_errors{target:unpinned,phase:load}'), ['rate<0.01']);
   assert.deepEqual(expr('work_overloaded{target:pinned,phase:load}'), ['rate>=0']);
+  for (const seconds of [1, 3]) {
+    assert.deepEqual(expr(`probe_over_${seconds}s{probe:worker,target:pinned,phase:baseline}`), ['rate>=0']);
+    assert.deepEqual(expr(`probe_over_${seconds}s{probe:virtual,target:pinned,phase:load,event_loop:7}`), ['rate>=0']);
+  }
+  for (const loop of ['0', '7', 'other']) {
+    assert.deepEqual(expr(`probe_wait{probe:virtual,target:unpinned,phase:load,event_loop:${loop}}`), ['max>=0']);
+  }
+  assert.equal(expr('probe_wait{probe:virtual,target:pinned,phase:load,event_loop:8}'), undefined);
+  assert.equal(expr('probe_wait{probe:worker,target:pinned,phase:load,event_loop:0}'), undefined);
+});
+
+test('the virtual probe\'s thresholds follow the plan\'s rule: its percentile and its floor', async () => {
+  const planJson = plan();
+  for (const [percentile, stat] of [[50, 'med'], [90, 'p(90)'], [75, 'p(75)']]) {
+    const layout = { ...planJson, starved: { ...planJson.starved, percentile, minimumMillis: 80 } };
+    const script = await loadScript(STARVATION, { env: TWO_TARGETS, plan: layout });
+    const t = /** @type {Record<string, { threshold: string }[]>} */ (script.options.thresholds);
+    assert.deepEqual(t['http_req_duration{probe:virtual,target:pinned,phase:load}'].map((e) => e.threshold), [`${stat}>=80`]);
+    assert.deepEqual(t['http_req_duration{probe:virtual,target:unpinned,phase:load}'].map((e) => e.threshold), [`${stat}<80`]);
+    assert.ok(script.options.summaryTrendStats.includes(stat), stat);
+    assert.deepEqual(checkOptions(script.options, script), []);
+  }
 });
 
 test('BASE_URL thresholds: never-starving phases hold, cpu starves, JVM-dependent phases are recorded', async () => {
+  assert.equal(plan().starved.minimumMillis, 50, 'this test states the plan\'s floor');
   const script = await loadScript(STARVATION, {});
   const t = /** @type {Record<string, { threshold: string }[]>} */ (script.options.thresholds);
   const virtual = (/** @type {string} */ phase) => t[`http_req_duration{probe:virtual,target:base,phase:${phase}}`]?.map((e) => e.threshold);
-  assert.deepEqual(virtual('baseline'), ['p(99)<200']);
-  assert.deepEqual(virtual('unpinned'), ['p(99)<200']);
-  assert.deepEqual(virtual('reentrant'), ['p(99)<200']);
-  assert.deepEqual(virtual('unpinned-db'), ['p(99)<200']);
-  assert.deepEqual(virtual('cpu'), ['p(99)>=200']);
+  assert.deepEqual(virtual('baseline'), ['med<50']);
+  assert.deepEqual(virtual('unpinned'), ['med<50']);
+  assert.deepEqual(virtual('reentrant'), ['med<50']);
+  assert.deepEqual(virtual('unpinned-db'), ['med<50']);
+  assert.deepEqual(virtual('cpu'), ['med>=50']);
   assert.deepEqual(virtual('pinned'), ['max>=0']);
   assert.deepEqual(virtual('native'), ['max>=0']);
   assert.deepEqual(t['work_completed{target:base,phase:native}'].map((e) => e.threshold), ['count>=0']);

@@ -10,9 +10,11 @@ import { fixture, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
 import { loadScript } from '../harness/runtime.mjs';
 
 const ENDPOINTS = plan().probes.endpoints;
+const ENDPOINT_COUNT = Object.keys(ENDPOINTS).length;
 
 /**
- * Runs every scenario once at `at` seconds into the run; returns problems and requests.
+ * Runs every scenario at `at` seconds into the run, a probe scenario once per endpoint (it takes
+ * them in turn), a load once; returns problems and requests.
  *
  * @param {import('../harness/runtime.mjs').LoadedScript} script
  * @param {(name: string, scenario: any) => number} at
@@ -22,8 +24,11 @@ function runAll(script, at) {
   const problems = [];
   const requests = [];
   for (const [name, scenario] of Object.entries(script.options.scenarios)) {
-    const sent = script.iterate(name, data, { at: at(name, scenario) });
     const kind = scenario.exec === 'probe' ? 'probe' : 'work';
+    const sent = [];
+    for (let iteration = 0; iteration < (kind === 'probe' ? ENDPOINT_COUNT : 1); iteration++) {
+      sent.push(...script.iterate(name, data, { at: at(name, scenario), iteration }));
+    }
     for (const request of sent) {
       problems.push(...contractProblems(request), ...tagProblems(request, kind, ENDPOINTS));
       requests.push({ scenario: name, ...request });
@@ -32,7 +37,7 @@ function runAll(script, at) {
   return { problems, requests, data };
 }
 
-test('two targets: every probe of each target once per scenario, tagged probe, target, phase', async () => {
+test('two targets: each target\'s probe scenario takes its endpoints in turn, tagged probe, target, phase', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS });
   for (const [when, at, phase] of [['baseline', 1, 'baseline'], ['load', plan().baselineSeconds + 2, 'load']]) {
     const { problems, requests } = runAll(script, () => /** @type {number} */ (at));
@@ -41,7 +46,7 @@ test('two targets: every probe of each target once per scenario, tagged probe, t
     const expected = [];
     for (const [target, url] of [['pinned', TWO_TARGETS.PINNED_URL], ['unpinned', TWO_TARGETS.UNPINNED_URL]]) {
       for (const [probe, path] of Object.entries(ENDPOINTS)) {
-        expected.push([`probe-${target}-${probe}`, `${url}${path}`, probe, target, phase]);
+        expected.push([`probe-${target}`, `${url}${path}`, probe, target, phase]);
       }
     }
     assert.deepEqual(probes.map((r) => [r.scenario, r.url, r.tags.probe, r.tags.target, r.tags.phase]), expected);
@@ -70,12 +75,12 @@ test('BASE_URL: each plan phase is a load scenario; probes tag the phase that is
     const [work] = script.iterate(`load-${phase.name}`, data);
     assert.equal(work.url, `http://localhost:8080/work/${phase.mode}?ms=${phase.ms}&downstream=${phase.downstream}&lock=${phase.lock}`);
     assert.deepEqual(work.tags, { kind: 'work', mode: phase.mode, target: 'base', phase: phase.name });
-    for (const probe of Object.keys(ENDPOINTS)) {
-      const [during] = script.iterate(`probe-base-${probe}`, data, { at: start + 1 });
+    for (const [iteration, probe] of Object.keys(ENDPOINTS).entries()) {
+      const [during] = script.iterate('probe-base', data, { at: start + 1, iteration });
       assert.deepEqual(during.tags, { kind: 'probe', probe, target: 'base', phase: phase.name });
       assert.deepEqual([...contractProblems(during), ...tagProblems(during, 'probe', ENDPOINTS)], []);
     }
-    const [gap] = script.iterate('probe-base-virtual', data, { at: start + phase.seconds + 1 });
+    const [gap] = script.iterate('probe-base', data, { at: start + phase.seconds + 1 });
     assert.equal(gap.tags.phase, 'drain');
   }
 });
@@ -140,9 +145,97 @@ test('a 503 under overload is expected by the load request and counted as overlo
 test('a probe answering 503 is a failed request and a probe error', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS,
     transport: fakeService({ status: (url) => (url.pathname === '/probe/virtual' ? 503 : undefined) }) });
-  const [sent] = script.iterate('probe-pinned-virtual', script.setup());
+  const [sent] = script.iterate('probe-pinned', script.setup(), { iteration: Object.keys(ENDPOINTS).indexOf('virtual') });
+  assert.equal(new URL(sent.url).pathname, '/probe/virtual');
   assert.equal(sent.expected, false);
   assert.deepEqual(script.ctx.samples.filter((s) => s.metric === 'probe_errors').map((s) => s.value), [1]);
+});
+
+/**
+ * The endpoints that do not go through every probe VU's connection, while k6 hands iterations to
+ * its idle VUs in turn (iteration i to VU i mod preAllocatedVUs).
+ *
+ * @param {import('../harness/runtime.mjs').LoadedScript} script
+ */
+function rotationProblems(script) {
+  const data = script.setup();
+  const vus = script.options.scenarios['probe-pinned'].preAllocatedVUs;
+  /** @type {Map<string, Set<number>>} */
+  const connections = new Map();
+  for (let iteration = 0; iteration < vus * ENDPOINT_COUNT; iteration++) {
+    const [sent] = script.iterate('probe-pinned', data, { iteration });
+    const path = new URL(sent.url).pathname;
+    connections.set(path, (connections.get(path) || new Set()).add(iteration % vus));
+  }
+  const problems = Object.values(ENDPOINTS).filter((p) => !connections.has(p)).map((p) => `${p} is never probed`);
+  for (const [path, seen] of connections) {
+    if (seen.size !== vus) {
+      problems.push(`${path} went through ${seen.size} of ${vus} VUs`);
+    }
+  }
+  return problems;
+}
+
+test('every endpoint goes through every probe VU\'s connection while k6 hands iterations to idle VUs in turn', async () => {
+  assert.deepEqual(rotationProblems(await loadScript(STARVATION, { env: TWO_TARGETS })), []);
+});
+
+test('the rotation check refuses fixtures/broken-probe-rotation.js (each VU keeps to one endpoint)', async () => {
+  const problems = rotationProblems(await loadScript(fixture('broken-probe-rotation.js'), { env: TWO_TARGETS }));
+  assert.deepEqual(problems, Object.values(ENDPOINTS).map((p) => `${p} went through 11 of 41 VUs`).slice(0, 1)
+    .concat(Object.values(ENDPOINTS).slice(1).map((p) => `${p} went through 10 of 41 VUs`)));
+});
+
+test('each probe answer\'s event loop tags its wait and its shares over 1 s and 3 s', async () => {
+  const script = await loadScript(STARVATION, { env: { ...TWO_TARGETS, EVENT_LOOPS: '2' },
+    transport: fakeService({ eventLoop: (n) => `vert.x-eventloop-thread-${n}` }) });
+  const data = script.setup();
+  for (let iteration = 0; iteration < 3; iteration++) {
+    script.iterate('probe-pinned', data, { iteration });
+  }
+  const samples = script.ctx.samples.filter((s) => ['probe_wait', 'probe_over_1s', 'probe_over_3s'].includes(s.metric));
+  assert.deepEqual(samples.map((s) => [s.metric, s.tags.event_loop, s.tags.probe, s.value]), [
+    ['probe_wait', '0', 'virtual', 2], ['probe_over_1s', '0', 'virtual', 0], ['probe_over_3s', '0', 'virtual', 0],
+    ['probe_wait', '1', 'worker', 2], ['probe_over_1s', '1', 'worker', 0], ['probe_over_3s', '1', 'worker', 0],
+    ['probe_wait', 'other', 'event-loop', 2], ['probe_over_1s', 'other', 'event-loop', 0], ['probe_over_3s', 'other', 'event-loop', 0],
+  ]);
+  assert.ok(samples.every((s) => s.tags.target === 'pinned' && s.tags.phase === 'baseline'));
+});
+
+test('a probe answer that names no event loop still counts in the shares, without an event_loop tag', async () => {
+  const script = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService({ eventLoop: null }) });
+  script.iterate('probe-pinned', script.setup());
+  const samples = script.ctx.samples.filter((s) => s.metric.startsWith('probe_'));
+  assert.deepEqual(samples.map((s) => [s.metric, s.tags.event_loop]),
+    [['probe_errors', undefined], ['probe_over_1s', undefined], ['probe_over_3s', undefined]]);
+});
+
+test('a slow probe counts in the share over 1 s, a slower one over 3 s too', async () => {
+  const slow = (/** @type {number} */ durationMs) => {
+    const service = fakeService();
+    return (/** @type {any} */ request) => ({ ...service(request), durationMs });
+  };
+  for (const [durationMs, over1, over3] of [[1000, 0, 0], [1001, 1, 0], [3001, 1, 1]]) {
+    const script = await loadScript(STARVATION, { env: TWO_TARGETS, transport: slow(durationMs) });
+    script.iterate('probe-pinned', script.setup());
+    const value = (/** @type {string} */ metric) => script.ctx.samples.find((s) => s.metric === metric)?.value;
+    assert.deepEqual([value('probe_wait'), value('probe_over_1s'), value('probe_over_3s')], [durationMs, over1, over3]);
+  }
+});
+
+test('setup() warns when the service has more event loops than EVENT_LOOPS', async () => {
+  const warnings = [];
+  const original = console.warn;
+  console.warn = (/** @type {string} */ line) => warnings.push(line);
+  try {
+    const script = await loadScript(STARVATION, { transport: fakeService({ info: { ...JDK25_INFO, eventLoops: 16 } }) });
+    script.setup();
+    const enough = await loadScript(STARVATION, { env: { EVENT_LOOPS: '16' }, transport: fakeService({ info: { ...JDK25_INFO, eventLoops: 16 } }) });
+    enough.setup();
+  } finally {
+    console.warn = original;
+  }
+  assert.deepEqual(warnings, ['base: the service has 16 event loops, the run samples and breaks down 8 (EVENT_LOOPS): set EVENT_LOOPS=16.']);
 });
 
 test('no request leaves in the init context, and open() reads plan.json beside the script', async () => {
