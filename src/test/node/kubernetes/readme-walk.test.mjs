@@ -73,8 +73,11 @@ function buildImage(t, dockerfile) {
     if (matches.length === 0) violations.push(`${basename(dockerfile)}: ${line}: ${source} does not exist after the build stage`);
     for (const match of matches) files.push(...filesUnder(match));
   }
-  if (native) files.push(...filesUnder(join(workdir, 'target', 'native-sources')).filter((f) => f.endsWith('.jar')));
   violations.push(...checkImageContents(files).map((v) => `${basename(dockerfile)}: ${v.replace(`${root}/`, '/')}`));
+  if (native) {
+    const compiled = filesUnder(join(workdir, 'target', 'native-sources')).filter((f) => f.endsWith('.jar'));
+    violations.push(...checkImageContents(compiled, { postgresOnly: true }).map((v) => `${basename(dockerfile)}: native-image input ${v.replace(`${root}/`, '/')}`));
+  }
   return violations;
 }
 
@@ -124,7 +127,7 @@ describe('kubernetes/README.md, walked', () => {
         continue;
       }
       const violations = await recognizer.check(/** @type {any} */ ((await import('./checks/readme.mjs')).words(command)), /** @type {any} */ (state), command);
-      t.diagnostic(`line ${line}: ${command}\n    checked by: ${recognizer.name}${violations.length ? ' -- FAILED' : ''}`);
+      t.diagnostic(`line ${line}: ${command} -> ${recognizer.name}${violations.length ? ' -- FAILED' : ''}`);
       failures.push(...violations.map((v) => `line ${line}: ${command}\n    ${v}`));
     }
     assert.deepEqual(unknown, [], 'commands the walker does not recognise: add a check for them, or change the README');
