@@ -192,6 +192,17 @@ describe('the walker rejects broken steps', () => {
     assert.match(out, /the patched lab-experiment fails k6's init code: PINNED_MODE must be one of/);
   });
 
+  test('a k6 run line with an unknown script, an unknown knob and a bad value; a good one passes (control)', async () => {
+    const out = await walk(sh([
+      'k6 run -e BASE_URL=http://localhost:8080 k6/starvaton.js',
+      'k6 run -e BASE_URL=http://localhost:8080 -e LOAD_VU=64 -e PINNED_MODE=natve -e PINNED_URL=http://a:1 -e UNPINNED_URL=http://b:1 k6/starvation.js',
+    ].join('\n')));
+    assert.match(out, /k6\/starvaton\.js: no such k6 script/);
+    assert.match(out, /-e LOAD_VU: not a knob/);
+    assert.match(out, /init code refuses the options: PINNED_MODE must be one of/);
+    assert.equal(await walk(sh('k6 run -e BASE_URL=http://localhost:8080 -e QUICK=true k6/starvation.js')), '');
+  });
+
   test('an image loaded into the cluster that no docker build made', async () => {
     assert.match(await walk(sh('kind load docker-image starvation-lab:jdk23 --name starvation-lab')), /image starvation-lab:jdk23 is built by no docker build above/);
   });

@@ -200,6 +200,30 @@ export const RECOGNIZERS = [
     check: (w, state) => needObject(state, 'Namespace', w[3], 'base'),
   },
   {
+    name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-config.js) accepts them",
+    matches: (w) => w[0] === 'k6' && w[1] === 'run',
+    check: (w) => {
+      const violations = [];
+      /** @type {Record<string, string>} */
+      const env = {};
+      const knobs = new Set([...readFileSync(join(REPO, 'k6', 'README.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
+      for (let i = 2; i < w.length - 1; i++) {
+        if (w[i] !== '-e') continue;
+        const [key, ...value] = w[++i].split('=');
+        if (!knobs.has(key)) violations.push(`-e ${key}: not a knob of k6/README.md's table`);
+        env[key] = value.join('=');
+      }
+      const script = w.at(-1) ?? '';
+      if (!/^k6\/[a-z-]+\.js$/.test(script) || !existsSync(join(REPO, script))) return [...violations, `${script}: no such k6 script`];
+      try {
+        buildLayout(env, JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8')));
+      } catch (error) {
+        violations.push(`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`);
+      }
+      return violations;
+    },
+  },
+  {
     name: 'curl localhost:8080/lab/...: a path the service serves (LabResource)',
     matches: (w) => w[0] === 'curl',
     check: (w) => {
