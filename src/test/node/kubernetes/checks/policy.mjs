@@ -165,9 +165,9 @@ export function checkLabels(objects) {
 }
 
 /**
- * The measured Deployments (checkNamesAndNamespace requires both): requests = limits (CPU exactly 4, memory set), so both are Guaranteed
- * QoS with 4 carriers; the datasource comes from the environment and the Secret; the starvation
- * readiness check stays off.
+ * The measured Deployments (checkNamesAndNamespace requires both): a CPU limit of exactly 4 (the
+ * CFS quota the JVM reads: 4 carriers) and requests = limits (Guaranteed QoS); the datasource comes
+ * from the environment and the Secret; the starvation readiness check stays off.
  *
  * @param {any[]} objects
  * @returns {string[]}
