@@ -4,14 +4,14 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { checkImageContents, copiedFromBuild, filesUnder, runBuildStage, stagesOf, WALK_MARKER } from './checks/image-build.mjs';
 import { shellCommands } from './checks/readme.mjs';
 import { recognizerFor, RECOGNIZERS } from './checks/readme-walk.mjs';
-import { KUBERNETES, REPO, render } from './checks/render.mjs';
+import { KUBERNETES, render } from './checks/render.mjs';
 import { requireTool } from './checks/tools.mjs';
 
 const README = join(KUBERNETES, 'README.md');
@@ -30,6 +30,8 @@ function buildJdk() {
 
 /** @type {Map<string, { root: string, workdir: string, command: string[] }>} */
 const builds = new Map();
+// each build stage leaves a copy of the repository and its target/ (100 MB and more)
+after(() => builds.forEach(({ root }) => rmSync(root, { recursive: true, force: true })));
 
 /**
  * The stand-in for `docker build -f <file> -t <tag> .`; builds with the same stage are run once.
@@ -217,6 +219,7 @@ describe('the walker rejects broken steps', () => {
     ].join('\n'));
     const { root } = runBuildStage(dockerfile, { javaHome: jdk.home });
     const [copy] = copiedFromBuild(dockerfile, root);
+    rmSync(root, { recursive: true, force: true });
     assert.deepEqual(copy.matches, [], 'nothing was built');
   });
 
