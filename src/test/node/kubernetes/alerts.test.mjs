@@ -2,13 +2,18 @@
 // promtool/alerts.test.yaml), and what its annotations promise the on-call.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { promtool, rulesFileOf, stage, UNIT_TESTS } from './checks/promtool.mjs';
 import { KUBERNETES, parseObjects, renderFor } from './checks/render.mjs';
 import { requireTool } from './checks/tools.mjs';
+
+/** The repository's runbook, the default base of every runbook_url. */
+const RUNBOOK_BASE = parse(readFileSync(join(KUBERNETES, 'base', 'monitoring', 'runbook.yaml'), 'utf8')).data.base;
 
 /** @param {any[]} objects */
 function alertsOf(objects) {
@@ -71,11 +76,34 @@ describe('alert rules', () => {
       const { summary, description, runbook_url: url } = alert.annotations ?? {};
       assert.ok(summary && description && url, `${alert.alert}: summary, description and runbook_url`);
       assert.match(description, /\/lab\/pinning/, `${alert.alert}: description names /lab/pinning`);
-      assert.ok(description.includes(url), `${alert.alert}: description names the runbook ${url}`);
-      const [, anchor] = /^kubernetes\/README\.md#(.+)$/.exec(url) ?? [];
+      const [, path, anchor] = /^https:\/\/[^\s#]+\/(kubernetes\/README\.md)#(.+)$/.exec(url) ?? [];
+      assert.ok(path, `${alert.alert}: runbook_url ${url} is no absolute link to kubernetes/README.md (Alertmanager links it as is)`);
+      assert.equal(url.split('#')[0], RUNBOOK_BASE, `${alert.alert}: the base of runbook.yaml`);
+      assert.ok(description.includes(`${path}#${anchor}`), `${alert.alert}: description names the runbook ${path}#${anchor}`);
       assert.ok(anchor && runbook.has(anchor), `${alert.alert}: ${url} is no subsection of "## Runbook" (${[...runbook].join(', ')})`);
       assert.ok(alert.labels?.severity, `${alert.alert}: severity`);
     }
+  });
+});
+
+describe('runbook links', () => {
+  test('a kustomization of your own points every runbook_url at its own base (kubernetes/README.md, "Runbook links")', (t) => {
+    const kubectl = requireTool(t, 'kubectl');
+    if (!kubectl) return;
+    const dir = mkdtempSync(join(tmpdir(), 'starvation-lab-runbook-'));
+    const base = 'https://git.example.com/team/starvation-lab/-/blob/main/kubernetes/README.md';
+    writeFileSync(join(dir, 'kustomization.yaml'), stringify({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: [relative(dir, join(KUBERNETES, 'overlays', 'jdk21'))],
+      components: [relative(dir, join(KUBERNETES, 'components', 'runbook-base'))],
+      configMapGenerator: [{ name: 'starvation-lab-runbook', behavior: 'replace', literals: [`base=${base}`] }],
+    }));
+    const objects = parseObjects(execFileSync(kubectl, ['kustomize', dir], { encoding: 'utf8' }));
+    const urls = alertsOf(objects).map((/** @type {any} */ a) => a.annotations.runbook_url);
+    assert.ok(urls.length >= 5);
+    for (const url of urls) assert.match(url, new RegExp(`^${base.replace(/[.]/g, '\\.')}#[a-z]+$`));
+    assert.ok(!objects.some((o) => o.metadata?.name === 'starvation-lab-runbook'), 'local config stays out of the render');
   });
 });
 

@@ -2,7 +2,9 @@
 // and the tags they document are the ones the overlays deploy.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -49,5 +51,49 @@ describe('broken fixtures fail', () => {
     assert.match(violations, /FROM eclipse-temurin has no tag/);
     assert.match(violations, /FROM eclipse-temurin:latest uses latest/);
     assert.match(violations, /non-root USER/);
+  });
+});
+
+/**
+ * The line endings git gives a file in a checkout, from the .gitattributes of `dir`.
+ *
+ * @param {string} dir a directory holding .gitattributes
+ * @param {string} path
+ */
+function eolOf(dir, path) {
+  const run = spawnSync('git', ['-C', dir, 'check-attr', 'eol', '--', path], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trim().split(': ').at(-1);
+}
+
+/** A scratch git repository holding only `attributes` as its .gitattributes. */
+function scratchRepository(/** @type {string | null} */ attributes) {
+  const dir = mkdtempSync(join(tmpdir(), 'starvation-lab-attributes-'));
+  assert.equal(spawnSync('git', ['init', '-q', dir]).status, 0);
+  if (attributes) copyFileSync(attributes, join(dir, '.gitattributes'));
+  else writeFileSync(join(dir, '.gitattributes'), '');
+  return dir;
+}
+
+describe('line endings a clone gets on any platform', () => {
+  test('mvnw and scripts LF (the Linux build stage runs them), *.cmd CRLF', () => {
+    const dir = scratchRepository(join(REPO, '.gitattributes'));
+    for (const path of ['mvnw', '.ci/run', 'scripts/x.sh']) assert.equal(eolOf(dir, path), 'lf', path);
+    assert.equal(eolOf(dir, 'mvnw.cmd'), 'crlf');
+  });
+
+  test('without the rules a Windows clone decides (control)', () => {
+    assert.equal(eolOf(scratchRepository(null), 'mvnw'), 'unspecified');
+  });
+});
+
+describe('the build context', () => {
+  test('.dockerignore leaves out target/, node_modules/ and .git', async () => {
+    const { dockerignore } = await import('./checks/image-build.mjs');
+    const ignored = dockerignore();
+    for (const path of ['target', 'target/quarkus-app/quarkus-run.jar', '.git', 'src/test/node/k6/node_modules/x.js']) assert.ok(ignored(path), path);
+    for (const path of ['mvnw', 'pom.xml', 'src/main/java/io/starvationlab/rest/WorkResource.java', '.mvn/wrapper/maven-wrapper.properties']) {
+      assert.ok(!ignored(path), path);
+    }
   });
 });

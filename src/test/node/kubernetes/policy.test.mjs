@@ -2,18 +2,13 @@
 // breaks it.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { applyPatch, brokenFixture, fixture } from './checks/fixtures.mjs';
 import {
-  checkImages, checkLabDeployments, checkLabels, checkNamesAndNamespace, checkProbes, checkReferences,
-  checkSecurity, checkSelectors, parseQuantity,
+  checkImages, checkLabDeployments, checkLabels, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
+  checkReferences, checkRestricted, checkSecurity, checkSelectors, parseQuantity, pods,
 } from './checks/policy.mjs';
-import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, parseObjects, renderFor } from './checks/render.mjs';
-
-/** @param {string} name */
-function fixture(name) {
-  return parseObjects(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
-}
+import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, renderFor } from './checks/render.mjs';
 
 const CHECKS = {
   namespace: (/** @type {any[]} */ o) => checkNamesAndNamespace(o, []),
@@ -24,6 +19,8 @@ const CHECKS = {
   references: (/** @type {any[]} */ o, /** @type {any[]} */ available = []) => checkReferences(o, available),
   images: checkImages,
   security: checkSecurity,
+  restricted: checkRestricted,
+  namespaceEnforcesRestricted: checkNamespaceEnforcesRestricted,
 };
 
 describe('every render keeps the rules', () => {
@@ -62,22 +59,59 @@ describe('broken fixtures fail', () => {
 
   /** @type {[string, keyof typeof CHECKS, RegExp][]} */
   const cases = [
-    ['deployment-requests-not-limits.yaml', 'labDeployments', /cpu request 2 != limit 4000m|cpu request is 2, not 4/],
-    ['deployment-image-without-tag.yaml', 'images', /image starvation-lab has no tag/],
-    ['deployment-probe-wrong-path.yaml', 'probes', /readinessProbe calls \/health, the service serves \/q\/health\/ready/],
-    ['deployment-selector-mismatch.yaml', 'selectors', /Deployment starvation-lab\/lab-pinned: selector .* does not match its pod template/],
-    ['deployment-missing-configmap.yaml', 'references', /refers to ConfigMap lab-experimnt, which is not in the render/],
-    ['deployment-insecure.yaml', 'security', /allowPrivilegeEscalation must be false[\s\S]*readOnlyRootFilesystem must be true/],
-    ['deployment-wrong-namespace.yaml', 'namespace', /Deployment default\/lab-pinned: namespace is default, not starvation-lab/],
-    ['deployment-unlabelled.yaml', 'labels', /pod template: app.kubernetes.io\/part-of is not starvation-lab/],
-    ['deployment-readiness-starvation.yaml', 'labDeployments', /LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service/],
+    ['deployment-requests-not-limits', 'labDeployments', /cpu request 2 != limit 4000m|cpu request is 2, not 4/],
+    ['deployment-image-without-tag', 'images', /image starvation-lab has no tag/],
+    ['deployment-probe-wrong-path', 'probes', /readinessProbe calls \/health, the service serves \/q\/health\/ready/],
+    ['deployment-selector-mismatch', 'selectors', /Deployment starvation-lab\/lab-pinned: selector .* does not match its pod template/],
+    ['deployment-missing-configmap', 'references', /refers to ConfigMap lab-experimnt, which is not in the render/],
+    ['deployment-insecure', 'security', /allowPrivilegeEscalation must be false[\s\S]*readOnlyRootFilesystem must be true/],
+    ['deployment-insecure', 'restricted', /container lab: allowPrivilegeEscalation must be false/],
+    ['deployment-not-restricted', 'restricted',
+      /hostNetwork must not be true[\s\S]*volume host is of type hostPath[\s\S]*pod runAsNonRoot false[\s\S]*adds capability SYS_ADMIN/],
+    ['deployment-wrong-namespace', 'namespace', /Deployment default\/lab-pinned: namespace is default, not starvation-lab/],
+    ['deployment-unlabelled', 'labels', /pod template: app.kubernetes.io\/part-of is not starvation-lab/],
+    ['deployment-readiness-starvation', 'labDeployments', /LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service/],
   ];
-  for (const [file, check, message] of cases) {
-    test(`${file} fails the ${check} check`, () => {
-      const violations = CHECKS[check](fixture(file), []);
+  for (const [name, check, message] of cases) {
+    test(`broken/${name}.yaml fails the ${check} check`, () => {
+      const violations = CHECKS[check](brokenFixture(name), []);
       assert.match(violations.join('\n'), message);
     });
   }
+
+  test('a fixture patch that no longer matches lab-good.yaml fails loudly instead of testing nothing', () => {
+    const [deployment] = fixture('lab-good.yaml').filter((o) => o.kind === 'Deployment');
+    assert.throws(() => applyPatch(deployment, [{ op: 'test', path: '/spec/replicas', value: 2 }]), /test failed/);
+    assert.throws(() => applyPatch(deployment, [{ op: 'replace', path: '/spec/no/such/field', value: 1 }]), /does not resolve/);
+  });
+
+  test('each TestRun pod the operator builds is checked: a starter without a security context fails restricted', (t) => {
+    const objects = renderFor(t, 'k6');
+    if (!objects) return;
+    const testRun = objects.find((o) => o.kind === 'TestRun');
+    assert.deepEqual(pods(objects).filter((p) => p.owner === testRun).map((p) => p.testRunRole), ['runner', 'initializer', 'starter']);
+    delete testRun.spec.starter.securityContext;
+    delete testRun.spec.starter.containerSecurityContext.seccompProfile;
+    delete testRun.spec.starter.containerSecurityContext.runAsNonRoot;
+    assert.match(checkRestricted(objects).join('\n'),
+      /TestRun starvation-lab\/starvation starter: restricted: container k6-curl: runAsNonRoot must be true[\s\S]*seccompProfile/);
+  });
+
+  test('an initializer left to the operator inherits the runner, and is checked as such', (t) => {
+    const objects = renderFor(t, 'k6');
+    if (!objects) return;
+    const testRun = objects.find((o) => o.kind === 'TestRun');
+    delete testRun.spec.initializer;
+    testRun.spec.runner.containerSecurityContext.allowPrivilegeEscalation = true;
+    assert.match(checkRestricted(objects).join('\n'), /initializer: restricted: container k6: allowPrivilegeEscalation must be false/);
+  });
+
+  test('a namespace that enforces only baseline', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    objects.find((o) => o.kind === 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce'] = 'baseline';
+    assert.match(checkNamespaceEnforcesRestricted(objects).join('\n'), /enforce is baseline, not restricted/);
+  });
 
   test('a Service that selects no pod, and a URL naming no Service', () => {
     const objects = fixture('lab-good.yaml');

@@ -2,16 +2,11 @@
 // and the TestRun against checks/testrun.schema.json, unknown fields rejected.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, parseObjects, renderFor } from './checks/render.mjs';
+import { brokenFixture, fixture } from './checks/fixtures.mjs';
+import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, renderFor } from './checks/render.mjs';
 import { validateObject } from './checks/schema.mjs';
-
-/** @param {string} name */
-function fixture(name) {
-  return parseObjects(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
-}
 
 /** @param {any[]} objects */
 async function problemsOf(objects) {
@@ -34,7 +29,7 @@ describe('broken fixtures fail', () => {
   });
 
   test('a misspelled field (imagePullPolicyy) that the models alone accept', async () => {
-    const objects = fixture('deployment-unknown-field.yaml');
+    const objects = brokenFixture('deployment-unknown-field');
     const deployment = objects.find((o) => o.kind === 'Deployment');
     assert.doesNotThrow(() => new Deployment(deployment).validate(), 'the models accept unknown fields');
     assert.match((await problemsOf(objects)).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);

@@ -18,11 +18,14 @@ const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding'
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 /**
- * Every pod the objects would run: workloads' templates, bare Pods, and the k6-operator's runner
- * and initializer (configured through the TestRun).
+ * Every pod the objects would run: workloads' templates, bare Pods, and the three pods the
+ * k6-operator builds from a TestRun (pkg/resources/jobs in grafana/k6-operator): the runner and the
+ * initializer (one container named k6, the script's ConfigMap mounted; without spec.initializer the
+ * operator copies spec.runner), and the starter (one curl container; the pod takes
+ * starter.securityContext, the container starter.containerSecurityContext, no volumes).
  *
  * @param {any[]} objects
- * @returns {{ owner: any, where: string, labels: Record<string, string>, spec: any, testRunPod?: any }[]}
+ * @returns {{ owner: any, where: string, labels: Record<string, string>, spec: any, testRunPod?: any, testRunRole?: string }[]}
  */
 export function pods(objects) {
   const found = [];
@@ -33,23 +36,26 @@ export function pods(objects) {
     } else if (object.kind === 'Pod') {
       found.push({ owner: object, where: describe(object), labels: object.metadata?.labels ?? {}, spec: object.spec ?? {} });
     } else if (object.kind === 'TestRun') {
-      for (const role of ['runner', 'initializer']) {
-        const pod = object.spec?.[role];
-        if (!pod) continue;
+      const script = object.spec?.script?.configMap;
+      const scriptVolumes = script ? [{ name: 'k6-test-volume', configMap: { name: script.name } }] : [];
+      for (const role of ['runner', 'initializer', 'starter']) {
+        const pod = role === 'initializer' ? object.spec?.initializer ?? object.spec?.runner : object.spec?.[role];
+        if (!pod && role !== 'starter') continue;
+        const k6Pod = role !== 'starter';
         found.push({
           owner: object,
           where: `${describe(object)} ${role}`,
-          labels: pod.metadata?.labels ?? {},
-          // The operator builds one container named k6 from these fields.
+          labels: pod?.metadata?.labels ?? {},
           spec: {
-            securityContext: pod.securityContext,
-            volumes: pod.volumes,
-            containers: [{
+            securityContext: pod?.securityContext,
+            volumes: k6Pod ? [...scriptVolumes, ...(pod.volumes ?? [])] : [],
+            containers: [k6Pod ? {
               name: 'k6', image: pod.image, env: pod.env, envFrom: pod.envFrom, resources: pod.resources,
               securityContext: pod.containerSecurityContext, volumeMounts: pod.volumeMounts,
-            }],
+            } : { name: 'k6-curl', image: pod?.image, securityContext: pod?.containerSecurityContext }],
           },
-          testRunPod: pod,
+          testRunPod: pod ?? {},
+          testRunRole: role,
         });
       }
     }
@@ -159,9 +165,9 @@ export function checkLabels(objects) {
 }
 
 /**
- * The measured Deployments (checkNamesAndNamespace requires both): requests = limits (CPU exactly 4, memory set), so both are Guaranteed
- * QoS with 4 carriers; the datasource comes from the environment and the Secret; the starvation
- * readiness check stays off.
+ * The measured Deployments (checkNamesAndNamespace requires both): a CPU limit of exactly 4 (the
+ * CFS quota the JVM reads: 4 carriers) and requests = limits (Guaranteed QoS); the datasource comes
+ * from the environment and the Secret; the starvation readiness check stays off.
  *
  * @param {any[]} objects
  * @returns {string[]}
@@ -403,12 +409,10 @@ export function checkImages(objects) {
   };
   for (const pod of pods(objects)) {
     for (const container of containersOf(pod.spec)) {
-      if (pod.testRunPod && container.image === undefined && pod.where.endsWith('initializer')) continue;
+      // the operator's own default image for the initializer (the runner's) and the starter
+      if (pod.testRunPod && container.image === undefined && pod.testRunRole !== 'runner') continue;
       check(`${pod.where} container ${container.name}`, container.image);
     }
-  }
-  for (const testRun of objects.filter((o) => o.kind === 'TestRun')) {
-    if (testRun.spec?.starter?.image !== undefined) check(`${describe(testRun)} starter`, testRun.spec.starter.image);
   }
   return violations;
 }
@@ -440,8 +444,105 @@ export function checkSecurity(objects) {
         violations.push(`${at}: seccompProfile must be RuntimeDefault`);
       }
       const tmp = (container.volumeMounts ?? []).find((/** @type {any} */ m) => m.mountPath === '/tmp');
-      if (context.readOnlyRootFilesystem === true && (!tmp || tmp.readOnly || !emptyDirs.has(tmp.name))) {
+      // the operator mounts nothing into the starter, whose curl writes no file
+      if (pod.testRunRole !== 'starter' && context.readOnlyRootFilesystem === true && (!tmp || tmp.readOnly || !emptyDirs.has(tmp.name))) {
         violations.push(`${at}: a read-only root file system needs a writable emptyDir at /tmp`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** Volume types Pod Security "restricted" admits. */
+const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
+/** Sysctls Pod Security "baseline" (and so "restricted") admits. */
+const SAFE_SYSCTLS = new Set(['kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start',
+  'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range', 'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time',
+  'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes']);
+
+/**
+ * The Pod Security Standard "restricted" (latest), control by control, on every pod the objects run
+ * (the TestRun's runner, initializer and starter as the operator builds them): what the namespace's
+ * `pod-security.kubernetes.io/enforce: restricted` admission would refuse.
+ * https://kubernetes.io/docs/concepts/security/pod-security-standards/
+ *
+ * @param {any[]} objects
+ * @returns {string[]}
+ */
+export function checkRestricted(objects) {
+  const violations = [];
+  for (const pod of pods(objects)) {
+    const spec = pod.spec;
+    const podContext = spec.securityContext ?? {};
+    const at = `${pod.where}: restricted`;
+    for (const field of ['hostNetwork', 'hostPID', 'hostIPC']) {
+      if (spec[field] === true) violations.push(`${at}: ${field} must not be true`);
+    }
+    if (podContext.windowsOptions?.hostProcess === true) violations.push(`${at}: hostProcess`);
+    for (const volume of spec.volumes ?? []) {
+      const type = Object.keys(volume).find((k) => k !== 'name');
+      if (!RESTRICTED_VOLUMES.includes(String(type))) violations.push(`${at}: volume ${volume.name} is of type ${type}`);
+    }
+    for (const sysctl of podContext.sysctls ?? []) {
+      if (!SAFE_SYSCTLS.has(sysctl.name)) violations.push(`${at}: sysctl ${sysctl.name} is not a safe one`);
+    }
+    if (podContext.runAsUser === 0) violations.push(`${at}: pod runAsUser 0`);
+    if (podContext.runAsNonRoot === false) violations.push(`${at}: pod runAsNonRoot false`);
+    const podSeccomp = podContext.seccompProfile?.type;
+    if (podSeccomp !== undefined && !['RuntimeDefault', 'Localhost'].includes(podSeccomp)) violations.push(`${at}: pod seccompProfile ${podSeccomp}`);
+    checkSelinuxAndAppArmor(podContext, `${at}: pod`, violations);
+    for (const container of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) {
+      const cat = `${at}: container ${container.name}`;
+      const context = container.securityContext ?? {};
+      if (context.privileged === true) violations.push(`${cat}: privileged`);
+      if (context.windowsOptions?.hostProcess === true) violations.push(`${cat}: hostProcess`);
+      if (context.allowPrivilegeEscalation !== false) violations.push(`${cat}: allowPrivilegeEscalation must be false`);
+      if (!(context.capabilities?.drop ?? []).includes('ALL')) violations.push(`${cat}: capabilities must drop ALL`);
+      for (const capability of context.capabilities?.add ?? []) {
+        if (capability !== 'NET_BIND_SERVICE') violations.push(`${cat}: adds capability ${capability}`);
+      }
+      if (context.runAsNonRoot === false || (context.runAsNonRoot !== true && podContext.runAsNonRoot !== true)) {
+        violations.push(`${cat}: runAsNonRoot must be true (container or pod)`);
+      }
+      if (context.runAsUser === 0) violations.push(`${cat}: runAsUser 0`);
+      const seccomp = context.seccompProfile?.type ?? podSeccomp;
+      if (!['RuntimeDefault', 'Localhost'].includes(String(seccomp))) {
+        violations.push(`${cat}: seccompProfile must be RuntimeDefault or Localhost (container or pod), is ${seccomp ?? 'unset'}`);
+      }
+      if (context.procMount !== undefined && context.procMount !== 'Default') violations.push(`${cat}: procMount ${context.procMount}`);
+      checkSelinuxAndAppArmor(context, cat, violations);
+      for (const port of container.ports ?? []) {
+        if (port.hostPort) violations.push(`${cat}: hostPort ${port.hostPort}`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** @param {any} context @param {string} at @param {string[]} violations */
+function checkSelinuxAndAppArmor(context, at, violations) {
+  const selinux = context.seLinuxOptions ?? {};
+  if (selinux.type !== undefined && !['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'].includes(selinux.type)) {
+    violations.push(`${at}: seLinuxOptions.type ${selinux.type}`);
+  }
+  if (selinux.user || selinux.role) violations.push(`${at}: seLinuxOptions user/role set`);
+  const apparmor = context.appArmorProfile?.type;
+  if (apparmor !== undefined && !['RuntimeDefault', 'Localhost'].includes(apparmor)) violations.push(`${at}: appArmorProfile ${apparmor}`);
+}
+
+/**
+ * The namespace enforces Pod Security "restricted" (and warns and audits at the same level).
+ *
+ * @param {any[]} objects
+ * @returns {string[]}
+ */
+export function checkNamespaceEnforcesRestricted(objects) {
+  const violations = [];
+  for (const namespace of objects.filter((o) => o.kind === 'Namespace')) {
+    const labels = namespace.metadata?.labels ?? {};
+    for (const mode of ['enforce', 'warn', 'audit']) {
+      if (labels[`pod-security.kubernetes.io/${mode}`] !== 'restricted') {
+        violations.push(`${describe(namespace)}: pod-security.kubernetes.io/${mode} is ${labels[`pod-security.kubernetes.io/${mode}`] ?? 'unset'}, not restricted`);
       }
     }
   }
