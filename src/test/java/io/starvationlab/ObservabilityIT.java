@@ -1,21 +1,21 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.load.ClosedLoad;
 import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.server.PrometheusText;
 
@@ -38,7 +38,7 @@ class ObservabilityIT {
                 assertThat(lab.get(probe).statusCode()).isEqualTo(200);
             }
             String scrape = lab.get("/q/metrics").body();
-            assertAcceptedByPrometheus(scrape);
+            assertAcceptedByPrometheus(Files.writeString(Path.of("target", "scrape.txt"), scrape));
             PrometheusText metrics = PrometheusText.parse(scrape);
 
             assertThat(metrics.type("lab_carrier_scheduling_delay_seconds")).contains("histogram");
@@ -72,7 +72,7 @@ class ObservabilityIT {
             assertThat(metrics.type("http_server_requests_seconds")).contains("histogram");
 
             // the alert rules and dashboard may only name metrics this scrape has
-            NodeScript.Result names = NodeScript.run(Map.of(), "src/test/node/kubernetes/check-metric-names.mjs",
+            ChildProcess.Result names = NodeScript.run(Map.of(), "src/test/node/kubernetes/check-metric-names.mjs",
                     Path.of("target", "scrape.txt").toAbsolutePath().toString());
             assertThat(names.exitCode()).as("check-metric-names.mjs:\n%s", names.output()).isZero();
         }
@@ -111,16 +111,21 @@ class ObservabilityIT {
         }
     }
 
-    /** Prometheus's own parser, through promtool: lint remarks are printed, a parse error fails. */
-    static void assertAcceptedByPrometheus(String scrape) throws IOException, InterruptedException {
-        Files.writeString(Path.of("target", "scrape.txt"), scrape);
+    @Test
+    void promtoolShouldRejectAScrapeItCannotParse() throws IOException {
+        Path broken = Files.writeString(Path.of("target", "scrape-broken.txt"), "# TYPE lab_ok gauge\nlab_ok 1\nlab_broken{ 1\n");
+        assertThatThrownBy(() -> assertAcceptedByPrometheus(broken)).isInstanceOf(AssertionError.class).hasMessageContaining("exit code");
+    }
+
+    /**
+     * Prometheus's own parser, through promtool: exit 0 is a clean scrape, 3 a scrape with lint
+     * remarks (printed, not failed), anything else (1: a parse error) fails.
+     */
+    static void assertAcceptedByPrometheus(Path scrape) {
         Path promtool = ExternalTool.require("promtool", "Debian package 'prometheus'");
-        Process check = new ProcessBuilder(promtool.toString(), "check", "metrics").redirectErrorStream(true).start();
-        check.getOutputStream().write(scrape.getBytes(StandardCharsets.UTF_8));
-        check.getOutputStream().close();
-        String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        System.out.println("promtool check metrics (lint remarks, not errors):\n" + output);
-        assertThat(output).as("promtool parses the scrape").doesNotContain("error while linting").doesNotContain("parsing error");
+        ChildProcess.Result check = ChildProcess.of(promtool.toString(), "check", "metrics").withInput(scrape).run(Duration.ofSeconds(30));
+        System.out.println("promtool check metrics exited with " + check.exitCode() + " (lint remarks, not errors):\n" + check.output());
+        assertThat(check.exitCode()).as("promtool's exit code (0 clean, 3 lint remarks): %s", check.output()).isIn(0, 3);
+        assertThat(check.output()).as("promtool parses the scrape").doesNotContain("error while linting").doesNotContain("parsing error");
     }
 }
