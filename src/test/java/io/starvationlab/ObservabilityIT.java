@@ -2,14 +2,15 @@ package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +19,7 @@ import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.server.PrometheusText;
+import io.starvationlab.service.Mode;
 
 /**
  * What Prometheus and the orchestrator see: every lab metric in Prometheus form, and the opt-in
@@ -29,8 +31,9 @@ class ObservabilityIT {
     void metricsShouldCarryEveryLabMetricInPrometheusForm() throws Exception {
         try (LabServer server = LabServer.start(List.of(), Map.of(), StarvationIT.LOGS, "observability-metrics")) {
             LabClient lab = new LabClient(server.baseUri());
-            for (String mode : List.of("unpinned", "pinned", "reentrant", "native", "cpu", "platform")) {
-                int expected = mode.equals("native") && LabServer.javaFeatureVersion() < 22 ? 501 : 200;
+            ServerJdk jdk = ServerJdk.of(lab);
+            for (String mode : Mode.labels()) {
+                int expected = mode.equals("native") && !jdk.hasFfm() ? 501 : 200;
                 assertThat(lab.get("/work/" + mode + "?ms=30&downstream=sleep").statusCode()).as(mode).isEqualTo(expected);
             }
             assertThat(lab.get("/work/unpinned?ms=30").statusCode()).isEqualTo(200);
@@ -58,7 +61,7 @@ class ObservabilityIT {
             assertThat(metrics.samples("lab_downstream_rejected_total", s -> "overloaded".equals(s.label("reason")))).hasSize(1);
 
             assertThat(metrics.samples("jvm_threads_virtual_pinned_seconds_count")).as("Micrometer's pinned timer").isNotEmpty();
-            if (LabServer.javaFeatureVersion() >= 24) {
+            if (jdk.hasSchedulerMxBean()) {
                 assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "mounted".equals(s.label("scheduling_status")))).hasSize(1);
                 assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "queued".equals(s.label("scheduling_status")))).hasSize(1);
                 assertThat(metrics.samples("jvm_threads_virtual_parallelism")).singleElement()
@@ -84,27 +87,25 @@ class ObservabilityIT {
         try (LabServer server = LabServer.start(List.of(), enabled, StarvationIT.LOGS, "observability-readiness")) {
             LabClient lab = new LabClient(server.baseUri());
             assertThat(lab.get("/q/health/ready").statusCode()).isEqualTo(200);
-            List<Integer> liveness = new ArrayList<>();
-            boolean wentDown = false;
-            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + StarvationIT.starvingMode() + "?ms=200&downstream=sleep"), 16 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
-                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-                while (System.nanoTime() < deadline && !wentDown) {
-                    liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
-                    wentDown = lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 503;
-                    LabServer.sleep(Duration.ofMillis(200));
-                }
+            List<Integer> liveness = new CopyOnWriteArrayList<>();
+            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"), 16 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
+                await("readiness DOWN while the canary stalls past 1 s").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(200)).until(() -> {
+                            liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
+                            return lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 503;
+                        });
                 for (int i = 0; i < 10; i++) {
                     liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
                     LabServer.sleep(Duration.ofMillis(100));
                 }
                 load.stop(Duration.ofSeconds(30));
             }
-            assertThat(wentDown).as("readiness DOWN while the canary stalls past 1 s").isTrue();
             long stopped = System.nanoTime();
-            while (lab.get("/q/health/ready").statusCode() != 200 && System.nanoTime() - stopped < Duration.ofSeconds(10).toNanos()) {
-                liveness.add(lab.get("/q/health/live").statusCode());
-                LabServer.sleep(Duration.ofMillis(200));
-            }
+            await("ready again once the load stopped").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        liveness.add(lab.get("/q/health/live").statusCode());
+                        return lab.get("/q/health/ready").statusCode() == 200;
+                    });
             assertThat(lab.get("/q/health/ready").statusCode()).as("ready again once the load stopped").isEqualTo(200);
             assertThat((System.nanoTime() - stopped) / 1e9).as("seconds to come back").isLessThan(10);
             assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
