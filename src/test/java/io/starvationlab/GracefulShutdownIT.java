@@ -35,6 +35,8 @@ class GracefulShutdownIT {
         int exit;
         long terminated;
         try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=500"), LOAD_CLIENTS, Duration.ofSeconds(60))) {
+            // a load in its stride: every client served once, and requests in flight
+            await("a round of the load served").atMost(Duration.ofSeconds(30)).until(() -> load.result().latencies().ok() >= LOAD_CLIENTS);
             ServiceConditions.awaitGauges(new LabClient(server.baseUri()), Duration.ofSeconds(30), "half the load's requests in flight",
                     gauges -> gauges.workInFlight() >= LOAD_CLIENTS / 2);
             terminated = System.nanoTime();
