@@ -1,6 +1,8 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -20,7 +22,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.server.Gauges;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.load.ClosedLoad;
@@ -33,6 +34,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 class DatabaseFaultsIT {
 
     static final Duration ACQUISITION_TIMEOUT = Duration.ofSeconds(2);
+    static final int LOAD_CLIENTS = 32;
     static Path dataDirectory;
     static int port;
     static EmbeddedPostgres database;
@@ -69,8 +71,9 @@ class DatabaseFaultsIT {
     @Test
     void stoppingTheDatabaseMidLoadShouldGiveFast503sAndRecoverWithoutARestart() throws IOException {
         List<ClosedLoad.Outcome> outcomes;
-        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=100"), 32, Duration.ofSeconds(60))) {
-            LabServer.sleep(Duration.ofSeconds(2));
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=100"), LOAD_CLIENTS, Duration.ofSeconds(60))) {
+            ServiceConditions.awaitGauges(lab, Duration.ofSeconds(30), "the load's queries running on the database",
+                    gauges -> gauges.connectionsInUse() > 0);
             database.close();
             database = null;
             long stopped = System.nanoTime();
@@ -83,14 +86,18 @@ class DatabaseFaultsIT {
             assertThat(refused.headers().firstValue("Retry-After")).isPresent();
             assertThat(refused.body()).contains("\"reason\":\"");
             assertThat(refusedMillis).as("a dead database answers within the acquisition timeout").isLessThan(ACQUISITION_TIMEOUT.toMillis() + 1_000);
-            LabServer.sleep(Duration.ofSeconds(3));
+            // an outage the load meets, not a blip: as many refusals as it has clients
+            await("the load refused while the database is down").atMost(Duration.ofSeconds(30))
+                    .until(() -> load.result().latencies().statuses().getOrDefault(503, 0L) >= LOAD_CLIENTS);
 
             database = startDatabase();
             long restarted = System.nanoTime();
             awaitStatus("/q/health/ready", 200, Duration.ofSeconds(30));
             awaitStatus("/work/unpinned?ms=10", 200, Duration.ofSeconds(30));
             System.out.printf("serving again %.1f s after the database came back%n", (System.nanoTime() - restarted) / 1e9);
-            LabServer.sleep(Duration.ofSeconds(1));
+            long servedBefore = load.result().latencies().ok();
+            await("the load served again").atMost(Duration.ofSeconds(30))
+                    .until(() -> load.result().latencies().ok() >= servedBefore + LOAD_CLIENTS);
             outcomes = load.stop(Duration.ofSeconds(30)).outcomes();
         }
         Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
@@ -98,8 +105,7 @@ class DatabaseFaultsIT {
         assertThat(statuses.keySet()).containsOnly(200, 503);
         assertThat(outcomes).as("nothing hangs: ms + acquisition timeout + 5 s")
                 .allSatisfy(outcome -> assertThat(outcome.millis()).isLessThan(100 + ACQUISITION_TIMEOUT.toMillis() + 5_000));
-        Gauges gauges = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
-        assertThat(gauges.idle()).as("no permit or connection left behind: %s", gauges).isTrue();
+        ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "no permit or connection left behind");
     }
 
     @Test
@@ -109,18 +115,15 @@ class DatabaseFaultsIT {
         long killed;
         try (Connection admin = DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/postgres", "postgres", "");
                 Statement statement = admin.createStatement()) {
-            int terminated = 0;
-            long deadline = System.nanoTime() + Duration.ofSeconds(6).toNanos();
-            while (terminated == 0 && System.nanoTime() < deadline) {
-                try (ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                        + "WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()")) {
-                    result.next();
-                    terminated = result.getInt(1);
-                }
-                if (terminated == 0) {
-                    LabServer.sleep(Duration.ofMillis(50));
-                }
-            }
+            // the slow request's query, once it runs: terminated as soon as it is seen
+            int terminated = await("a backend running pg_sleep").atMost(Duration.ofSeconds(6)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        try (ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                + "WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()")) {
+                            result.next();
+                            return result.getInt(1);
+                        }
+                    }, count -> count > 0);
             assertThat(terminated).as("the one backend running pg_sleep, killed").isEqualTo(1);
             killed = System.nanoTime();
         }
@@ -129,21 +132,12 @@ class DatabaseFaultsIT {
         assertThat(answer.statusCode()).isEqualTo(503);
         assertThat(answer.body()).contains("\"reason\":\"database-unavailable\"");
         assertThat(afterKill).as("answered when the backend died, not when pg_sleep would have ended").isLessThan(3_000);
-        Gauges gauges = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
-        assertThat(gauges.idle()).as("%s", gauges).isTrue();
+        ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "idle after the killed backend");
         assertThat(lab.get("/work/unpinned?ms=10").statusCode()).as("the pool replaced the dead connection").isEqualTo(200);
     }
 
     private static void awaitStatus(String path, int status, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        int last = -1;
-        while (System.nanoTime() < deadline) {
-            last = lab.get(path, Duration.ofSeconds(10)).statusCode();
-            if (last == status) {
-                return;
-            }
-            LabServer.sleep(Duration.ofMillis(200));
-        }
-        throw new AssertionError(path + " answered " + last + ", not " + status + ", for " + within);
+        await(path + " answering " + status).atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> lab.get(path, Duration.ofSeconds(10)).statusCode(), equalTo(status));
     }
 }

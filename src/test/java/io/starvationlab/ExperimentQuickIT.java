@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.ExperimentReport;
 import io.starvationlab.experiment.ExperimentRunner;
-import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.PhaseReport;
 
 /**
@@ -25,19 +24,21 @@ class ExperimentQuickIT {
         Path plan = Path.of(System.getProperty("lab.project.dir", "."), "k6", "plan.json");
         ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line)).run();
 
-        int jdk = LabServer.javaFeatureVersion();
-        List<String> starved = jdk >= 22 ? List.of("native", "cpu") : List.of("cpu");
+        ServerJdk jdk = ServerJdk.parse(report.servers().get("default").javaVersion());
+        List<String> starved = jdk.hasFfm() ? List.of("native", "cpu") : List.of("cpu");
         for (String phase : starved) {
             assertThat(verdict(report, phase)).as(phase).isEqualTo(PhaseReport.STARVED);
         }
         for (String phase : List.of("unpinned", "reentrant")) {
             assertThat(verdict(report, phase)).as(phase).isEqualTo(PhaseReport.NOT_STARVED);
         }
-        if (jdk >= 24 && jdk <= 25) {
-            assertThat(verdict(report, "pinned")).as("JEP 491: synchronized no longer pins").isEqualTo(PhaseReport.NOT_STARVED);
-            assertThat(verdict(report, "pinned-legacy-locking")).as("LockingMode=1").isEqualTo(PhaseReport.STARVED);
-        } else if (jdk < 24) {
+        if (jdk.synchronizedPins()) {
             assertThat(verdict(report, "pinned")).as("synchronized pins before JDK 24").isEqualTo(PhaseReport.STARVED);
+        } else {
+            assertThat(verdict(report, "pinned")).as("JEP 491: synchronized no longer pins").isEqualTo(PhaseReport.NOT_STARVED);
+        }
+        if (jdk.legacyLockingPins()) {
+            assertThat(verdict(report, "pinned-legacy-locking")).as("LockingMode=1").isEqualTo(PhaseReport.STARVED);
         }
 
         assertThat(out.resolve("report.json")).exists();

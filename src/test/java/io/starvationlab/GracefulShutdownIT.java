@@ -1,6 +1,7 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.load.ClosedLoad;
 
@@ -20,6 +22,7 @@ import io.starvationlab.experiment.load.ClosedLoad;
 class GracefulShutdownIT {
 
     static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    static final int LOAD_CLIENTS = 32;
 
     @Test
     void sigtermUnderLoadShouldDrainAndLeaveNoPostgresBehind() {
@@ -31,8 +34,11 @@ class GracefulShutdownIT {
         List<ClosedLoad.Outcome> outcomes;
         int exit;
         long terminated;
-        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=500"), 32, Duration.ofSeconds(60))) {
-            LabServer.sleep(Duration.ofSeconds(2));
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=500"), LOAD_CLIENTS, Duration.ofSeconds(60))) {
+            // a load in its stride: every client served once, and requests in flight
+            await("a round of the load served").atMost(Duration.ofSeconds(30)).until(() -> load.result().latencies().ok() >= LOAD_CLIENTS);
+            ServiceConditions.awaitGauges(new LabClient(server.baseUri()), Duration.ofSeconds(30), "half the load's requests in flight",
+                    gauges -> gauges.workInFlight() >= LOAD_CLIENTS / 2);
             terminated = System.nanoTime();
             exit = server.stop(SHUTDOWN_TIMEOUT.plusSeconds(15));
             System.out.printf("exited with %d %.1f s after SIGTERM%n", exit, (System.nanoTime() - terminated) / 1e9);
@@ -49,11 +55,8 @@ class GracefulShutdownIT {
         assertThat(inFlight).as("within the shutdown timeout")
                 .allSatisfy(outcome -> assertThat(outcome.millis()).isLessThan(500 + SHUTDOWN_TIMEOUT.toMillis()));
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (ours.stream().anyMatch(GracefulShutdownIT::alive) && System.nanoTime() < deadline) {
-            LabServer.sleep(Duration.ofMillis(200));
-        }
-        assertThat(ours).as("no orphaned postgres process").noneMatch(GracefulShutdownIT::alive);
+        await("the embedded PostgreSQL gone").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertThat(ours).as("no orphaned postgres process").noneMatch(GracefulShutdownIT::alive));
         assertThat(server.logText()).contains("Embedded PostgreSQL stopped");
     }
 

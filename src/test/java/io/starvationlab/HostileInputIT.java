@@ -21,10 +21,10 @@ import org.quicktheories.generators.Generate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.experiment.server.Gauges;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.RawHttp;
+import io.starvationlab.service.Mode;
 
 /**
  * Generated malformed requests, sent over raw sockets: every one is answered, quickly, with a 4xx
@@ -35,7 +35,7 @@ class HostileInputIT {
 
     static final int EXAMPLES = 300;
     static final Set<Integer> SERVER_OWN = Set.of(400, 413, 414, 431);
-    static final List<String> MODES = List.of("unpinned", "pinned", "reentrant", "native", "cpu", "platform");
+    static final List<String> MODES = Mode.labels();
 
     static LabServer server;
 
@@ -84,8 +84,7 @@ class HostileInputIT {
         assertThat(sent.get()).isGreaterThanOrEqualTo(200);
         LabClient lab = new LabClient(server.baseUri());
         assertThat(lab.get("/q/health/live").statusCode()).as("still alive afterwards").isEqualTo(200);
-        Gauges after = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
-        assertThat(after.idle()).as("no request slot, permit or connection kept by a refused request: %s", after).isTrue();
+        ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "no request slot, permit or connection kept by a refused request");
     }
 
     static Gen<Hostile> hostileRequests() {

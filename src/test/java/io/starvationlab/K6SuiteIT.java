@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.LabServer;
 
 /**
@@ -19,7 +20,7 @@ class K6SuiteIT {
     @Test
     void theK6ScriptsShouldOnlySendRequestsTheServiceAnswers() {
         try (LabServer server = LabServer.start(List.of(), Map.of(), StarvationIT.LOGS, "k6-live")) {
-            NodeScript.Result result = NodeScript.run(Map.of("BASE_URL", server.baseUri().toString()), "src/test/node/k6/live.mjs");
+            ChildProcess.Result result = NodeScript.run(Map.of("BASE_URL", server.baseUri().toString()), "src/test/node/k6/live.mjs");
             assertThat(result.exitCode()).as("live.mjs:\n%s", result.output()).isZero();
         }
     }

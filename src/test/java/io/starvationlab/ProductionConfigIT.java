@@ -1,6 +1,7 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +41,9 @@ class ProductionConfigIT {
             List<ClosedLoad.Outcome> outcomes;
             ClosedLoad.Result result;
             try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
-                LabServer.sleep(Duration.ofSeconds(3));
+                // requests served and requests refused: what the assertions below count
+                await("answers of both kinds").atMost(Duration.ofSeconds(30))
+                        .until(() -> load.result().latencies().statuses().keySet().containsAll(List.of(200, 503)));
                 result = load.stop(Duration.ofSeconds(10));
                 outcomes = result.outcomes();
             }

@@ -1,6 +1,7 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,8 +11,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledForJreRange;
-import org.junit.jupiter.api.condition.JRE;
 
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.load.Latencies;
@@ -35,6 +34,7 @@ class StarvationIT {
     static final StarvationRule RULE = Plan.ofProject().starved();
 
     static LabServer server;
+    static ServerJdk jdk;
     static PhaseRunner phases;
     static PhaseResult idle;
 
@@ -42,6 +42,7 @@ class StarvationIT {
     static void start() {
         server = LabServer.start(List.of(), Map.of(), LOGS, "starvation");
         phases = new PhaseRunner(server);
+        jdk = ServerJdk.of(phases.lab());
         warmUp(phases);
         idle = phases.baseline("idle", Duration.ofSeconds(4), Duration.ofMillis(500));
         System.out.printf("idle: virtual p50 %.2f ms p99 %.2f ms%n", idle.probe("virtual").percentileMillis(50), idle.probe("virtual").percentileMillis(99));
@@ -59,19 +60,14 @@ class StarvationIT {
 
     /** Every mode once under light load, so the measured phases do not time the JIT. */
     static void warmUp(PhaseRunner runner) {
-        for (String mode : List.of("unpinned", starvingMode(), "pinned", "cpu")) {
+        for (String mode : List.of("unpinned", ServerJdk.of(runner.lab()).starvingMode(), "pinned", "cpu")) {
             runner.run("warm-up " + mode, "/work/" + mode + "?ms=20&downstream=sleep", 8, Duration.ofSeconds(1), Duration.ofMillis(300));
         }
     }
 
-    /** The mode that holds carriers on this JDK: native needs FFM (JDK 22+), cpu holds them everywhere. */
-    static String starvingMode() {
-        return LabServer.javaFeatureVersion() >= 22 ? "native" : "cpu";
-    }
-
     @Test
-    @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "the native mode needs FFM, final from JDK 22")
     void nativeLoadStarvesTheVirtualProbeWhileTheOthersStayFast() {
+        assumeTrue(jdk.hasFfm(), "the native mode needs FFM, final from JDK 22; the service runs on " + jdk);
         PhaseResult load = phases.run("native", "/work/native?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
         report(load);
 
@@ -87,7 +83,7 @@ class StarvationIT {
         assertThat(load.canaryP99Millis()).as("canary p99 from its histogram").isGreaterThanOrEqualTo(100);
         assertThat(load.maxStalledMillis()).as("stalled gauge during the stall").isGreaterThan(0);
         assertThat(load.topPinnedFrame()).as("/lab/pinning names the upcall").isEqualTo("io.starvationlab.service.WorkService.callInsideUpcall");
-        if (LabServer.javaFeatureVersion() >= 24) {
+        if (jdk.namesPinnedReason()) {
             assertThat(load.topPinnedReason()).isEqualTo("Native or VM frame on stack");
         }
         long served = load.load().latencies().ok();
@@ -117,8 +113,7 @@ class StarvationIT {
     /** JDK 24 and 25 fixed synchronized (JEP 491); -XX:LockingMode=1 brings back JDK 21's pinning. */
     @Test
     void legacyLockingBringsBackPinningOnJdk24And25() {
-        int jdk = LabServer.javaFeatureVersion();
-        org.junit.jupiter.api.Assumptions.assumeTrue(jdk >= 24 && jdk <= 25, "LockingMode=1 exists on JDK 24 and 25 only; this is JDK " + jdk);
+        assumeTrue(jdk.legacyLockingPins(), "LockingMode=1 brings pinning back on JDK 24 and 25 only; the service runs on " + jdk);
         try (LabServer legacy = LabServer.start(List.of("-XX:LockingMode=1"), Map.of(), LOGS, "starvation-legacy-locking");
                 PhaseRunner legacyPhases = new PhaseRunner(legacy)) {
             assertThat(legacyPhases.lab().info().path("lockingMode").asInt()).isEqualTo(1);

@@ -19,10 +19,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.load.ClosedLoad;
-import io.starvationlab.experiment.server.Gauges;
 import io.starvationlab.experiment.load.Http2LoadProcess;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.service.Mode;
 
 /**
  * The service while its carriers starve: every endpoint still answers within its bound, liveness
@@ -30,10 +30,13 @@ import io.starvationlab.experiment.server.LabServer;
  */
 class StarvedServerIT {
 
-    /** On the carriers: they may wait, up to their deadline (ms + acquire timeout + 4 s; the probe's ms is 0), or be refused. */
-    static final List<String> ON_CARRIERS = List.of(
-            "/work/unpinned?ms=50", "/work/pinned?ms=50", "/work/reentrant?ms=50", "/work/native?ms=50",
-            "/work/cpu?ms=50", "/work/unpinned?ms=50&downstream=sleep", "/probe/virtual");
+    /**
+     * On the carriers, every mode but platform: they may wait, up to their deadline (ms + acquire timeout
+     * + 4 s; the probe's ms is 0), or be refused.
+     */
+    static final List<String> ON_CARRIERS = Stream.concat(
+            Mode.labels().stream().filter(mode -> !mode.equals("platform")).map(mode -> "/work/" + mode + "?ms=50"),
+            Stream.of("/work/unpinned?ms=50&downstream=sleep", "/probe/virtual")).toList();
     /** On the worker pool or the event loop: starvation must not reach them. */
     static final List<String> OFF_CARRIERS = List.of(
             "/work/platform?ms=50", "/probe/worker", "/probe/event-loop", "/q/health/live", "/q/health/ready", "/lab/info");
@@ -43,11 +46,12 @@ class StarvedServerIT {
     void everyEndpointShouldAnswerInTimeWhileCarriersStarveAndRecoverAfter() throws Exception {
         try (LabServer server = LabServer.start(List.of(), Map.of(), StarvationIT.LOGS, "starved-server")) {
             LabClient lab = new LabClient(server.baseUri());
+            ServerJdk jdk = ServerJdk.of(lab);
             ExecutorService clients = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory());
             List<Integer> liveness = new ArrayList<>();
-            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + StarvationIT.starvingMode() + "?ms=100&downstream=sleep"), 16 * LabServer.CARRIERS,
+            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + jdk.starvingMode() + "?ms=100&downstream=sleep"), 16 * LabServer.CARRIERS,
                     Duration.ofSeconds(60))) {
-                LabServer.sleep(Duration.ofSeconds(2));
+                ServiceConditions.awaitCarriersStarving(lab);
                 List<CompletableFuture<long[]>> answers = new ArrayList<>();
                 for (String endpoint : ENDPOINTS) {
                     answers.add(CompletableFuture.supplyAsync(() -> timed(lab, endpoint), clients));
@@ -60,14 +64,14 @@ class StarvedServerIT {
                 for (int i = 0; i < ENDPOINTS.size(); i++) {
                     String endpoint = ENDPOINTS.get(i);
                     long[] answer = answers.get(i).get();
-                    System.out.printf("under %s load: %-40s %d in %d ms%n", StarvationIT.starvingMode(), endpoint, answer[0], answer[1]);
+                    System.out.printf("under %s load: %-40s %d in %d ms%n", jdk.starvingMode(), endpoint, answer[0], answer[1]);
                     if (OFF_CARRIERS.contains(endpoint)) {
                         assertThat(answer[0]).as(endpoint).isEqualTo(200L);
                         assertThat(answer[1]).as(endpoint + " is not on the carriers").isLessThan(2_000);
                     } else {
                         // within ms + acquire timeout (10 s) + 5 s
                         assertThat(answer[1]).as(endpoint + " within its bound").isLessThan(15_050);
-                        boolean noFfm = endpoint.startsWith("/work/native") && LabServer.javaFeatureVersion() < 22;
+                        boolean noFfm = endpoint.startsWith("/work/native") && !jdk.hasFfm();
                         assertThat(answer[0]).as(endpoint).isIn(noFfm ? List.of(501L) : List.of(200L, 503L));
                     }
                 }
@@ -79,8 +83,7 @@ class StarvedServerIT {
             assertNoEventLoopBlocked(server);
 
             long stopped = System.nanoTime();
-            Gauges gauges = Gauges.awaitIdle(lab, Duration.ofSeconds(5));
-            assertThat(gauges.idle()).as("idle within 5 s: %s", gauges).isTrue();
+            ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "idle within 5 s");
             long virtual = timed(lab, "/probe/virtual")[1];
             assertThat((System.nanoTime() - stopped) / 1e9).isLessThan(5.5);
             assertThat(virtual).as("the virtual probe is fast again").isLessThan(200);
@@ -101,9 +104,9 @@ class StarvedServerIT {
             ExecutorService clients = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory());
             List<HttpResponse<String>> refused = new ArrayList<>();
             long slowest = 0;
-            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + StarvationIT.starvingMode() + "?ms=200&downstream=sleep"),
+            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"),
                     32 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
-                LabServer.sleep(Duration.ofSeconds(2));
+                ServiceConditions.awaitCarriersStarving(lab);
                 for (int round = 0; round < 4; round++) {
                     List<CompletableFuture<HttpResponse<String>>> probes = new ArrayList<>();
                     List<CompletableFuture<Long>> took = new ArrayList<>();
@@ -151,8 +154,9 @@ class StarvedServerIT {
     void theEventLoopShouldNeverWaitForAStarvedVirtualThreadOnASharedConnection() throws Exception {
         Map<String, String> strictChecker = Map.of("quarkus.vertx.max-event-loop-execute-time", "500ms");
         try (LabServer server = LabServer.start(List.of(), strictChecker, StarvationIT.LOGS, "shared-connection")) {
+            String starvingMode = ServerJdk.of(new LabClient(server.baseUri())).starvingMode();
             Map<String, String> loads = Http2LoadProcess.run(server.baseUri(), Duration.ofSeconds(45), List.of(
-                    "/work/" + StarvationIT.starvingMode() + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
+                    "/work/" + starvingMode + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
                     "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
             loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
             assertNoEventLoopBlocked(server);

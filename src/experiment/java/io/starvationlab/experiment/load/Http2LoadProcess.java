@@ -1,19 +1,15 @@
 package io.starvationlab.experiment.load;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
+import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.LabServer;
 
 /**
@@ -58,23 +54,12 @@ public final class Http2LoadProcess {
         List<String> command = new ArrayList<>(List.of(LabServer.javaLauncher(), "-cp", System.getProperty("java.class.path"),
                 Http2LoadProcess.class.getName(), base.toString(), String.valueOf(length.toSeconds())));
         command.addAll(pathsAndConcurrency);
-        try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            // a line per path fits in the pipe: wait first, so a stuck process cannot hold the test past its bound
-            if (!process.waitFor(length.toSeconds() + 120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException("the HTTP/2 load process failed: " + command);
-            }
-            Map<String, String> lines = new LinkedHashMap<>();
-            try (BufferedReader out = process.inputReader(StandardCharsets.UTF_8)) {
-                out.lines().forEach(line -> lines.put(line.substring(0, line.indexOf(' ')), line));
-            }
-            return lines;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        ChildProcess.Result result = ChildProcess.of(command).withErrorsToConsole().run(length.plusSeconds(120));
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException("the HTTP/2 load process exited with " + result.exitCode() + ": " + command + "\n" + result.output());
         }
+        Map<String, String> lines = new LinkedHashMap<>();
+        result.output().lines().filter(line -> line.startsWith("/")).forEach(line -> lines.put(line.substring(0, line.indexOf(' ')), line));
+        return lines;
     }
 }

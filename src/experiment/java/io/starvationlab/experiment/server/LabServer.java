@@ -81,6 +81,7 @@ public final class LabServer implements AutoCloseable {
      * Starts the service and waits for it to exit, for configurations it must refuse.
      *
      * @return the exit code and everything the service printed
+     * @throws ChildProcess.TimedOut when it still runs after {@code timeout}: it and what it started are ended
      */
     public static Exit runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
         List<String> command = new ArrayList<>();
@@ -90,20 +91,8 @@ public final class LabServer implements AutoCloseable {
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
         command.add(applicationJar().toAbsolutePath().toString());
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] output = process.getInputStream().readAllBytes();
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new IllegalStateException("the service did not exit within " + timeout);
-            }
-            return new Exit(process.exitValue(), new String(output, java.nio.charset.StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        ChildProcess.Result result = ChildProcess.of(command).run(timeout);
+        return new Exit(result.exitCode(), result.output());
     }
 
     /** How a service that was expected to refuse its configuration ended. */
