@@ -1,16 +1,20 @@
 package io.starvationlab.rest;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.anything;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
-import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.notNullValue;
 
+import java.time.Duration;
+
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.starvationlab.service.Mode;
 
 @QuarkusTest
 class LabResourceTest {
@@ -31,7 +35,7 @@ class LabResourceTest {
                 .body("permits.db", equalTo(50))
                 .body("poolMaxSize", equalTo(64))
                 .body("embeddedDatabase", equalTo(true))
-                .body("modes", hasItems("unpinned", "pinned", "reentrant", "native", "cpu", "platform"));
+                .body("modes", equalTo(Mode.labels()));
     }
 
     @Test
@@ -39,17 +43,13 @@ class LabResourceTest {
     void shouldGroupPinnedEventsByTheFrameThatPinned() {
         given().get("/lab/pinning?reset=true").then().statusCode(200).body("available", equalTo(true));
         given().get("/work/native?downstream=sleep&ms=60").then().statusCode(200);
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            String frame = given().get("/lab/pinning").then().statusCode(200).extract().jsonPath().getString("groups[0].frame");
-            if (frame != null) {
-                break;
-            }
-            ResourceAssertions.sleep(200);
-        }
+        // the JFR stream delivers events about a second after they happen
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                .until(() -> given().get("/lab/pinning").then().statusCode(200).extract().jsonPath().getString("groups[0].frame"), notNullValue());
         given().get("/lab/pinning").then().statusCode(200)
                 .body("groups[0].frame", equalTo("io.starvationlab.service.WorkService.callInsideUpcall"))
-                .body("groups[0].reason", equalTo("Native or VM frame on stack"))
+                // the JFR event has carried a pinnedReason since JDK 24
+                .body("groups[0].reason", Runtime.version().feature() >= 24 ? equalTo("Native or VM frame on stack") : anything())
                 .body("groups[0].count", equalTo(1))
                 .body("groups[0].maxMillis", greaterThan(50f))
                 .body("groups[0].stack[0]", notNullValue());

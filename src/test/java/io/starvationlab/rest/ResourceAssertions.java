@@ -3,9 +3,12 @@ package io.starvationlab.rest;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+
+import org.awaitility.Awaitility;
 
 import io.starvationlab.experiment.server.PrometheusText;
 
@@ -17,18 +20,12 @@ final class ResourceAssertions {
 
     /** No permit is held and no pooled connection is in use: nothing leaked from the test. */
     static void assertNothingHeld() {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        PrometheusText metrics;
-        do {
-            metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
-            if (metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow() == 0
-                    && metrics.sum("agroal_active_count", s -> true).orElseThrow() == 0) {
-                return;
-            }
-            sleep(100);
-        } while (System.nanoTime() < deadline);
-        assertThat(metrics.sum("lab_downstream_permits_in_use", s -> true)).as("permits in use").contains(0.0);
-        assertThat(metrics.sum("agroal_active_count", s -> true)).as("connections in use").contains(0.0);
+        Awaitility.await("no permit and no connection held").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> {
+                    PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+                    assertThat(metrics.sum("lab_downstream_permits_in_use", s -> true)).as("permits in use").contains(0.0);
+                    assertThat(metrics.sum("agroal_active_count", s -> true)).as("connections in use").contains(0.0);
+                });
     }
 
     /** Sends {@code count} GETs from platform threads and returns their statuses to come. */
@@ -50,22 +47,8 @@ final class ResourceAssertions {
 
     /** Waits until the sleep downstream's gauge reads at least {@code value}: the requests sent hold or wait, as planned. */
     static void awaitSleepGauge(String name, double value) {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
-            if (metrics.sum(name, sample -> "sleep".equals(sample.label("downstream"))).orElse(0.0) >= value) {
-                return;
-            }
-            sleep(50);
-        }
-        throw new AssertionError(name + " never reached " + value);
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Awaitility.await(name + " reaches " + value).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                        .sum(name, sample -> "sleep".equals(sample.label("downstream"))).orElse(0.0), reading -> reading >= value);
     }
 }

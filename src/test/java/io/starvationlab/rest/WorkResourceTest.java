@@ -4,7 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
-import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
@@ -15,15 +14,19 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
+import io.starvationlab.service.Mode;
 
 @QuarkusTest
 class WorkResourceTest {
@@ -33,10 +36,13 @@ class WorkResourceTest {
         ResourceAssertions.assertNothingHeld();
     }
 
+    /** Every mode of the service with every downstream. */
+    static Stream<Arguments> everyModeAndDownstream() {
+        return Mode.labels().stream().flatMap(mode -> Stream.of(Arguments.of(mode, "db"), Arguments.of(mode, "sleep")));
+    }
+
     @ParameterizedTest
-    @CsvSource({
-            "unpinned, db", "unpinned, sleep", "pinned, db", "pinned, sleep", "reentrant, db", "reentrant, sleep",
-            "native, db", "native, sleep", "cpu, db", "cpu, sleep", "platform, db", "platform, sleep" })
+    @MethodSource("everyModeAndDownstream")
     void shouldRunEveryModeAndAnswerTheContractFields(String mode, String downstream) {
         if (mode.equals("native") && Runtime.version().feature() < 22) {
             given().queryParam("downstream", downstream).get("/work/native").then().statusCode(501)
@@ -96,7 +102,7 @@ class WorkResourceTest {
         given().get("/work/green")
                 .then().statusCode(404).contentType("application/problem+json")
                 .body("type", equalTo("urn:starvation-lab:problem:unknown-mode"))
-                .body("modes", hasItems("unpinned", "pinned", "reentrant", "native", "cpu", "platform"));
+                .body("modes", equalTo(Mode.labels()));
     }
 
     @Test

@@ -168,11 +168,12 @@ public final class LabServer implements AutoCloseable {
             if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
                 return process.exitValue();
             }
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            // the embedded PostgreSQL would outlive a JVM killed before its shutdown hook ran
+            ChildProcess.endTree(process.toHandle());
             return -1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            process.destroyForcibly();
+            ChildProcess.endTree(process.toHandle());
             return -1;
         }
     }
