@@ -203,7 +203,8 @@ public final class PrometheusServer implements AutoCloseable {
         };
     }
 
-    private JsonNode api(String pathAndQuery) {
+    /** The {@code data} of an HTTP API answer. */
+    JsonNode api(String pathAndQuery) {
         try {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());
