@@ -60,13 +60,11 @@ public final class PrometheusRun implements AutoCloseable {
             progress.accept("SKIPPED Prometheus: " + why);
             return new PrometheusRun(null, why, rules, dashboard, out, progress);
         }
-        long begin = System.nanoTime();
-        PrometheusServer server = PrometheusServer.start(binary.get(), rules, out.resolve("logs"));
-        PrometheusRun run = new PrometheusRun(server, null, rules, dashboard, out, progress);
-        run.waitedNanos += System.nanoTime() - begin;
+        // it gets ready while the first server JVM starts
+        PrometheusServer server = PrometheusServer.launch(binary.get(), rules, out.resolve("logs"));
         progress.accept("Prometheus " + server.baseUri() + " (pid " + server.pid() + "): " + rules.alerts().size() + " alert rules, "
                 + dashboard.panels().size() + " dashboard panels");
-        return run;
+        return new PrometheusRun(server, null, rules, dashboard, out, progress);
     }
 
     public boolean enabled() {
@@ -78,6 +76,9 @@ public final class PrometheusRun implements AutoCloseable {
         if (server == null) {
             return () -> { };
         }
+        long begin = System.nanoTime();
+        server.awaitReady();
+        waitedNanos += System.nanoTime() - begin;
         ScrapeTarget target = ScrapeTarget.of(jvm, lab.pid(), lab.baseUri());
         targets.put(jvm, target);
         server.scrape(target);
@@ -98,9 +99,11 @@ public final class PrometheusRun implements AutoCloseable {
             return PrometheusReport.notMeasured(missing);
         }
         long begin = System.nanoTime();
+        server.awaitReady();
         awaitStarvationAlertsResolved();
-        Instant end = Instant.now();
         Duration step = PrometheusServer.INTERVAL;
+        // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
+        Instant end = Instant.now().plus(step);
         Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
         List<AlertEpisode> episodes = AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end);
         AlertTimeline timeline = new AlertTimeline(List.copyOf(windows), episodes, rules.alerts());
@@ -145,11 +148,10 @@ public final class PrometheusRun implements AutoCloseable {
     private void awaitStarvationAlertsResolved() {
         String active = "ALERTS{alertname=~\"" + String.join("|", AlertTimeline.STARVATION_ALERTS) + "\"}";
         long deadline = System.nanoTime() + RESOLVE_WAIT.toNanos();
+        // an alert's series ends at the evaluation that resolves it, so the range query up to now sees it
         while (System.nanoTime() < deadline && !server.query(active).isEmpty()) {
             LabServer.sleep(Duration.ofMillis(250));
         }
-        // one more evaluation, so the range query sees the last state
-        LabServer.sleep(PrometheusServer.INTERVAL.plusMillis(200));
         progress.accept(server.query(active).isEmpty() ? "Prometheus: the starvation alerts have resolved"
                 : "Prometheus: starvation alerts still active after waiting " + RESOLVE_WAIT.toSeconds() + " s");
     }

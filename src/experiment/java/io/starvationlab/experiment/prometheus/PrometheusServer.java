@@ -51,6 +51,7 @@ public final class PrometheusServer implements AutoCloseable {
     private final Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private volatile long peakRssKiB;
+    private volatile boolean ready;
 
     private PrometheusServer(Process process, Path home, URI base, Path log) {
         this.process = process;
@@ -71,6 +72,13 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** Starts Prometheus with {@code rules} and no targets yet; returns once it reports ready. */
     public static PrometheusServer start(Path binary, AlertRules rules, Path logDirectory) {
+        PrometheusServer server = launch(binary, rules, logDirectory);
+        server.awaitReady();
+        return server;
+    }
+
+    /** Starts Prometheus and returns at once; {@link #awaitReady()} before using it. */
+    public static PrometheusServer launch(Path binary, AlertRules rules, Path logDirectory) {
         Path home;
         try {
             home = Files.createTempDirectory("starvation-lab-prometheus-");
@@ -96,14 +104,7 @@ public final class PrometheusServer implements AutoCloseable {
             delete(home);
             throw new UncheckedIOException("Cannot start " + binary, e);
         }
-        PrometheusServer server = new PrometheusServer(process, home, URI.create("http://127.0.0.1:" + port), log);
-        try {
-            server.awaitReady();
-            return server;
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
+        return new PrometheusServer(process, home, URI.create("http://127.0.0.1:" + port), log);
     }
 
     /** Scrape and evaluation every second; the job's labels come from each target, as the ServiceMonitor's would. */
@@ -225,7 +226,21 @@ public final class PrometheusServer implements AutoCloseable {
         return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 
-    private void awaitReady() {
+    /** Returns once Prometheus reports ready; if it does not, stops it and throws. */
+    public void awaitReady() {
+        if (ready) {
+            return;
+        }
+        try {
+            pollReady();
+            ready = true;
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void pollReady() {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {

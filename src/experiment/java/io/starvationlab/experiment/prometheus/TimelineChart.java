@@ -87,7 +87,7 @@ final class TimelineChart {
                 .filter(Double::isFinite).max().orElse(1));
         double stallTop = Math.ceil(maxStall);
         frame(svg, top2, plotWidth, "canary stalled (s)");
-        linearTicks(svg, top2, plotWidth, stallTop, "%.0f s");
+        linearTicks(svg, top2, plotWidth, stallTop, "%.1f s");
         for (Series series : data.stalled()) {
             line(svg, series, x, value -> top2 + PANEL * (1 - value / stallTop), "#d62728");
         }
