@@ -48,6 +48,30 @@ class ExperimentQuickIT {
         assertThat(chart).startsWith("<svg").contains("native", "unpinned").contains("<rect");
         assertThat(report.phases()).filteredOn(phase -> !phase.isBaseline())
                 .allSatisfy(phase -> assertThat(chart).contains(phase.name()));
+        assertAlertsOnALivePrometheus(report, out, markdown);
+    }
+
+    /** The starvation alerts on the run's own Prometheus: caught in every starved phase, silent in the others. */
+    private static void assertAlertsOnALivePrometheus(ExperimentReport report, Path out, String markdown) throws Exception {
+        if (ExternalTool.find("prometheus", "Debian package prometheus").isEmpty()) {
+            assertThat(report.prometheus().measured()).isFalse();
+            assertThat(markdown).contains("Not measured: prometheus is not on the PATH");
+            return;
+        }
+        assertThat(report.prometheus().measured()).as(report.prometheus().note()).isTrue();
+        List<String> claims = List.of("CarrierStarvation goes pending within 5 s", "CarrierStall goes pending within 5 s",
+                "CarrierStarvation resolves", "CarrierStall resolves", "No false alarms", "Every dashboard panel shows data");
+        for (String claim : claims) {
+            assertThat(report.findings()).filteredOn(finding -> finding.claim().startsWith(claim)).singleElement()
+                    .satisfies(finding -> assertThat(finding.holds()).as(finding.claim() + ": " + finding.measured()).isTrue());
+        }
+        assertThat(report.findings()).filteredOn(finding -> finding.claim().contains(" fires in every starved phase"))
+                .hasSize(2).allSatisfy(finding -> assertThat(finding.holds()).as(finding.measured()).isNotEqualTo(Boolean.FALSE));
+        assertThat(report.prometheus().peakRssMegabytes()).isBetween(1.0, 300.0);
+        assertThat(markdown).contains("## Alerts and dashboard on a live Prometheus", "### Alerts per phase", "### Dashboard panels",
+                "timeline.svg");
+        String timeline = Files.readString(out.resolve("timeline.svg"));
+        assertThat(timeline).startsWith("<svg").contains("CarrierStarvation", "CarrierStall", "native", "/probe/virtual", "<path");
     }
 
     private static String verdict(ExperimentReport report, String phase) {

@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.starvationlab.experiment.prometheus.PrometheusReport;
 import io.starvationlab.experiment.server.LabClient;
 
 /**
@@ -16,7 +17,7 @@ import io.starvationlab.experiment.server.LabClient;
  * {@code report.json} (stable field names), {@code report.md}, and a chart.
  */
 public record ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers,
-        List<PhaseReport> phases, List<Finding> findings, String verdictRule) {
+        List<PhaseReport> phases, List<Finding> findings, String verdictRule, PrometheusReport prometheus) {
 
     /** The machine and the client JVM. */
     public record Environment(String os, int hostProcessors, String clientJava, String plan, int carriersPerServer,

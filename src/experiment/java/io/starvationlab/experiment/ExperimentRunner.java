@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import io.starvationlab.experiment.prometheus.AlertTimeline;
+import io.starvationlab.experiment.prometheus.PrometheusReport;
+import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.server.LabServer;
 
 /**
@@ -65,13 +68,19 @@ public final class ExperimentRunner {
         System.out.println("Verdict rule: " + report.verdictRule());
         System.out.println();
         System.out.println(ReportText.findings(report));
-        System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json, probe-p99.svg)");
+        System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json, probe-p99.svg, timeline.svg)");
         if (publish != null && !quick) {
             System.out.println("Results: " + report.publish(out, publish).toAbsolutePath());
         }
     }
 
     public ExperimentReport run() throws Exception {
+        try (PrometheusRun prometheus = PrometheusRun.start(planFile.toAbsolutePath().getParent().getParent(), out, progress)) {
+            return run(prometheus);
+        }
+    }
+
+    private ExperimentReport run(PrometheusRun prometheus) throws Exception {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         int jdk = LabServer.javaFeatureVersion();
         Map<String, List<Plan.Phase>> groups = plan.phasesByJvm(quick);
@@ -91,23 +100,32 @@ public final class ExperimentRunner {
             progress.accept("Starting server " + group.getKey() + ": " + jvm.description());
             try (LabServer server = LabServer.start(jvm.commandLine(), Map.of(), out.resolve("logs"), group.getKey());
                     PhaseRunner runner = new PhaseRunner(server, plan.probes().endpoints(), plan.probes().ratePerSecond(),
-                            Duration.ofMillis(plan.probes().timeoutMillis()), jvm.http2())) {
+                            Duration.ofMillis(plan.probes().timeoutMillis()), jvm.http2());
+                    AutoCloseable scraped = prometheus.scrape(group.getKey(), server)) {
                 ServerFacts facts = ServerFacts.read(group.getKey(), jvm.description(), runner.lab().info());
                 servers.put(group.getKey(), facts);
                 progress.accept(String.format("  %s, %d carriers, synchronized pins: %s", facts.javaVersion(), facts.carriers(),
                         facts.synchronizedPins()));
+                Instant warmUp = Instant.now();
                 warmUp(runner, group.getValue());
-                PhaseResult baseline = cleanBaseline(runner);
+                prometheus.phase(group.getKey(), "warm-up@" + group.getKey(), AlertTimeline.WARM_UP, warmUp, Instant.now(), Instant.now());
+                Measured clean = cleanBaseline(runner);
+                PhaseResult baseline = clean.result();
+                Instant baselineStart = clean.start();
                 reports.add(PhaseReport.baseline(group.getKey(), baseline));
+                prometheus.phase(group.getKey(), reports.getLast().name(), PhaseReport.BASELINE, baselineStart,
+                        baselineStart.plus(plan.baseline(quick)), Instant.now());
                 progress.accept(String.format("  baseline: /probe/virtual p50 %.1f ms", baseline.probe("virtual").percentileMillis(50)));
                 for (Plan.Phase phase : group.getValue()) {
                     done++;
                     Duration duration = plan.phaseDuration(phase, quick);
                     progress.accept(String.format("  [%d/%d] %s: %d x %s for %d s", done, total, phase.name(), phase.concurrency(),
                             phase.workPath(), duration.toSeconds()));
+                    Instant phaseStart = Instant.now();
                     PhaseResult result = runner.run(phase.name(), phase.workPath(), phase.concurrency(), duration, plan.drain(quick));
                     PhaseReport report = PhaseReport.of(phase, facts, result, baseline, plan.starved());
                     reports.add(report);
+                    prometheus.phase(group.getKey(), phase.name(), report.verdict(), phaseStart, phaseStart.plus(duration), Instant.now());
                     progress.accept(String.format("        %.1f req/s (model %.1f, %s), /probe/virtual p50 %.1f ms (%.0fx), canary p99 %.1f ms: %s",
                             report.throughputPerSecond(), report.modelLimitPerSecond(), report.modelBasis(),
                             report.probes().get("virtual").p50Millis(), report.virtualProbeSlowdown(), report.canaryP99Millis(),
@@ -115,8 +133,11 @@ public final class ExperimentRunner {
                 }
             }
         }
-        ExperimentReport report = new ExperimentReport(started.toString(), quick, environment(), servers, reports,
-                Finding.evaluate(reports, servers, plan.starved()), plan.starved().describe());
+        PrometheusReport observed = prometheus.finish(jdk);
+        List<Finding> findings = new ArrayList<>(Finding.evaluate(reports, servers, plan.starved()));
+        findings.addAll(observed.findings());
+        ExperimentReport report = new ExperimentReport(started.toString(), quick, environment(), servers, reports, findings,
+                plan.starved().describe(), observed);
         report.write(out);
         return report;
     }
@@ -125,30 +146,38 @@ public final class ExperimentRunner {
      * A probes-only baseline, measured once the warm-up has drained; one that still sees pinning or a
      * waiting canary is measured again, and reported as contaminated if it never comes clean.
      */
-    private PhaseResult cleanBaseline(PhaseRunner runner) {
-        PhaseResult baseline = null;
+    private Measured cleanBaseline(PhaseRunner runner) {
+        Measured baseline = null;
         for (int attempt = 1; attempt <= BASELINE_ATTEMPTS; attempt++) {
             if (!Quiescence.await(runner.lab(), Duration.ofSeconds(30))) {
                 progress.accept("  the server did not drain within 30 s of the warm-up");
             }
-            baseline = runner.baseline("baseline", plan.baseline(quick), plan.drain(quick));
-            String contamination = Quiescence.contamination(baseline, BASELINE_CANARY_LIMIT_MILLIS);
+            Instant start = Instant.now();
+            PhaseResult result = runner.baseline("baseline", plan.baseline(quick), plan.drain(quick));
+            String contamination = Quiescence.contamination(result, BASELINE_CANARY_LIMIT_MILLIS);
             if (contamination == null) {
-                return baseline;
+                return new Measured(result, start);
             }
             progress.accept("  baseline contaminated (" + contamination + ")" + (attempt < BASELINE_ATTEMPTS ? ": measuring it again" : ": kept, marked"));
-            baseline = baseline.contaminated(contamination);
+            baseline = new Measured(result.contaminated(contamination), start);
         }
         return baseline;
     }
 
-    /** Each mode of the group briefly, so that no phase measures the JIT compiling it. */
+    /** A phase's result and when it started. */
+    private record Measured(PhaseResult result, Instant start) {
+    }
+
+    /**
+     * Each mode of the group briefly, so that no phase measures the JIT compiling it; with a carrier
+     * left free, so the warm-up never starves the service and raises no alert.
+     */
     private void warmUp(PhaseRunner runner, List<Plan.Phase> phases) {
         Set<String> paths = new LinkedHashSet<>();
         phases.forEach(phase -> paths.add("/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream()));
         Duration each = Duration.ofMillis(quick ? 500 : 1000);
         for (String path : paths) {
-            runner.run("warm-up", path, 8, each, Duration.ofMillis(300));
+            runner.run("warm-up", path, LabServer.CARRIERS - 1, each, Duration.ofMillis(300));
         }
     }
 

@@ -95,6 +95,7 @@ final class ReportText {
         }
         md.append("\nThe model limit is what runs out first: carriers (work that holds them), the permits, the worker pool, "
                 + "a shared lock, or the clients' concurrency; each divided by the call's duration.\n");
+        md.append(report.prometheus().markdown());
         return md.toString();
     }
 

@@ -1,0 +1,86 @@
+package io.starvationlab.experiment.prometheus;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The alert rules of the project's {@code PrometheusRule}: its {@code spec.groups} are what a
+ * Prometheus rules file holds, so the experiment loads them as they are, never a copy.
+ */
+public record AlertRules(String rulesFile, List<Alert> alerts) {
+
+    /** One alerting rule, as the report explains it. */
+    public record Alert(String name, String group, String expr, Duration holdFor, String severity) {
+    }
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
+
+    /** The project's rules: {@code kubernetes/base/monitoring/prometheusrule.yaml} under {@code projectDir}. */
+    public static AlertRules ofProject(Path projectDir) {
+        return read(projectDir.resolve(Path.of("kubernetes", "base", "monitoring", "prometheusrule.yaml")));
+    }
+
+    public static AlertRules read(Path prometheusRule) {
+        try {
+            return of(YAML.readTree(prometheusRule.toFile()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the PrometheusRule " + prometheusRule, e);
+        }
+    }
+
+    static AlertRules of(JsonNode prometheusRule) {
+        if (!"PrometheusRule".equals(prometheusRule.path("kind").asText())) {
+            throw new IllegalArgumentException("not a PrometheusRule: kind " + prometheusRule.path("kind"));
+        }
+        JsonNode groups = prometheusRule.path("spec").path("groups");
+        if (!groups.isArray() || groups.isEmpty()) {
+            throw new IllegalArgumentException("the PrometheusRule has no spec.groups");
+        }
+        List<Alert> alerts = new ArrayList<>();
+        for (JsonNode group : groups) {
+            for (JsonNode rule : group.path("rules")) {
+                if (rule.has("alert")) {
+                    alerts.add(new Alert(rule.path("alert").asText(), group.path("name").asText(), rule.path("expr").asText().strip(),
+                            rule.has("for") ? duration(rule.path("for").asText()) : Duration.ZERO,
+                            rule.path("labels").path("severity").asText("")));
+                }
+            }
+        }
+        ObjectNode file = YAML.createObjectNode();
+        file.set("groups", groups);
+        try {
+            return new AlertRules(YAML.writeValueAsString(file), List.copyOf(alerts));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A Prometheus duration of one unit ({@code 30s}, {@code 1m}, {@code 2h}), the form the rules use. */
+    static Duration duration(String text) {
+        var matcher = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text.strip());
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("unsupported duration '" + text + "'");
+        }
+        long amount = Long.parseLong(matcher.group(1));
+        return switch (matcher.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+        };
+    }
+
+    public List<String> names() {
+        return alerts.stream().map(Alert::name).toList();
+    }
+}

@@ -1,0 +1,62 @@
+package io.starvationlab.experiment.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.starvationlab.ExternalTool;
+
+class AlertRulesTest {
+
+    private static final Path PROJECT = Path.of(System.getProperty("lab.project.dir", "."));
+
+    @Test
+    void shouldLoadTheGroupsOfTheProjectsPrometheusRuleAsTheyAre() {
+        AlertRules rules = AlertRules.ofProject(PROJECT);
+
+        assertThat(rules.names()).contains("CarrierStarvation", "CarrierStall", "SustainedPinning");
+        assertThat(rules.rulesFile()).startsWith("groups:").doesNotContain("apiVersion", "PrometheusRule", "metadata");
+        AlertRules.Alert starvation = rules.alerts().stream().filter(a -> a.name().equals("CarrierStarvation")).findFirst().orElseThrow();
+        assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(starvation.expr()).contains("lab_carrier_scheduling_stalled_seconds");
+    }
+
+    @Test
+    void shouldWriteARulesFileThatPromtoolAccepts(@TempDir Path dir) throws Exception {
+        var promtool = ExternalTool.find("promtool", "Debian package prometheus");
+        if (promtool.isEmpty()) {
+            return;
+        }
+        Path file = dir.resolve("rules.yaml");
+        Files.writeString(file, AlertRules.ofProject(PROJECT).rulesFile());
+        Process check = new ProcessBuilder(promtool.get().toString(), "check", "rules", file.toString()).redirectErrorStream(true).start();
+        String output = new String(check.getInputStream().readAllBytes());
+
+        assertThat(check.waitFor()).as(output).isZero();
+        assertThat(output).contains("SUCCESS: 5 rules found");
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNoPrometheusRule(@TempDir Path dir) throws Exception {
+        Path serviceMonitor = PROJECT.resolve("kubernetes/base/monitoring/servicemonitor.yaml");
+        assertThatThrownBy(() -> AlertRules.read(serviceMonitor)).hasMessageContaining("not a PrometheusRule");
+
+        Path empty = dir.resolve("empty.yaml");
+        Files.writeString(empty, "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nspec: {}\n");
+        assertThatThrownBy(() -> AlertRules.read(empty)).hasMessageContaining("no spec.groups");
+    }
+
+    @Test
+    void shouldReadPrometheusDurations() {
+        assertThat(List.of("30s", "1m", "2h", "500ms").stream().map(AlertRules::duration))
+                .containsExactly(Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofHours(2), Duration.ofMillis(500));
+        assertThatThrownBy(() -> AlertRules.duration("1m30s")).hasMessageContaining("unsupported duration");
+    }
+}
