@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.smallrye.common.annotation.Blocking;
 import io.starvationlab.config.LabConfig;
-import io.starvationlab.database.EmbeddedPostgres;
+import io.starvationlab.database.EmbeddedDatabase;
 import io.starvationlab.downstream.DatabaseClient;
 import io.starvationlab.downstream.DownstreamGateway;
 import io.starvationlab.downstream.Permits;
@@ -39,13 +39,14 @@ public class LabResource {
     private final NativeFrames nativeFrames;
     private final DownstreamGateway downstream;
     private final DatabaseClient database;
+    private final EmbeddedDatabase embedded;
     private final CarrierCanary canary;
     private final PinningMonitor pinning;
     private final LabConfig config;
     private final int workerThreads;
 
     public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, DatabaseClient database,
-            CarrierCanary canary, PinningMonitor pinning, LabConfig config,
+            EmbeddedDatabase embedded, CarrierCanary canary, PinningMonitor pinning, LabConfig config,
             @ConfigProperty(name = "quarkus.thread-pool.max-threads") Optional<Integer> workerThreads) {
         // Quarkus's default: max(8 x processors, 200)
         this.workerThreads = workerThreads.orElse(Math.max(8 * Runtime.getRuntime().availableProcessors(), 200));
@@ -53,6 +54,7 @@ public class LabResource {
         this.nativeFrames = nativeFrames;
         this.downstream = downstream;
         this.database = database;
+        this.embedded = embedded;
         this.canary = canary;
         this.pinning = pinning;
         this.config = config;
@@ -68,7 +70,7 @@ public class LabResource {
         return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
-                database.poolMaxSize(), workerThreads, Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
+                database.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
                 config.pinning().enabled(), jvm.jvmArguments());
     }
 
