@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.smallrye.common.annotation.Blocking;
 import io.starvationlab.config.LabConfig;
-import io.starvationlab.database.EmbeddedPostgres;
+import io.starvationlab.database.EmbeddedDatabase;
 import io.starvationlab.downstream.DownstreamGateway;
 import io.starvationlab.jvm.JvmFacts;
 import io.starvationlab.jvm.NativeFrames;
@@ -36,12 +36,13 @@ public class LabResource {
     private final JvmFacts jvm;
     private final NativeFrames nativeFrames;
     private final DownstreamGateway downstream;
+    private final EmbeddedDatabase embedded;
     private final CarrierCanary canary;
     private final PinningMonitor pinning;
     private final LabConfig config;
     private final int workerThreads;
 
-    public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream,
+    public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, EmbeddedDatabase embedded,
             CarrierCanary canary, PinningMonitor pinning, LabConfig config,
             @ConfigProperty(name = "quarkus.thread-pool.max-threads") Optional<Integer> workerThreads) {
         // Quarkus's default: max(8 x processors, 200)
@@ -49,6 +50,7 @@ public class LabResource {
         this.jvm = jvm;
         this.nativeFrames = nativeFrames;
         this.downstream = downstream;
+        this.embedded = embedded;
         this.canary = canary;
         this.pinning = pinning;
         this.config = config;
@@ -62,7 +64,7 @@ public class LabResource {
         return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
-                downstream.poolMaxSize(), workerThreads, Mode.labels(), EmbeddedPostgres.isRunning(), canary.enabled(),
+                downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
                 config.pinning().enabled(), jvm.jvmArguments());
     }
 

@@ -10,9 +10,9 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Refuses a GET or HEAD that carries a body, before anything reads it: every endpoint of the lab
- * takes its input from the path and query, so a body means a confused or hostile client, and
- * HTTP gives a GET body no meaning.
+ * Refuses, before anything reads the request: an HTTP version the server does not speak (505), and a
+ * GET or HEAD that carries a body (400): every endpoint of the lab takes its input from the path and
+ * query, so a body means a confused or hostile client, and HTTP gives a GET body no meaning.
  */
 @ApplicationScoped
 public class RequestHygiene {
@@ -32,6 +32,14 @@ public class RequestHygiene {
 
     private void check(RoutingContext context) {
         HttpServerRequest request = context.request();
+        if (request.version() == null) {
+            // Vert.x knows HTTP/1.0, HTTP/1.1 and HTTP/2; for any other version line (HTTP/9.9) it has none
+            Problem problem = Problem.of("http-version-not-supported", "HTTP version not supported", 505,
+                    "this server speaks HTTP/1.0, HTTP/1.1 and HTTP/2", request.path());
+            context.response().putHeader(HttpHeaders.CONNECTION, "close"); // how the client frames its messages is unknown
+            problems.end(context, problem, null);
+            return;
+        }
         boolean readOnly = request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD;
         if (readOnly && carriesBody(request)) {
             Problem problem = Problem.of("body-not-allowed", "Body not allowed", 400,

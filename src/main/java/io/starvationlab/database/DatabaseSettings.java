@@ -8,44 +8,42 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.Optional;
 
-import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
 /**
- * Refuses to start against an external database without credentials (there are no defaults to fall
- * back on), and stops the embedded PostgreSQL after everything else has shut down.
+ * Refuses to start without a database, or against an external one without credentials (there are no
+ * defaults to fall back on).
  */
 @ApplicationScoped
-public class DatabaseLifecycle {
+public class DatabaseSettings {
 
+    private final EmbeddedDatabase embedded;
     private final Optional<String> url;
     private final Optional<String> username;
     private final Optional<String> password;
 
-    public DatabaseLifecycle(@ConfigProperty(name = "quarkus.datasource.jdbc.url") Optional<String> url,
+    public DatabaseSettings(EmbeddedDatabase embedded, @ConfigProperty(name = "quarkus.datasource.jdbc.url") Optional<String> url,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> username,
             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+        this.embedded = embedded;
         this.url = url;
         this.username = username;
         this.password = password;
     }
 
-    void checkSettings(@Observes @Priority(1) StartupEvent event) {
-        if (EmbeddedPostgres.isRunning()) {
+    void check(@Observes @Priority(1) StartupEvent event) {
+        if (embedded.running()) {
             return;
         }
         if (url.isEmpty()) {
             throw new IllegalStateException("No database configured: set QUARKUS_DATASOURCE_JDBC_URL, "
-                    + "QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD, or leave lab.embedded-postgres.enabled=true "
-                    + "to start an embedded PostgreSQL");
+                    + "QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD, " + (embedded.available()
+                            ? "or leave lab.embedded-postgres.enabled=true to start an embedded PostgreSQL"
+                            : "as this build has no embedded PostgreSQL"));
         }
         if (username.isEmpty() || password.isEmpty()) {
             throw new IllegalStateException("The database at " + url.get() + " needs credentials: set QUARKUS_DATASOURCE_USERNAME "
                     + "and QUARKUS_DATASOURCE_PASSWORD (there are no default credentials)");
         }
-    }
-
-    void stopEmbedded(@Observes @Priority(Integer.MAX_VALUE) ShutdownEvent event) {
-        EmbeddedPostgres.stop();
     }
 }

@@ -1,4 +1,4 @@
-package io.starvationlab.database;
+package io.starvationlab.database.embedded;
 
 import java.io.IOException;
 import java.time.Duration;

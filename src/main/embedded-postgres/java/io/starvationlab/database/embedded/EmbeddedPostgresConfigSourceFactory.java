@@ -1,4 +1,4 @@
-package io.starvationlab.database;
+package io.starvationlab.database.embedded;
 
 import java.util.List;
 import java.util.Map;
