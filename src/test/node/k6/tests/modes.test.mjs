@@ -74,7 +74,9 @@ function kubernetesModeSettings(dir) {
     if (statSync(path).isDirectory()) {
       settings.push(...kubernetesModeSettings(path));
     } else if (/\.ya?ml$/.test(name)) {
-      for (const m of readFileSync(path, 'utf8').matchAll(/\b(PINNED_MODE|UNPINNED_MODE|STARVING_MODES)(?:=|:[ \t]*)["']?([a-z0-9,-]*)/g)) {
+      // settings, not the comments that show a mistyped one
+      const text = readFileSync(path, 'utf8').split('\n').filter((line) => !/^\s*#/.test(line)).join('\n');
+      for (const m of text.matchAll(/\b(PINNED_MODE|UNPINNED_MODE|STARVING_MODES)(?:=|:[ \t]*)["']?([a-z0-9,-]*)/g)) {
         for (const mode of m[2].split(',').filter((v) => v !== '')) {
           settings.push({ file: path.slice(ROOT.length + 1), key: m[1], mode });
         }
