@@ -69,18 +69,18 @@ describe('alert rules', () => {
   test('every alert tells the on-call where to look, and its runbook exists', (t) => {
     const objects = renderFor(t, 'base');
     if (!objects) return;
-    const runbook = anchorsUnder(readFileSync(join(KUBERNETES, 'README.md'), 'utf8'), 'Runbook');
+    const runbook = anchorsUnder(readFileSync(join(KUBERNETES, '..', 'docs', 'runbook.md'), 'utf8'), 'Alerts');
     const alerts = alertsOf(objects);
     assert.ok(alerts.length >= 5);
     for (const alert of alerts) {
       const { summary, description, runbook_url: url } = alert.annotations ?? {};
       assert.ok(summary && description && url, `${alert.alert}: summary, description and runbook_url`);
       assert.match(description, /\/lab\/pinning/, `${alert.alert}: description names /lab/pinning`);
-      const [, path, anchor] = /^https:\/\/[^\s#]+\/(kubernetes\/README\.md)#(.+)$/.exec(url) ?? [];
-      assert.ok(path, `${alert.alert}: runbook_url ${url} is no absolute link to kubernetes/README.md (Alertmanager links it as is)`);
+      const [, path, anchor] = /^https:\/\/[^\s#]+\/(docs\/runbook\.md)#(.+)$/.exec(url) ?? [];
+      assert.ok(path, `${alert.alert}: runbook_url ${url} is no absolute link to docs/runbook.md (Alertmanager links it as is)`);
       assert.equal(url.split('#')[0], RUNBOOK_BASE, `${alert.alert}: the base of runbook.yaml`);
       assert.ok(description.includes(`${path}#${anchor}`), `${alert.alert}: description names the runbook ${path}#${anchor}`);
-      assert.ok(anchor && runbook.has(anchor), `${alert.alert}: ${url} is no subsection of "## Runbook" (${[...runbook].join(', ')})`);
+      assert.ok(anchor && runbook.has(anchor), `${alert.alert}: ${url} is no subsection of docs/runbook.md's "## Alerts" (${[...runbook].join(', ')})`);
       assert.ok(alert.labels?.severity, `${alert.alert}: severity`);
     }
   });
