@@ -3,6 +3,9 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +71,19 @@ class GracefulShutdownIT {
                 .collect(Collectors.toSet());
     }
 
+    /**
+     * Whether the process still runs. An exited one that its parent has not collected yet (a zombie: the
+     * postmaster is reparented to the machine's init, which may collect it late) holds nothing and runs nothing.
+     */
     static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException | RuntimeException gone) {
+            return false;
+        }
     }
 }
