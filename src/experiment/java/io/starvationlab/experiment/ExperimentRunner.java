@@ -19,7 +19,10 @@ import io.starvationlab.experiment.server.LabServer;
  * service with 4 carriers, measures a probes-only baseline, then each phase's load with the probes
  * running throughout, and writes the report.
  * <p>
- * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment]}
+ * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--repeat N]}
+ * <p>
+ * With {@code --repeat N} the plan runs N times, each run's report under {@code repeat-1/} and so on,
+ * and {@link Repeats} gives each figure's spread and flags every verdict that differs between runs.
  */
 public final class ExperimentRunner {
 
@@ -41,16 +44,43 @@ public final class ExperimentRunner {
         boolean quick = false;
         Path planFile = Path.of("k6", "plan.json");
         Path out = Path.of("target", "experiment");
+        int repeat = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick", "--quick=true", "--quick=" -> quick = true;
                 case "--quick=false" -> quick = false;
                 case "--plan" -> planFile = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use [--quick] [--plan file] [--out dir]");
+                case "--repeat" -> repeat = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use [--quick] [--plan file] [--out dir] [--repeat N]");
             }
         }
+        if (repeat > 1) {
+            repeatedly(planFile, quick, out, repeat);
+            return;
+        }
         ExperimentReport report = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).run();
+        print(report, out);
+    }
+
+    private static void repeatedly(Path planFile, boolean quick, Path out, int times) throws Exception {
+        List<ExperimentReport> reports = new ArrayList<>();
+        for (int run = 1; run <= times; run++) {
+            int current = run;
+            Path runOut = out.resolve("repeat-" + run);
+            ExperimentReport report = new ExperimentRunner(planFile, quick, runOut,
+                    line -> System.out.println("[experiment " + current + "/" + times + "] " + line)).run();
+            print(report, runOut);
+            reports.add(report);
+        }
+        Repeats repeats = Repeats.of(reports);
+        repeats.write(out);
+        System.out.println();
+        System.out.println(repeats.markdown());
+        System.out.println("Repeats: " + out.resolve("repeats.md").toAbsolutePath());
+    }
+
+    private static void print(ExperimentReport report, Path out) {
         System.out.println();
         System.out.println(ReportText.table(report));
         System.out.println("Verdict rule: " + report.verdictRule());
@@ -78,7 +108,7 @@ public final class ExperimentRunner {
             }
             progress.accept("Starting server " + group.getKey() + ": " + jvm.description());
             try (LabServer server = LabServer.start(jvm.commandLine(), Map.of(), out.resolve("logs"), group.getKey());
-                    PhaseRunner runner = new PhaseRunner(server, plan.probes().endpoints(), plan.probes().ratePerSecond(),
+                    PhaseRunner runner = new PhaseRunner(server, plan.probes().endpoints(), plan.probes().rates(),
                             Duration.ofMillis(plan.probes().timeoutMillis()), jvm.http2())) {
                 ServerFacts facts = ServerFacts.read(group.getKey(), jvm.description(), runner.lab().info());
                 servers.put(group.getKey(), facts);
@@ -100,6 +130,9 @@ public final class ExperimentRunner {
                             report.throughputPerSecond(), report.modelLimitPerSecond(), report.modelBasis(),
                             report.probes().get("virtual").p50Millis(), report.virtualProbeSlowdown(), report.canaryP99Millis(),
                             report.verdict()));
+                    if (report.unrelatedWait() != null) {
+                        progress.accept("        " + WaitText.oneLine(report.unrelatedWait()));
+                    }
                 }
             }
         }

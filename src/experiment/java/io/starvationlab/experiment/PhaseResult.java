@@ -10,6 +10,7 @@ import io.starvationlab.experiment.load.Latencies;
  *
  * @param load            the work requests, or null for a probes-only phase
  * @param probes          each unrelated endpoint's answers, by probe name
+ * @param timeline        each probe, with when it was sent and its event loop, and when the load ran
  * @param canaryP99Millis p99 of {@code lab.carrier.scheduling.delay} over the phase, from its histogram buckets
  * @param canaryProbes    canary observations in the phase
  * @param maxStalledMillis the largest {@code lab.carrier.scheduling.stalled} sampled during the phase
@@ -17,7 +18,7 @@ import io.starvationlab.experiment.load.Latencies;
  * @param topPinnedFrame  the frame with most pinned time in the phase, or null
  * @param topPinnedReason its reason
  */
-public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, double canaryP99Millis,
+public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, ProbeTimeline timeline, double canaryP99Millis,
         double canaryProbes, double maxStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
         long topPinnedCount) {
 
