@@ -28,9 +28,9 @@ final class EventLoopFindings {
         List<PhaseReport> one = waited(phase, "one-event-loop");
         List<PhaseReport> many = waited(phase, "default-event-loops");
         findings.add(judge("Found here: with one event loop, an unrelated request waits its turn in one queue, as the model says",
-                "every /probe/virtual within ±" + Math.round(QueueModel.TOLERANCE * 100) + " % of (concurrency - carriers) / throughput,"
-                        + " in native and pinned at 50 and 2000 permits",
-                one, p -> String.format(Locale.ROOT, "%s: model %s, waits %s to %s, %s within", p.name(),
+                "every /probe/virtual waits its turn: while it waits, the load's answers number concurrency - carriers (±"
+                        + Math.round(QueueModel.TOLERANCE * 100) + " %), in native and pinned at 50 and 2000 permits",
+                one, p -> String.format(Locale.ROOT, "%s: model %s, waits %s to %s, %s in turn", p.name(),
                         WaitText.seconds(p.unrelatedWait().modelMillis()), WaitText.seconds(p.unrelatedWait().measured().minMillis()),
                         WaitText.seconds(p.unrelatedWait().measured().maxMillis()), WaitText.percent(p.unrelatedWait().withinTolerance())),
                 p -> p.unrelatedWait().measured().count() > 0 && p.unrelatedWait().withinTolerance() == 1));

@@ -79,7 +79,8 @@ public final class PhaseRunner implements AutoCloseable {
         long loadStopped = loadStarted;
         try {
             if (workPath != null) {
-                try (ClosedLoad running = http2 == null ? ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(90))
+                // each answer kept: when the load's requests were answered is what an unrelated request waits for
+                try (ClosedLoad running = http2 == null ? ClosedLoad.startKeepingEach(server.uri(workPath), concurrency, Duration.ofSeconds(90))
                         : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
                     LabServer.sleep(duration);
                     loadStopped = System.nanoTime();
@@ -97,7 +98,8 @@ public final class PhaseRunner implements AutoCloseable {
         JsonNode pinning = lab.pinning(false);
         TreeMap<Double, Double> canary = PrometheusText.delta(before.buckets(CANARY, s -> true), after.buckets(CANARY, s -> true));
         JsonNode top = pinning.path("groups").path(0);
-        return new PhaseResult(name, load, window.latencies(), new ProbeTimeline(window.samples(), loadStarted, loadStopped),
+        return new PhaseResult(name, load, window.latencies(), new ProbeTimeline(window.samples(), loadStarted, loadStopped,
+                ProbeTimeline.answeredAt(load)),
                 PrometheusText.quantile(0.99, canary) * 1000,
                 canary.isEmpty() ? 0 : canary.lastEntry().getValue(), maxStalled.get(),
                 pinning.path("eventsSinceReset").asLong(), top.isMissingNode() ? null : top.path("frame").asText(),

@@ -12,6 +12,10 @@ package io.starvationlab.experiment;
  * drains at the load's throughput, so the wait is {@code (concurrency - carriers) / throughput}. The
  * measured throughput, not the ideal {@code carriers / ms}, so that the model carries the machine's
  * overhead per request and only the queue's order is on trial; the ideal is reported beside it.
+ * <p>
+ * Per probe the same model says: while it waits, exactly the requests ahead of it are answered. That
+ * form is what each probe is judged by, as it holds however the throughput varies during the phase
+ * (on a shared machine it does), and it is what FIFO means.
  */
 final class QueueModel {
 
@@ -39,6 +43,11 @@ final class QueueModel {
     /** Whether {@code waitMillis} is within {@link #TOLERANCE} of {@code modelMillis}. */
     static boolean matches(double waitMillis, double modelMillis) {
         return Math.abs(waitMillis - modelMillis) <= TOLERANCE * modelMillis;
+    }
+
+    /** Whether {@code served} requests answered while a probe waited is within {@link #TOLERANCE} of {@code ahead}. */
+    static boolean servedInTurn(int served, int ahead) {
+        return Math.abs(served - ahead) <= TOLERANCE * ahead;
     }
 
     static String formula() {

@@ -18,22 +18,28 @@ import io.starvationlab.experiment.load.ProbeSample;
  * @param modelMillis          {@link QueueModel#waitMillis} at the phase's measured throughput
  * @param idealMillis          the same at carriers / ms
  * @param ahead                the requests ahead of an unrelated one: concurrency - carriers
- * @param withinTolerance      the share of probes within {@link QueueModel#TOLERANCE} of the model
+ * @param withinTolerance      the share of probes that waited their turn: while each waited, the load's answers numbered
+ *                             {@code ahead} within {@link QueueModel#TOLERANCE} (where the load's answers were kept;
+ *                             otherwise its wait within the tolerance of {@code modelMillis})
+ * @param servedWhileWaiting   the load's answers while a probe waited: min, p50 and max over the probes; null where unknown
  * @param overTwiceModel       the share of probes that waited more than twice the model
  * @param slowestToFastestP50  the slowest event loop's p50 over the fastest's (event loops with at least
  *                             {@link #MIN_PER_EVENT_LOOP} probes); 1 with one event loop
  * @param probes               every probe counted: seconds after the load started, wait, status, event loop
  */
 public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, ProbeDistribution measured,
-        Map<String, ProbeDistribution> byEventLoop, double withinTolerance, double overTwiceModel, double slowestToFastestP50,
-        List<Probe> probes) {
+        Map<String, ProbeDistribution> byEventLoop, double withinTolerance, int[] servedWhileWaiting, double overTwiceModel,
+        double slowestToFastestP50, List<Probe> probes) {
 
     static final Duration SETTLE = Duration.ofSeconds(1);
     static final int MIN_PER_EVENT_LOOP = 10;
     static final String PROBE = "virtual";
 
-    /** One probe: sent {@code sentSeconds} after the load started; {@code eventLoop} "none" when nothing answered. */
-    public record Probe(double sentSeconds, double waitMillis, int status, String eventLoop) {
+    /**
+     * One probe: sent {@code sentSeconds} after the load started; {@code eventLoop} "none" when nothing
+     * answered; {@code served} the load's answers while it waited, -1 where unknown.
+     */
+    public record Probe(double sentSeconds, double waitMillis, int status, String eventLoop, int served) {
     }
 
     /** The wait in a carrier-bound phase; null for any other (the model is about a queue for the carriers). */
@@ -45,7 +51,8 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         List<Probe> probes = new ArrayList<>();
         for (ProbeSample sample : result.timeline().duringLoad(PROBE, SETTLE)) {
             probes.add(new Probe((sample.sentAtNanos() - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(),
-                    sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop()));
+                    sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop(),
+                    result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())));
         }
         probes.sort(Comparator.comparingDouble(Probe::sentSeconds));
         return of(modelMillis, QueueModel.idealWaitMillis(phase.concurrency(), server.carriers(), phase.ms()),
@@ -62,10 +69,13 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
                 .mapToDouble(ProbeDistribution::p50Millis).max().orElse(Double.NaN);
         double fastest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
                 .mapToDouble(ProbeDistribution::p50Millis).min().orElse(Double.NaN);
-        long within = probes.stream().filter(probe -> QueueModel.matches(probe.waitMillis(), modelMillis)).count();
+        long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
+                : QueueModel.servedInTurn(probe.served(), ahead)).count();
+        int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
         long overTwice = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis).count();
         return new UnrelatedWait(modelMillis, idealMillis, ahead, distribution(probes), byEventLoop,
                 probes.isEmpty() ? Double.NaN : within / (double) probes.size(),
+                served.length == 0 ? null : new int[] { served[0], served[(served.length - 1) / 2], served[served.length - 1] },
                 probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(), slowest / fastest, List.copyOf(probes));
     }
 

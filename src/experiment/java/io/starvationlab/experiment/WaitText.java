@@ -23,10 +23,12 @@ final class WaitText {
         md.append("For each phase whose load holds the carriers: the model's wait for `/probe/virtual`, ")
                 .append(QueueModel.formula()).append(" (the ideal, at carriers / ms, in brackets), beside the measured waits of the probes ")
                 .append("sent from ").append(UnrelatedWait.SETTLE.toSeconds()).append(" s after the load started until it stopped. ")
-                .append("\"Within\": the share of probes within ±").append(Math.round(QueueModel.TOLERANCE * 100))
-                .append(" % of the model. Event loops: how many answered probes, and the slowest one's p50 over the fastest one's.\n\n");
-        md.append("| phase | event loops | model ms (ideal) | probes | min | p10 | p50 | p90 | p99 | max | > 1 s | > 3 s | within ±15 % | > 2x model | slowest / fastest event loop p50 |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append("Per probe the model says that while it waits, the requests ahead of it are answered, no more, no fewer: ")
+                .append("\"served while waiting\" gives the load's answers while each probe waited (min / p50 / max), and \"in turn\" ")
+                .append("the share of probes for which they were within ±").append(Math.round(QueueModel.TOLERANCE * 100))
+                .append(" % of the requests ahead. Event loops: how many answered probes, and the slowest one's p50 over the fastest one's.\n\n");
+        md.append("| phase | event loops | model ms (ideal) | probes | min | p10 | p50 | p90 | p99 | max | > 1 s | > 3 s | ahead | served while waiting | in turn | > 2x model | slowest / fastest event loop p50 |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PhaseReport phase : phases) {
             UnrelatedWait wait = phase.unrelatedWait();
             ProbeDistribution all = wait.measured();
@@ -34,7 +36,8 @@ final class WaitText {
                     .append(eventLoops(report, phase)).append(" | ").append(ReportText.fixed(wait.modelMillis())).append(" (")
                     .append(ReportText.fixed(wait.idealMillis())).append(") | ").append(all.count())
                     .append(all.failed() > 0 ? " (" + all.failed() + " failed)" : "").append(" | ")
-                    .append(row(all)).append(" | ").append(percent(wait.withinTolerance())).append(" | ")
+                    .append(row(all)).append(" | ").append(wait.ahead()).append(" | ").append(served(wait)).append(" | ")
+                    .append(percent(wait.withinTolerance())).append(" | ")
                     .append(percent(wait.overTwiceModel())).append(" | ").append(times(wait.slowestToFastestP50())).append(" |\n");
         }
         md.append("\n### Per event loop\n\n");
@@ -51,13 +54,18 @@ final class WaitText {
         return md.toString();
     }
 
+    private static String served(UnrelatedWait wait) {
+        int[] served = wait.servedWhileWaiting();
+        return served == null ? "-" : served[0] + " / " + served[1] + " / " + served[2];
+    }
+
     /** The model and the measured wait in a line, for the runner's progress. */
     static String oneLine(UnrelatedWait wait) {
         ProbeDistribution d = wait.measured();
-        return String.format(Locale.ROOT, "unrelated wait: model %s; %d probes on %d event loops: p10 %s p50 %s p90 %s max %s, %s within ±15 %%,"
+        return String.format(Locale.ROOT, "unrelated wait: model %s; %d probes on %d event loops: p10 %s p50 %s p90 %s max %s, %s in turn (answers while waiting %s, ahead %d),"
                 + " %s over 2x model, slowest / fastest event loop p50 %s", seconds(wait.modelMillis()), d.count(), wait.eventLoopsSeen(),
                 seconds(d.p10Millis()), seconds(d.p50Millis()), seconds(d.p90Millis()), seconds(d.maxMillis()), percent(wait.withinTolerance()),
-                percent(wait.overTwiceModel()), times(wait.slowestToFastestP50()));
+                served(wait), wait.ahead(), percent(wait.overTwiceModel()), times(wait.slowestToFastestP50()));
     }
 
     /** The figures of one distribution as table cells, in seconds to two decimals. */

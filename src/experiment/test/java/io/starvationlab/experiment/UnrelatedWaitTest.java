@@ -55,7 +55,7 @@ class UnrelatedWaitTest {
     void shouldFindEveryProbeWithinTheModelWhenOneQueueServesThemInTurn() {
         List<UnrelatedWait.Probe> probes = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0"));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0", -1));
         }
         UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
         assertThat(wait.withinTolerance()).isEqualTo(1);
@@ -69,9 +69,9 @@ class UnrelatedWaitTest {
     void shouldRefuseEveryProbeWithinTheModelForOneProbeThatWaitedTooLong() {
         List<UnrelatedWait.Probe> probes = new ArrayList<>();
         for (int i = 0; i < 199; i++) {
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1500, 200, LOOP + "0"));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1500, 200, LOOP + "0", -1));
         }
-        probes.add(new UnrelatedWait.Probe(2, 9000, 200, LOOP + "0"));
+        probes.add(new UnrelatedWait.Probe(2, 9000, 200, LOOP + "0", -1));
         assertThat(UnrelatedWait.of(1500, 1500, 60, probes).withinTolerance()).isLessThan(1);
     }
 
@@ -79,12 +79,12 @@ class UnrelatedWaitTest {
     void shouldSeeUnfairnessAsTheSpreadOfTheEventLoopsMedians() {
         List<UnrelatedWait.Probe> probes = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 500, 200, LOOP + "0"));
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1500, 200, LOOP + "1"));
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 6000, 200, LOOP + "2"));
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1600, 200, LOOP + "3"));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 500, 200, LOOP + "0", -1));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1500, 200, LOOP + "1", -1));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 6000, 200, LOOP + "2", -1));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1600, 200, LOOP + "3", -1));
         }
-        probes.add(new UnrelatedWait.Probe(3, 14000, 503, LOOP + "4")); // too few on its own to judge an event loop by
+        probes.add(new UnrelatedWait.Probe(3, 14000, 503, LOOP + "4", -1)); // too few on its own to judge an event loop by
         UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
         assertThat(wait.slowestToFastestP50()).isEqualTo(12);
         assertThat(wait.overTwiceModel()).isEqualTo(41 / 161.0);
@@ -98,9 +98,37 @@ class UnrelatedWaitTest {
         assertThat(UnrelatedWait.loopNumber(LOOP + "11")).isEqualTo(11);
         assertThat(UnrelatedWait.shortName(LOOP + "11")).isEqualTo("el-11");
         assertThat(UnrelatedWait.shortName("none")).isEqualTo("none");
-        UnrelatedWait wait = UnrelatedWait.of(1, 1, 1, List.of(new UnrelatedWait.Probe(1, 1, 200, LOOP + "10"),
-                new UnrelatedWait.Probe(1, 1, 200, LOOP + "2"), new UnrelatedWait.Probe(1, 1, 0, "none")));
+        UnrelatedWait wait = UnrelatedWait.of(1, 1, 1, List.of(new UnrelatedWait.Probe(1, 1, 200, LOOP + "10", -1),
+                new UnrelatedWait.Probe(1, 1, 200, LOOP + "2", -1), new UnrelatedWait.Probe(1, 1, 0, "none", -1)));
         assertThat(wait.byEventLoop().keySet()).containsExactly(LOOP + "2", LOOP + "10", "none");
         assertThat(wait.eventLoopsSeen()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldJudgeEachProbeByTheLoadsAnswersWhileItWaited() {
+        List<UnrelatedWait.Probe> probes = List.of(new UnrelatedWait.Probe(1, 1500, 200, LOOP + "0", 60),
+                new UnrelatedWait.Probe(1, 1900, 200, LOOP + "0", 69), // a slow moment of the machine: its turn still
+                new UnrelatedWait.Probe(1, 1500, 200, LOOP + "0", 51));
+        UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
+        assertThat(wait.withinTolerance()).isEqualTo(1);
+        assertThat(wait.servedWhileWaiting()).containsExactly(51, 60, 69);
+    }
+
+    /** The broken fixture: a probe overtaken by 30 requests, and one that jumped 15 of the queue. */
+    @Test
+    void shouldRefuseAProbeOvertakenOrJumpingTheQueue() {
+        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 2250, 200, LOOP + "0", 90))).withinTolerance()).isZero();
+        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 1125, 200, LOOP + "0", 45))).withinTolerance()).isZero();
+        assertThat(QueueModel.servedInTurn(70, 60)).isFalse();
+        assertThat(QueueModel.servedInTurn(50, 60)).isFalse();
+    }
+
+    @Test
+    void shouldCountTheLoadsAnswersInAProbesWait() {
+        ProbeTimeline timeline = new ProbeTimeline(java.util.Map.of(), 0, 10, new long[] { 1, 2, 2, 5, 9 });
+        assertThat(timeline.answeredBetween(0, 2)).isEqualTo(3);
+        assertThat(timeline.answeredBetween(2, 9)).isEqualTo(2);
+        assertThat(timeline.answeredBetween(9, 100)).isZero();
+        assertThat(new ProbeTimeline(java.util.Map.of(), 0, 10, new long[0]).answeredBetween(0, 10)).isEqualTo(-1);
     }
 }
