@@ -15,7 +15,8 @@ import io.starvationlab.experiment.load.ProbeSample;
  * while the load ran count, from {@link #SETTLE} after it started: the queue is full then, and no
  * probe sent after the load stopped, with a queue that is draining, is held against the model.
  *
- * @param modelMillis          {@link QueueModel#waitMillis} at the phase's measured throughput
+ * @param modelMillis          {@link QueueModel#waitMillis} at the phase's measured throughput; NaN, and nothing judged
+ *                             against it, when the load had no answer while it ran
  * @param idealMillis          the same at carriers / ms
  * @param ahead                the requests ahead of an unrelated one: concurrency - carriers
  * @param withinTolerance      the share of probes that waited their turn: while each waited, the load's answers numbered
@@ -74,7 +75,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
         long overTwice = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis).count();
         return new UnrelatedWait(modelMillis, idealMillis, ahead, distribution(probes), byEventLoop,
-                probes.isEmpty() ? Double.NaN : within / (double) probes.size(),
+                probes.isEmpty() || Double.isNaN(modelMillis) ? Double.NaN : within / (double) probes.size(),
                 served.length == 0 ? null : new int[] { served[0], served[(served.length - 1) / 2], served[served.length - 1] },
                 probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(), slowest / fastest, List.copyOf(probes));
     }
