@@ -19,7 +19,9 @@ import io.starvationlab.experiment.server.LabServer;
  * service with 4 carriers, measures a probes-only baseline, then each phase's load with the probes
  * running throughout, and writes the report.
  * <p>
- * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--repeat N]}
+ * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--repeat N] [--phases=a,b]}
+ * <p>
+ * {@code --phases=a,b} runs only the plan's phases of those names (empty: all).
  * <p>
  * With {@code --repeat N} the plan runs N times, each run's report under {@code repeat-1/} and so on,
  * and {@link Repeats} gives each figure's spread and flags every verdict that differs between runs.
@@ -31,6 +33,7 @@ public final class ExperimentRunner {
     private final boolean quick;
     private final Path out;
     private final Consumer<String> progress;
+    private Set<String> only = Set.of();
 
     public ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress) {
         this.plan = Plan.read(planFile);
@@ -45,6 +48,7 @@ public final class ExperimentRunner {
         Path planFile = Path.of("k6", "plan.json");
         Path out = Path.of("target", "experiment");
         int repeat = 1;
+        Set<String> only = Set.of();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick", "--quick=true", "--quick=" -> quick = true;
@@ -52,24 +56,26 @@ public final class ExperimentRunner {
                 case "--plan" -> planFile = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--repeat" -> repeat = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use [--quick] [--plan file] [--out dir] [--repeat N]");
+                case String phases when phases.startsWith("--phases=") -> only = Set.of(phases.substring("--phases=".length()).split(","))
+                        .stream().map(String::trim).filter(name -> !name.isEmpty()).collect(java.util.stream.Collectors.toSet());
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; use [--quick] [--plan file] [--out dir] [--repeat N] [--phases=a,b]");
             }
         }
         if (repeat > 1) {
-            repeatedly(planFile, quick, out, repeat);
+            repeatedly(planFile, quick, out, repeat, only);
             return;
         }
-        ExperimentReport report = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).run();
+        ExperimentReport report = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).only(only).run();
         print(report, out);
     }
 
-    private static void repeatedly(Path planFile, boolean quick, Path out, int times) throws Exception {
+    private static void repeatedly(Path planFile, boolean quick, Path out, int times, Set<String> only) throws Exception {
         List<ExperimentReport> reports = new ArrayList<>();
         for (int run = 1; run <= times; run++) {
             int current = run;
             Path runOut = out.resolve("repeat-" + run);
             ExperimentReport report = new ExperimentRunner(planFile, quick, runOut,
-                    line -> System.out.println("[experiment " + current + "/" + times + "] " + line)).run();
+                    line -> System.out.println("[experiment " + current + "/" + times + "] " + line)).only(only).run();
             print(report, runOut);
             reports.add(report);
         }
@@ -89,10 +95,27 @@ public final class ExperimentRunner {
         System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json, probe-p99.svg)");
     }
 
+    /** Runs only the phases named, or all when {@code names} is empty. */
+    public ExperimentRunner only(Set<String> names) {
+        Set<String> unknown = new java.util.TreeSet<>(names);
+        plan.phases().forEach(phase -> unknown.remove(phase.name()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("no phase " + unknown + " in the plan " + planFile);
+        }
+        this.only = Set.copyOf(names);
+        return this;
+    }
+
     public ExperimentReport run() throws Exception {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         int jdk = LabServer.javaFeatureVersion();
-        Map<String, List<Plan.Phase>> groups = plan.phasesByJvm(quick);
+        Map<String, List<Plan.Phase>> groups = new LinkedHashMap<>();
+        plan.phasesByJvm(quick).forEach((jvm, phases) -> {
+            List<Plan.Phase> chosen = phases.stream().filter(phase -> only.isEmpty() || only.contains(phase.name())).toList();
+            if (!chosen.isEmpty()) {
+                groups.put(jvm, chosen);
+            }
+        });
         List<PhaseReport> reports = new ArrayList<>();
         Map<String, ServerFacts> servers = new LinkedHashMap<>();
         long total = groups.values().stream().mapToLong(List::size).sum();

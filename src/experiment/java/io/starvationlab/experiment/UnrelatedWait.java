@@ -16,7 +16,7 @@ import io.starvationlab.experiment.load.ProbeSample;
  * probe sent after the load stopped, with a queue that is draining, is held against the model.
  *
  * @param modelMillis          {@link QueueModel#waitMillis} at the phase's measured throughput; NaN, and nothing judged
- *                             against it, when the load had no answer while it ran
+ *                             against it, when the load ran under half its limit: the carriers were stuck, not queueing
  * @param idealMillis          the same at carriers / ms
  * @param ahead                the requests ahead of an unrelated one: concurrency - carriers
  * @param withinTolerance      the share of probes that waited their turn: while each waited, the load's answers numbered
@@ -24,13 +24,15 @@ import io.starvationlab.experiment.load.ProbeSample;
  *                             otherwise its wait within the tolerance of {@code modelMillis})
  * @param servedWhileWaiting   the load's answers while a probe waited: min, p50 and max over the probes; null where unknown
  * @param overTwiceModel       the share of probes that waited more than twice the model
+ * @param slowAnsweredAfterStop for the probes over twice the model: when they were answered, in seconds after the load
+ *                             stopped (min, p50, max); null when there are none
  * @param slowestToFastestP50  the slowest event loop's p50 over the fastest's (event loops with at least
  *                             {@link #MIN_PER_EVENT_LOOP} probes); 1 with one event loop
  * @param probes               every probe counted: seconds after the load started, wait, status, event loop
  */
 public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, ProbeDistribution measured,
         Map<String, ProbeDistribution> byEventLoop, double withinTolerance, int[] servedWhileWaiting, double overTwiceModel,
-        double slowestToFastestP50, List<Probe> probes) {
+        double[] slowAnsweredAfterStop, double slowestToFastestP50, List<Probe> probes) {
 
     static final Duration SETTLE = Duration.ofSeconds(1);
     static final int MIN_PER_EVENT_LOOP = 10;
@@ -48,7 +50,9 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         if (!"carriers".equals(model.basis()) || result.timeline() == null) {
             return null;
         }
-        double modelMillis = QueueModel.waitMillis(phase.concurrency(), server.carriers(), result.throughput());
+        // carriers that serve under half their limit are stuck, not queueing (native on the database's I/O pollers): no model
+        double modelMillis = result.throughput() < model.limit() / 2 ? Double.NaN
+                : QueueModel.waitMillis(phase.concurrency(), server.carriers(), result.throughput());
         List<Probe> probes = new ArrayList<>();
         for (ProbeSample sample : result.timeline().duringLoad(PROBE, SETTLE)) {
             probes.add(new Probe((sample.sentAtNanos() - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(),
@@ -56,11 +60,16 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
                     result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())));
         }
         probes.sort(Comparator.comparingDouble(Probe::sentSeconds));
+        double loadSeconds = (result.timeline().loadStoppedNanos() - result.timeline().loadStartedNanos()) / 1e9;
         return of(modelMillis, QueueModel.idealWaitMillis(phase.concurrency(), server.carriers(), phase.ms()),
-                QueueModel.ahead(phase.concurrency(), server.carriers()), probes);
+                QueueModel.ahead(phase.concurrency(), server.carriers()), probes, loadSeconds);
     }
 
     static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes) {
+        return of(modelMillis, idealMillis, ahead, probes, Double.NaN);
+    }
+
+    static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes, double loadSeconds) {
         Comparator<String> byNumber = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
         Map<String, List<Probe>> grouped = new TreeMap<>(byNumber);
         probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
@@ -73,11 +82,16 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
                 : QueueModel.servedInTurn(probe.served(), ahead)).count();
         int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
+        double[] slowAnswered = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis)
+                .mapToDouble(probe -> probe.sentSeconds() + probe.waitMillis() / 1000 - loadSeconds).sorted().toArray();
         long overTwice = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis).count();
         return new UnrelatedWait(modelMillis, idealMillis, ahead, distribution(probes), byEventLoop,
                 probes.isEmpty() || Double.isNaN(modelMillis) ? Double.NaN : within / (double) probes.size(),
                 served.length == 0 ? null : new int[] { served[0], served[(served.length - 1) / 2], served[served.length - 1] },
-                probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(), slowest / fastest, List.copyOf(probes));
+                probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(),
+                slowAnswered.length == 0 || Double.isNaN(loadSeconds) ? null
+                        : new double[] { slowAnswered[0], slowAnswered[(slowAnswered.length - 1) / 2], slowAnswered[slowAnswered.length - 1] },
+                slowest / fastest, List.copyOf(probes));
     }
 
     /** The event loops that answered probes, not counting "none". */

@@ -26,9 +26,11 @@ final class WaitText {
                 .append("Per probe the model says that while it waits, the requests ahead of it are answered, no more, no fewer: ")
                 .append("\"served while waiting\" gives the load's answers while each probe waited (min / p50 / max), and \"in turn\" ")
                 .append("the share of probes for which they were within ±").append(Math.round(QueueModel.TOLERANCE * 100))
-                .append(" % of the requests ahead. Event loops: how many answered probes, and the slowest one's p50 over the fastest one's.\n\n");
-        md.append("| phase | event loops | model ms (ideal) | probes | min | p10 | p50 | p90 | p99 | max | > 1 s | > 3 s | ahead | served while waiting | in turn | > 2x model | slowest / fastest event loop p50 |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append(" % of the requests ahead. Event loops: how many answered probes, and the slowest one's p50 over the fastest one's. ")
+                .append("\"Slow ones answered\": when the probes over twice the model were answered, in seconds after the load stopped")
+                .append(" (min / p50 / max; negative: before).\n\n");
+        md.append("| phase | event loops | model ms (ideal) | probes | min | p10 | p50 | p90 | p99 | max | > 1 s | > 3 s | ahead | served while waiting | in turn | > 2x model | slow ones answered | slowest / fastest event loop p50 |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PhaseReport phase : phases) {
             UnrelatedWait wait = phase.unrelatedWait();
             ProbeDistribution all = wait.measured();
@@ -38,7 +40,8 @@ final class WaitText {
                     .append(all.failed() > 0 ? " (" + all.failed() + " failed)" : "").append(" | ")
                     .append(row(all)).append(" | ").append(wait.ahead()).append(" | ").append(served(wait)).append(" | ")
                     .append(percent(wait.withinTolerance())).append(" | ")
-                    .append(percent(wait.overTwiceModel())).append(" | ").append(times(wait.slowestToFastestP50())).append(" |\n");
+                    .append(percent(wait.overTwiceModel())).append(" | ").append(afterStop(wait)).append(" | ")
+                    .append(times(wait.slowestToFastestP50())).append(" |\n");
         }
         md.append("\n### Per event loop\n\n");
         md.append("| phase | event loop | probes | min | p10 | p50 | p90 | p99 | max | > 1 s | > 3 s |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -52,6 +55,11 @@ final class WaitText {
             md.append("\n![/probe/virtual's wait, one event loop against the default, per event loop](").append(CdfChart.FILE).append(")\n");
         }
         return md.toString();
+    }
+
+    private static String afterStop(UnrelatedWait wait) {
+        double[] at = wait.slowAnsweredAfterStop();
+        return at == null ? "-" : String.format(Locale.ROOT, "%+.1f / %+.1f / %+.1f s", at[0], at[1], at[2]);
     }
 
     private static String served(UnrelatedWait wait) {
