@@ -57,10 +57,10 @@ final class CdfChart {
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">%n",
                 LEFT + WIDTH + 220, TOP + HEIGHT + 60));
         svg.append(String.format(Locale.ROOT, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n"));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">/probe/virtual's wait under %s load: %s (one event loop) against %s (%d)</text>%n",
-                LEFT, escape(one.mode()), escape(one.name()), escape(many.name()), eventLoops));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"38\" fill=\"#555\">%d x %d ms on %d carriers; share of probes answered within a given wait (sent while the load ran)</text>%n",
-                LEFT, one.concurrency(), one.ms(), carriers));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">/probe/virtual's wait under %s load: one event loop against %d</text>%n",
+                LEFT, escape(one.mode()), eventLoops));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s against %s: %d x %d ms on %d carriers; share of probes answered within a wait</text>%n",
+                LEFT, escape(one.name()), escape(many.name()), one.concurrency(), one.ms(), carriers));
         for (int tick = 0; tick <= maxSeconds; tick += Math.max(1, (int) Math.ceil(maxSeconds / 10))) {
             double x = x(tick * 1000.0, maxSeconds);
             svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#eee\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d s</text>%n",
