@@ -131,4 +131,12 @@ class UnrelatedWaitTest {
         assertThat(timeline.answeredBetween(9, 100)).isZero();
         assertThat(new ProbeTimeline(java.util.Map.of(), 0, 10, new long[0]).answeredBetween(0, 10)).isEqualTo(-1);
     }
+
+    /** Carriers stuck rather than queueing (no model): nothing is judged in turn, whatever the answers while waiting. */
+    @Test
+    void shouldJudgeNothingWithoutAModel() {
+        UnrelatedWait wait = UnrelatedWait.of(Double.NaN, 1500, 60, List.of(new UnrelatedWait.Probe(1, 12000, 503, LOOP + "0", 60)));
+        assertThat(wait.withinTolerance()).isNaN();
+        assertThat(wait.measured().count()).isEqualTo(1);
+    }
 }
