@@ -24,6 +24,14 @@ public record ExperimentReport(String startedAt, boolean quick, Environment envi
             double probesPerSecond) {
     }
 
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     public Optional<PhaseReport> phase(String name) {
         return phases.stream().filter(phase -> phase.name().equals(name)).findFirst();
     }
@@ -52,6 +60,8 @@ public record ExperimentReport(String startedAt, boolean quick, Environment envi
         Files.createDirectories(directory);
         LabClient.json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(directory.resolve("report.json").toFile(), this);
         Files.writeString(directory.resolve("probe-p99.svg"), ProbeChart.svg(this));
+        CdfChart.pick(this).ifPresent(pair -> write(directory.resolve(CdfChart.FILE),
+                CdfChart.svg(pair.get(0), pair.get(1), servers.get(pair.get(0).jvm()).carriers(), servers.get(pair.get(1).jvm()).eventLoops())));
         Files.writeString(directory.resolve("report.md"), ReportText.markdown(this));
     }
 }

@@ -22,9 +22,16 @@ import io.starvationlab.experiment.server.LabServer;
  * service with 4 carriers, measures a probes-only baseline, then each phase's load with the probes
  * running throughout, and writes the report.
  * <p>
- * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--publish docs]}:
- * with {@code --publish}, a full run also writes its report and pictures as {@code results.md} there,
- * the results the README links to.
+ * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--publish docs] [--repeat N]
+ * [--phases=a,b]}
+ * <p>
+ * With {@code --publish}, a full run of the whole plan also writes its report and pictures as
+ * {@code results.md} there, the results the README links to.
+ * <p>
+ * {@code --phases=a,b} runs only the plan's phases of those names (empty: all).
+ * <p>
+ * With {@code --repeat N} the plan runs N times, each run's report under {@code repeat-1/} and so on,
+ * and {@link Repeats} gives each figure's spread and flags every verdict that differs between runs.
  */
 public final class ExperimentRunner {
 
@@ -37,6 +44,7 @@ public final class ExperimentRunner {
     private final boolean quick;
     private final Path out;
     private final Consumer<String> progress;
+    private Set<String> only = Set.of();
 
     public ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress) {
         this.plan = Plan.read(planFile);
@@ -51,6 +59,8 @@ public final class ExperimentRunner {
         Path planFile = Path.of("k6", "plan.json");
         Path out = Path.of("target", "experiment");
         Path publish = null;
+        int repeat = 1;
+        Set<String> only = Set.of();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick", "--quick=true", "--quick=" -> quick = true;
@@ -58,20 +68,59 @@ public final class ExperimentRunner {
                 case "--plan" -> planFile = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--publish" -> publish = Path.of(args[++i]);
+                case "--repeat" -> repeat = Integer.parseInt(args[++i]);
+                case String phases when phases.startsWith("--phases=") -> only = Set.of(phases.substring("--phases=".length()).split(","))
+                        .stream().map(String::trim).filter(name -> !name.isEmpty()).collect(java.util.stream.Collectors.toSet());
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; use [--quick] [--plan file] [--out dir] [--publish dir]");
+                        + "; use [--quick] [--plan file] [--out dir] [--publish dir] [--repeat N] [--phases=a,b]");
             }
         }
-        ExperimentReport report = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).run();
+        if (repeat > 1) {
+            repeatedly(planFile, quick, out, repeat, only);
+            return;
+        }
+        ExperimentReport report = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).only(only).run();
+        print(report, out);
+        if (publish != null && !quick && only.isEmpty()) {
+            System.out.println("Results: " + report.publish(out, publish).toAbsolutePath());
+        }
+    }
+
+    private static void repeatedly(Path planFile, boolean quick, Path out, int times, Set<String> only) throws Exception {
+        List<ExperimentReport> reports = new ArrayList<>();
+        for (int run = 1; run <= times; run++) {
+            int current = run;
+            Path runOut = out.resolve("repeat-" + run);
+            ExperimentReport report = new ExperimentRunner(planFile, quick, runOut,
+                    line -> System.out.println("[experiment " + current + "/" + times + "] " + line)).only(only).run();
+            print(report, runOut);
+            reports.add(report);
+        }
+        Repeats repeats = Repeats.of(reports);
+        repeats.write(out);
+        System.out.println();
+        System.out.println(repeats.markdown());
+        System.out.println("Repeats: " + out.resolve("repeats.md").toAbsolutePath());
+    }
+
+    private static void print(ExperimentReport report, Path out) {
         System.out.println();
         System.out.println(ReportText.table(report));
         System.out.println("Verdict rule: " + report.verdictRule());
         System.out.println();
         System.out.println(ReportText.findings(report));
         System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json, probe-p99.svg, timeline.svg)");
-        if (publish != null && !quick) {
-            System.out.println("Results: " + report.publish(out, publish).toAbsolutePath());
+    }
+
+    /** Runs only the phases named, or all when {@code names} is empty. */
+    public ExperimentRunner only(Set<String> names) {
+        Set<String> unknown = new java.util.TreeSet<>(names);
+        plan.phases().forEach(phase -> unknown.remove(phase.name()));
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("no phase " + unknown + " in the plan " + planFile);
         }
+        this.only = Set.copyOf(names);
+        return this;
     }
 
     public ExperimentReport run() throws Exception {
@@ -83,7 +132,13 @@ public final class ExperimentRunner {
     private ExperimentReport run(PrometheusRun prometheus) throws Exception {
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         int jdk = LabServer.javaFeatureVersion();
-        Map<String, List<Plan.Phase>> groups = plan.phasesByJvm(quick);
+        Map<String, List<Plan.Phase>> groups = new LinkedHashMap<>();
+        plan.phasesByJvm(quick).forEach((jvm, phases) -> {
+            List<Plan.Phase> chosen = phases.stream().filter(phase -> only.isEmpty() || only.contains(phase.name())).toList();
+            if (!chosen.isEmpty()) {
+                groups.put(jvm, chosen);
+            }
+        });
         List<PhaseReport> reports = new ArrayList<>();
         Map<String, ServerFacts> servers = new LinkedHashMap<>();
         long total = groups.values().stream().mapToLong(List::size).sum();
@@ -99,7 +154,7 @@ public final class ExperimentRunner {
             }
             progress.accept("Starting server " + group.getKey() + ": " + jvm.description());
             try (LabServer server = LabServer.start(jvm.commandLine(), Map.of(), out.resolve("logs"), group.getKey());
-                    PhaseRunner runner = new PhaseRunner(server, plan.probes().endpoints(), plan.probes().ratePerSecond(),
+                    PhaseRunner runner = new PhaseRunner(server, plan.probes().endpoints(), plan.probes().rates(),
                             Duration.ofMillis(plan.probes().timeoutMillis()), jvm.http2());
                     AutoCloseable scraped = prometheus.scrape(group.getKey(), server)) {
                 ServerFacts facts = ServerFacts.read(group.getKey(), jvm.description(), runner.lab().info());
@@ -130,6 +185,9 @@ public final class ExperimentRunner {
                             report.throughputPerSecond(), report.modelLimitPerSecond(), report.modelBasis(),
                             report.probes().get("virtual").p50Millis(), report.virtualProbeSlowdown(), report.canaryP99Millis(),
                             report.verdict()));
+                    if (report.unrelatedWait() != null) {
+                        progress.accept("        " + WaitText.oneLine(report.unrelatedWait()));
+                    }
                 }
             }
         }

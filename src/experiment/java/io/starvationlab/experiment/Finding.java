@@ -35,8 +35,9 @@ public record Finding(String claim, String expected, String measured, Boolean ho
         findings.add(holders.isEmpty() ? missing("An unrelated trivial task waits seconds while carriers are held", "")
                 : new Finding("An unrelated trivial task waits seconds while carriers are held (published: 7.8 s vs 2 ms)",
                         "starved under pinned, native and cpu (" + rule.describe() + ")",
-                        holders.stream().map(p -> String.format("%s %.0fx (%.0f ms)", p.name(), p.virtualProbeSlowdown(),
-                                p.probes().get("virtual").p50Millis())).collect(Collectors.joining(", ")),
+                        holders.stream().map(p -> String.format("%s %.0fx: %s", p.name(), p.virtualProbeSlowdown(),
+                                p.unrelatedWait() == null ? String.format("p50 %.0f ms", p.probes().get("virtual").p50Millis())
+                                        : EventLoopFindings.distribution(p))).collect(Collectors.joining("; ")),
                         holders.size() == 3 && holders.stream().allMatch(p -> PhaseReport.STARVED.equals(p.verdict()))));
 
         findings.add(phase.apply("native").map(p -> {
@@ -67,6 +68,7 @@ public record Finding(String claim, String expected, String measured, Boolean ho
         findings.add(ratio("Found here: from JDK 22 the I/O poller is a virtual thread, so carriers pinned on a socket wait for it",
                 "native/db with -Djdk.pollerMode=1 >= 2x native/db with the default pollers",
                 phase.apply("native-db-platform-pollers"), phase.apply("native-db"), r -> r >= 2));
+        findings.addAll(EventLoopFindings.evaluate(phase));
         findings.add(eventLoopWrites(phase.apply("native-http2-virtual-thread-writes"), phase.apply("native-http2"), byName));
         return findings;
     }

@@ -10,6 +10,7 @@ import io.starvationlab.experiment.load.Latencies;
  *
  * @param load            the work requests, or null for a probes-only phase
  * @param probes          each unrelated endpoint's answers, by probe name
+ * @param timeline        each probe, with when it was sent and its event loop, and when the load ran
  * @param canaryP99Millis p99 of {@code lab.carrier.scheduling.delay} over the phase, from its histogram buckets
  * @param canaryProbes    canary observations in the phase
  * @param maxStalledMillis the largest {@code lab.carrier.scheduling.stalled} sampled during the phase
@@ -18,13 +19,13 @@ import io.starvationlab.experiment.load.Latencies;
  * @param topPinnedReason its reason
  * @param contamination   for a baseline that was not clean, why; otherwise null
  */
-public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, double canaryP99Millis,
+public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, ProbeTimeline timeline, double canaryP99Millis,
         double canaryProbes, double maxStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
         long topPinnedCount, String contamination) {
 
     /** The same result, marked as a baseline that still saw something hold the carriers. */
     public PhaseResult contaminated(String why) {
-        return new PhaseResult(name, load, probes, canaryP99Millis, canaryProbes, maxStalledMillis, pinnedEvents, topPinnedFrame,
+        return new PhaseResult(name, load, probes, timeline, canaryP99Millis, canaryProbes, maxStalledMillis, pinnedEvents, topPinnedFrame,
                 topPinnedReason, topPinnedCount, why);
     }
 

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.experiment.load.ClosedLoad;
-import io.starvationlab.experiment.load.Latencies;
 import io.starvationlab.experiment.load.Probes;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
@@ -41,7 +40,8 @@ public final class PhaseRunner implements AutoCloseable {
      * @param http2 loads and probes over one HTTP/2 connection, instead of HTTP/1.1 connections of
      *        their own
      */
-    public PhaseRunner(LabServer server, Map<String, String> probeEndpoints, double probesPerSecond, Duration probeTimeout, boolean http2) {
+    public PhaseRunner(LabServer server, Map<String, String> probeEndpoints, Map<String, Double> probesPerSecond, Duration probeTimeout,
+            boolean http2) {
         this.server = server;
         this.lab = new LabClient(server.baseUri());
         this.http2 = http2 ? ClosedLoad.http2Client() : null;
@@ -51,7 +51,8 @@ public final class PhaseRunner implements AutoCloseable {
 
     /** The default probes (the four unrelated endpoints at 10/s each, 30 s timeout), over HTTP/1.1. */
     public PhaseRunner(LabServer server) {
-        this(server, PROBES, 10, Duration.ofSeconds(30), false);
+        this(server, PROBES, Map.of("virtual", 10.0, "worker", 10.0, "event-loop", 10.0, "health-live", 10.0), Duration.ofSeconds(30),
+                false);
     }
 
     public LabClient lab() {
@@ -74,11 +75,15 @@ public final class PhaseRunner implements AutoCloseable {
         AtomicReference<Double> maxStalled = new AtomicReference<>(0.0);
         Thread sampler = Thread.ofPlatform().daemon().name("stalled-sampler").start(() -> sampleStalled(maxStalled));
         ClosedLoad.Result load = null;
+        long loadStarted = System.nanoTime();
+        long loadStopped = loadStarted;
         try {
             if (workPath != null) {
-                try (ClosedLoad running = http2 == null ? ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(90))
+                // each answer kept: when the load's requests were answered is what an unrelated request waits for
+                try (ClosedLoad running = http2 == null ? ClosedLoad.startKeepingEach(server.uri(workPath), concurrency, Duration.ofSeconds(90))
                         : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
                     LabServer.sleep(duration);
+                    loadStopped = System.nanoTime();
                     load = running.stop(ABANDON_AFTER);
                 }
             } else {
@@ -88,12 +93,14 @@ public final class PhaseRunner implements AutoCloseable {
         } finally {
             sampler.interrupt();
         }
-        Map<String, Latencies> window = probes.nextWindow();
+        Probes.Window window = probes.nextWindow();
         PrometheusText after = lab.metrics();
         JsonNode pinning = lab.pinning(false);
         TreeMap<Double, Double> canary = PrometheusText.delta(before.buckets(CANARY, s -> true), after.buckets(CANARY, s -> true));
         JsonNode top = pinning.path("groups").path(0);
-        return new PhaseResult(name, load, window, PrometheusText.quantile(0.99, canary) * 1000,
+        return new PhaseResult(name, load, window.latencies(), new ProbeTimeline(window.samples(), loadStarted, loadStopped,
+                ProbeTimeline.answeredAt(load)),
+                PrometheusText.quantile(0.99, canary) * 1000,
                 canary.isEmpty() ? 0 : canary.lastEntry().getValue(), maxStalled.get(),
                 pinning.path("eventsSinceReset").asLong(), top.isMissingNode() ? null : top.path("frame").asText(),
                 top.isMissingNode() ? null : top.path("reason").asText(), top.path("count").asLong(), null);

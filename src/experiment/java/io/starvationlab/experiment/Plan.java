@@ -19,7 +19,18 @@ import io.starvationlab.experiment.server.LabClient;
 public record Plan(int version, int carriers, StarvationRule starved, ProbeSettings probes, double baselineSeconds, double drainSeconds,
         Quick quick, Map<String, Jvm> jvms, List<Phase> phases) {
 
-    public record ProbeSettings(double ratePerSecond, long timeoutMillis, Map<String, String> endpoints) {
+    /** {@code ratePerSecondByProbe} overrides {@code ratePerSecond} for the probes it names. */
+    @JsonIgnoreProperties({ "$comment" })
+    public record ProbeSettings(double ratePerSecond, long timeoutMillis, Map<String, String> endpoints,
+            Map<String, Double> ratePerSecondByProbe) {
+
+        /** Each endpoint's rate, by probe name. */
+        public Map<String, Double> rates() {
+            Map<String, Double> rates = new LinkedHashMap<>();
+            endpoints.keySet().forEach(name -> rates.put(name,
+                    ratePerSecondByProbe == null ? ratePerSecond : ratePerSecondByProbe.getOrDefault(name, ratePerSecond)));
+            return rates;
+        }
     }
 
     public record Quick(double durationScale, double minimumSeconds, double baselineSeconds, double drainSeconds,

@@ -87,7 +87,8 @@ final class ReportText {
                     .append(phase.topPinnedFrame() == null ? "-" : "`" + phase.topPinnedFrame().replaceFirst("^io\\.starvationlab\\.", "") + "`")
                     .append(" | ").append(verdict(phase)).append(" |\n");
         }
-        md.append("\n![probe p99 per phase, log scale](probe-p99.svg)\n\n");
+        md.append("\n![probe p99 per phase, log scale](probe-p99.svg)\n");
+        md.append(WaitText.markdown(report)).append('\n');
         md.append("## Findings\n\n| claim | expected | measured | result |\n|---|---|---|---|\n");
         for (Finding finding : report.findings()) {
             md.append("| ").append(finding.claim()).append(" | ").append(finding.expected()).append(" | ").append(finding.measured())

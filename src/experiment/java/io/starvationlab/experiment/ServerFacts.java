@@ -9,7 +9,7 @@ import io.starvationlab.experiment.server.LabClient;
 /** What a server JVM of the experiment said about itself in {@code /lab/info}. */
 public record ServerFacts(String jvm, String description, String javaVersion, String javaVendor, int availableProcessors,
         int carriers, int carrierMaxPoolSize, Integer lockingMode, Boolean synchronizedPins, boolean nativePinAvailable,
-        int sleepPermits, int dbPermits, int workerThreads, List<String> jvmArguments) {
+        int sleepPermits, int dbPermits, int workerThreads, List<String> jvmArguments, int eventLoops) {
 
     static ServerFacts read(String jvm, String description, JsonNode info) {
         JsonNode lockingMode = info.path("lockingMode");
@@ -21,7 +21,8 @@ public record ServerFacts(String jvm, String description, String javaVersion, St
                 info.path("permits").path("sleep").asInt(), info.path("permits").path("db").asInt(),
                 info.path("workerThreads").asInt(),
                 LabClient.json().convertValue(info.path("jvmArguments"), LabClient.json().getTypeFactory()
-                        .constructCollectionType(List.class, String.class)));
+                        .constructCollectionType(List.class, String.class)),
+                info.path("eventLoops").asInt());
     }
 
     int permits(String downstream) {

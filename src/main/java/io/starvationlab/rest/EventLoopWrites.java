@@ -51,6 +51,6 @@ public class EventLoopWrites {
 
     void warm(@Observes StartupEvent event, ObjectMapper json) throws JsonProcessingException {
         json.writeValueAsBytes(new WorkResult("unpinned", "sleep", "none", 0, 0, 0, "warm-up", true, "warm-up"));
-        json.writeValueAsBytes(ProbeResource.ProbeAnswer.of("warm-up"));
+        json.writeValueAsBytes(ProbeResource.ProbeAnswer.of("warm-up", "warm-up"));
     }
 }

@@ -11,9 +11,11 @@ import java.util.Map;
  * @param downstreamPermits  {@code lab.downstream.permits} as configured
  * @param permits            the permits each downstream really has ({@code db} is capped at the pool's max size)
  * @param workerThreads      the worker pool's maximum: how many {@code platform} requests run at once
+ * @param eventLoops         how many event loops Vert.x runs: each feeds the carriers through a queue of its own
  */
 public record LabInfo(String javaVersion, String javaVendor, int availableProcessors, int carrierParallelism,
         int carrierMaxPoolSize, Integer lockingMode, Boolean synchronizedPins, boolean nativePinAvailable,
         String nativePinUnavailableReason, int downstreamPermits, Map<String, Integer> permits, int poolMaxSize, int workerThreads,
-        List<String> modes, boolean embeddedDatabase, boolean canary, boolean pinningMonitor, List<String> jvmArguments) {
+        List<String> modes, boolean embeddedDatabase, boolean canary, boolean pinningMonitor, List<String> jvmArguments,
+        int eventLoops) {
 }

@@ -41,9 +41,10 @@ public class LabResource {
     private final PinningMonitor pinning;
     private final LabConfig config;
     private final int workerThreads;
+    private final EventLoops eventLoops;
 
     public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, EmbeddedDatabase embedded,
-            CarrierCanary canary, PinningMonitor pinning, LabConfig config,
+            CarrierCanary canary, PinningMonitor pinning, LabConfig config, EventLoops eventLoops,
             @ConfigProperty(name = "quarkus.thread-pool.max-threads") Optional<Integer> workerThreads) {
         // Quarkus's default: max(8 x processors, 200)
         this.workerThreads = workerThreads.orElse(Math.max(8 * Runtime.getRuntime().availableProcessors(), 200));
@@ -54,6 +55,7 @@ public class LabResource {
         this.canary = canary;
         this.pinning = pinning;
         this.config = config;
+        this.eventLoops = eventLoops;
     }
 
     @GET
@@ -65,7 +67,7 @@ public class LabResource {
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
                 downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
-                config.pinning().enabled(), jvm.jvmArguments());
+                config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count());
     }
 
     @GET

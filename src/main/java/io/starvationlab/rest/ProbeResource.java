@@ -3,11 +3,13 @@ package io.starvationlab.rest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * Endpoints unrelated to the work: each answers at once, naming the thread that served it. Their
@@ -17,27 +19,32 @@ import io.smallrye.common.annotation.RunOnVirtualThread;
 @Produces(MediaType.APPLICATION_JSON)
 public class ProbeResource {
 
-    /** What served a probe. */
-    public record ProbeAnswer(String probe, String thread, boolean virtual) {
+    /**
+     * What served a probe.
+     *
+     * @param eventLoop the event loop that serves the request's connection: the queue through which its
+     *                  virtual thread, if any, reached the carriers
+     */
+    public record ProbeAnswer(String probe, String thread, boolean virtual, String eventLoop) {
 
-        static ProbeAnswer of(String probe) {
+        static ProbeAnswer of(String probe, String eventLoop) {
             Thread thread = Thread.currentThread();
-            return new ProbeAnswer(probe, thread.getName(), thread.isVirtual());
+            return new ProbeAnswer(probe, thread.getName(), thread.isVirtual(), eventLoop);
         }
     }
 
     @GET
     @Path("/virtual")
     @RunOnVirtualThread
-    public ProbeAnswer virtual() {
-        return ProbeAnswer.of("virtual");
+    public ProbeAnswer virtual(@Context RoutingContext http) {
+        return ProbeAnswer.of("virtual", EventLoops.of(http));
     }
 
     @GET
     @Path("/worker")
     @Blocking
-    public ProbeAnswer worker() {
-        return ProbeAnswer.of("worker");
+    public ProbeAnswer worker(@Context RoutingContext http) {
+        return ProbeAnswer.of("worker", EventLoops.of(http));
     }
 
     /**
@@ -47,9 +54,13 @@ public class ProbeResource {
     @GET
     @Path("/event-loop")
     @NonBlocking
-    public String eventLoop() {
+    public String eventLoop(@Context RoutingContext http) {
         Thread thread = Thread.currentThread();
-        return "{\"probe\":\"event-loop\",\"thread\":\"" + thread.getName().replace("\\", "\\\\").replace("\"", "\\\"")
-                + "\",\"virtual\":" + thread.isVirtual() + "}";
+        return "{\"probe\":\"event-loop\",\"thread\":" + quoted(thread.getName()) + ",\"virtual\":" + thread.isVirtual()
+                + ",\"eventLoop\":" + quoted(EventLoops.of(http)) + "}";
+    }
+
+    private static String quoted(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

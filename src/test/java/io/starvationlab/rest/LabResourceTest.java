@@ -35,6 +35,9 @@ class LabResourceTest {
                 .body("permits.db", equalTo(50))
                 .body("poolMaxSize", equalTo(64))
                 .body("embeddedDatabase", equalTo(true))
+                // Quarkus' default, as quarkus.vertx.event-loops-pool-size is not set: the processors, at least 2, at most max heap MiB / 10
+                .body("eventLoops", equalTo((int) Math.max(2, Math.min(Runtime.getRuntime().maxMemory() / (1024 * 1024) / 10,
+                        Runtime.getRuntime().availableProcessors()))))
                 .body("modes", equalTo(Mode.labels()));
     }
 
