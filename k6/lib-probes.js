@@ -28,7 +28,10 @@ export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'c
  */
 export function sendProbe(route, phase, timeoutMs, eventLoops) {
   const tags = { kind: 'probe', probe: route.probe, target: route.target, phase };
-  const res = http.get(route.url, { tags, timeout: `${timeoutMs}ms` });
+  // A new connection per probe (the server closes it after the answer): Vert.x hands each new
+  // connection to the next event loop, so the probes sample every event loop evenly. A kept-alive
+  // connection drifts: a client stuck on a starved event loop opens another and keeps the one that answers.
+  const res = http.get(route.url, { tags, timeout: `${timeoutMs}ms`, headers: { Connection: 'close' } });
   probeErrors.add(res.status !== 200, tags);
   const eventLoop = res.status === 200 ? eventLoopOf(answerField(res, 'eventLoop'), eventLoops) : null;
   /** @type {Record<string, string>} */

@@ -104,9 +104,8 @@ export const options = {
   scenarios,
   thresholds: thresholdsFor(layout),
   summaryTrendStats: summaryTrendStats(layout.rule),
-  // Keep-alive, as k6's defaults: a probe VU's connection stays on one event loop for the run.
-  // Fresh connections (noConnectionReuse, or noVUConnectionReuse per iteration) would add a
-  // handshake to every probe and leave the event loop to chance.
+  // Keep-alive for the load, as k6's defaults; each probe asks for a new connection itself
+  // (Connection: close, lib-probes.js), so the probes sample every event loop in turn.
   noConnectionReuse: false,
   noVUConnectionReuse: false,
   setupTimeout: '60s',
