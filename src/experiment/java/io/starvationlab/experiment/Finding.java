@@ -2,6 +2,7 @@ package io.starvationlab.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -44,11 +45,12 @@ public record Finding(String claim, String expected, String measured, Boolean ho
             PhaseReport base = byName.get(PhaseReport.BASELINE + "@" + p.jvm());
             double worker = p.probes().get("worker").p99Millis() / Math.max(base.probes().get("worker").p99Millis(), 1);
             double eventLoop = p.probes().get("event-loop").p99Millis() / Math.max(base.probes().get("event-loop").p99Millis(), 1);
-            return new Finding("Worker-pool and event-loop endpoints are untouched", "their p99 <= 3x baseline under native load",
-                    String.format("worker %.1fx (%.1f ms), event-loop %.1fx (%.1f ms)", worker, p.probes().get("worker").p99Millis(),
-                            eventLoop, p.probes().get("event-loop").p99Millis()),
-                    worker <= 3 && eventLoop <= 3);
-        }).orElse(missing("Worker-pool and event-loop endpoints are untouched", "their p99 <= 3x baseline under native load")));
+            double workerP99 = p.probes().get("worker").p99Millis();
+            double eventLoopP99 = p.probes().get("event-loop").p99Millis();
+            return new Finding("Worker-pool and event-loop endpoints are untouched", UNTOUCHED,
+                    String.format(Locale.ROOT, "worker %.1fx (%.1f ms), event-loop %.1fx (%.1f ms)", worker, workerP99, eventLoop, eventLoopP99),
+                    untouched(worker, workerP99) && untouched(eventLoop, eventLoopP99));
+        }).orElse(missing("Worker-pool and event-loop endpoints are untouched", UNTOUCHED)));
 
         findings.add(ratio("ReentrantLock ~ no lock", "reentrant throughput within 10 % of unpinned", phase.apply("reentrant"),
                 phase.apply("unpinned"), r -> Math.abs(r - 1) <= 0.10));
@@ -104,6 +106,17 @@ public record Finding(String claim, String expected, String measured, Boolean ho
         return new Finding(claim, expected, String.format(java.util.Locale.ROOT, "%s %.1f/s vs %s %s: %s", subject.get().name(),
                 subject.get().throughputPerSecond(), reference.get().name(), perSecond(reference.get().throughputPerSecond()), times(ratio)),
                 holds.test(ratio));
+    }
+
+    private static final String UNTOUCHED = "their p99 <= 3x baseline, or under 100 ms, under native load";
+
+    /**
+     * An endpoint off the carriers is untouched when its tail stays near its baseline; on a small
+     * machine that runs the load client too, a tail of a few tens of milliseconds is the machine, not
+     * starvation, which takes the virtual probe to seconds.
+     */
+    private static boolean untouched(double timesBaseline, double p99Millis) {
+        return timesBaseline <= 3 || p99Millis < 100;
     }
 
     /** A throughput, or what it means when nothing completed. */
