@@ -165,9 +165,10 @@ class Jdk21IT {
         StarvationIT.report(load);
 
         assertThat(load.load().latencies().failed()).as("errors: %s", load.load().latencies().statuses()).isZero();
-        // the database's own round trip adds to each 100 ms; a collapse is two orders of magnitude lower
+        // the database's round trip and its CPU add to each 100 ms on two shared cores; the collapse
+        // this rules out is two orders of magnitude lower, and the matrix draws the line at half the model
         assertThat(load.throughput()).as("carriers / ms, not a collapse")
-                .isBetween(0.6 * CARRIER_MODEL_PER_SECOND, 1.2 * CARRIER_MODEL_PER_SECOND);
+                .isBetween(0.5 * CARRIER_MODEL_PER_SECOND, 1.2 * CARRIER_MODEL_PER_SECOND);
         StarvationIT.assertStarved(true, load, idle);
         assertThat(load.topPinnedFrame()).isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
     }

@@ -7,8 +7,9 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The findings judged on the JDK matrix. Each holds only on what was measured; with a JDK or cell
- * missing it says so, and with none of what it needs it is not measured ({@code holds} null).
+ * The findings judged on the JDK matrix. One fails when anything measured contradicts it; it holds only
+ * when everything it needs was measured; otherwise (a JDK not found, quick mode) it is not judged
+ * ({@code holds} null) and says what is missing.
  */
 final class MatrixFindings {
 
@@ -34,7 +35,8 @@ final class MatrixFindings {
             return missing(claim, expected, matrix);
         }
         PhaseReport pinned21 = on21.get();
-        boolean holds = Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && PhaseReport.STARVED.equals(pinned21.verdict());
+        Judgement judgement = new Judgement();
+        judgement.expect(Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && PhaseReport.STARVED.equals(pinned21.verdict()));
         List<String> measured = new ArrayList<>(List.of(String.format(Locale.ROOT, "21: %.1f/s vs %.1f/s (%s) %s, %s", pinned21.throughputPerSecond(),
                 pinned21.modelLimitPerSecond(), pinned21.modelBasis(), Finding.times(pinned21.throughputToModel()), verdict(pinned21))));
         for (int jdk : List.of(25, 26, 27)) {
@@ -42,15 +44,15 @@ final class MatrixFindings {
             Optional<PhaseReport> unpinned = figures(matrix, jdk, "unpinned");
             if (pinned.isEmpty() || unpinned.isEmpty()) {
                 measured.add(jdk + ": not measured");
-                holds = false;
+                judgement.missing();
                 continue;
             }
             double ratio = pinned.get().throughputPerSecond() / unpinned.get().throughputPerSecond();
-            holds &= Math.abs(ratio - 1) <= 0.10 && PhaseReport.NOT_STARVED.equals(pinned.get().verdict());
+            judgement.expect(Math.abs(ratio - 1) <= 0.10 && PhaseReport.NOT_STARVED.equals(pinned.get().verdict()));
             measured.add(String.format(Locale.ROOT, "%d: %.1f/s vs unpinned %s %s, %s", jdk, pinned.get().throughputPerSecond(),
                     Finding.perSecond(unpinned.get().throughputPerSecond()), Finding.times(ratio), verdict(pinned.get())));
         }
-        return new Finding(claim, expected, String.join("; ", measured), holds);
+        return new Finding(claim, expected, String.join("; ", measured), judgement.holds());
     }
 
     static Finding reentrantNeverStarves(MatrixReport matrix) {
@@ -60,10 +62,14 @@ final class MatrixFindings {
         if (cells.isEmpty()) {
             return missing(claim, expected, matrix);
         }
-        boolean holds = cells.stream().allMatch(cell -> PhaseReport.NOT_STARVED.equals(cell.figures().verdict()))
-                && cells.size() == measuredJdks(matrix).size();
+        Judgement judgement = new Judgement();
+        judgement.expect(cells.stream().allMatch(cell -> PhaseReport.NOT_STARVED.equals(cell.figures().verdict())));
+        if (cells.size() < matrix.columns().size()) {
+            judgement.missing();
+        }
         return new Finding(claim, expected, cells.stream().map(cell -> String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(),
-                cell.figures().throughputPerSecond(), verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells), holds);
+                cell.figures().throughputPerSecond(), verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells),
+                judgement.holds());
     }
 
     /** From 26 LockingMode is gone: ignored with a warning on 26, unknown after; synchronized stays unpinned. */
@@ -75,30 +81,36 @@ final class MatrixFindings {
         if (columns.isEmpty()) {
             return missing(claim, expected, matrix);
         }
-        boolean holds = true;
+        Judgement judgement = new Judgement();
+        if (columns.size() < matrix.columns().stream().filter(column -> column.feature() >= 26).count()) {
+            judgement.missing();
+        }
         List<String> measured = new ArrayList<>();
         for (MatrixReport.Column column : columns) {
             Optional<MatrixReport.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
             if (attempt.isEmpty()) {
                 measured.add(column.feature() + ": not attempted");
-                holds = false;
+                judgement.missing();
                 continue;
             }
             String says = attempt.get().jvmSays().isEmpty() ? "(the JVM said nothing)" : "\"" + String.join(" / ", attempt.get().jvmSays()) + "\"";
             if (!attempt.get().started()) {
-                holds &= !attempt.get().jvmSays().isEmpty();
+                judgement.expect(!attempt.get().jvmSays().isEmpty());
                 measured.add(column.feature() + ": refused to start, " + says);
                 continue;
             }
             Optional<ServerFacts> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
             Optional<PhaseReport> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
             boolean pins = server.map(s -> !Boolean.FALSE.equals(s.synchronizedPins())).orElse(true);
-            holds &= !attempt.get().jvmSays().isEmpty() && !pins && pinned.isPresent() && PhaseReport.NOT_STARVED.equals(pinned.get().verdict());
+            judgement.expect(!attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> PhaseReport.NOT_STARVED.equals(p.verdict())).orElse(true));
+            if (pinned.isEmpty()) {
+                judgement.missing();
+            }
             measured.add(String.format(Locale.ROOT, "%d: started, %s; synchronizedPins %s; pinned %s", column.feature(), says,
                     server.map(ServerFacts::synchronizedPins).orElse(null),
                     pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")));
         }
-        return new Finding(claim, expected, String.join("; ", measured), holds);
+        return new Finding(claim, expected, String.join("; ", measured), judgement.holds());
     }
 
     static Finding nativeAndCpuStarveEverywhere(MatrixReport matrix, StarvationRule rule) {
@@ -109,22 +121,24 @@ final class MatrixFindings {
         if (cells.isEmpty()) {
             return missing(claim, expected, matrix);
         }
-        boolean holds = true;
+        Judgement judgement = new Judgement();
         List<String> measured = new ArrayList<>();
         for (MatrixReport.Cell cell : cells) {
             if (cell.figures() == null) {
                 boolean expectedUnavailable = cell.jdk() < 22 && Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome());
-                holds &= expectedUnavailable;
+                judgement.expect(expectedUnavailable);
                 measured.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome());
             } else {
-                holds &= PhaseReport.STARVED.equals(cell.figures().verdict());
+                judgement.expect(PhaseReport.STARVED.equals(cell.figures().verdict()));
                 measured.add(String.format(Locale.ROOT, "%d %s: %.0fx %s", cell.jdk(), cell.cell(), cell.figures().virtualProbeSlowdown(),
                         verdict(cell.figures())));
             }
         }
-        long jdksWithBoth = measuredJdks(matrix).stream().filter(jdk -> cells.stream().filter(c -> c.jdk() == jdk).count() == 2).count();
-        holds &= jdksWithBoth == measuredJdks(matrix).size();
-        return new Finding(claim, expected, String.join("; ", measured) + notMeasured(matrix, cells), holds);
+        long jdksWithBoth = matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count();
+        if (jdksWithBoth < matrix.columns().size()) {
+            judgement.missing();
+        }
+        return new Finding(claim, expected, String.join("; ", measured) + notMeasured(matrix, cells), judgement.holds());
     }
 
     /**
@@ -134,36 +148,58 @@ final class MatrixFindings {
     static Finding pollers(MatrixReport matrix) {
         String claim = "Found here: a carrier pinned on a socket read follows the carrier model on JDK 21 and collapses on 22+ unless"
                 + " -Djdk.pollerMode=1";
-        String expected = "pinned-db on 21 at 60-120 % of the carrier model (the database's round trip adds to each call); native-db on 22+ under half of it, and native-db with"
+        String expected = "pinned-db on 21 starved at the carrier model, not under half of it (the database's round trip adds to each call); native-db on 22+ under half of it, and native-db with"
                 + " jdk.pollerMode=1 at least 2x native-db";
         Optional<PhaseReport> on21 = figures(matrix, 21, "pinned-db");
         List<Integer> newer = measuredJdks(matrix).stream().filter(jdk -> jdk >= 22).toList();
         if (on21.isEmpty() && newer.isEmpty()) {
             return missing(claim, expected, matrix);
         }
-        boolean holds = on21.isPresent() && !newer.isEmpty();
+        Judgement judgement = new Judgement();
+        if (newer.isEmpty()) {
+            judgement.missing();
+        }
         List<String> measured = new ArrayList<>();
         if (on21.isPresent()) {
-            holds &= on21.get().throughputToModel() >= 0.6 && on21.get().throughputToModel() <= 1.2;
+            judgement.expect(JdkMatrix.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
             measured.add(String.format(Locale.ROOT, "21 pinned-db: %.1f/s vs %.1f/s %s", on21.get().throughputPerSecond(),
                     on21.get().modelLimitPerSecond(), Finding.times(on21.get().throughputToModel())));
         } else {
             measured.add("21: not measured");
+            judgement.missing();
         }
         for (int jdk : newer) {
             Optional<PhaseReport> stock = figures(matrix, jdk, "native-db");
             Optional<PhaseReport> platform = figures(matrix, jdk, "native-db-platform-pollers");
             if (stock.isEmpty() || platform.isEmpty()) {
-                holds = false;
+                judgement.missing();
                 measured.add(jdk + ": " + (stock.isEmpty() ? "native-db" : "native-db-platform-pollers") + " not measured");
                 continue;
             }
             double restored = platform.get().throughputPerSecond() / Math.max(stock.get().throughputPerSecond(), 1e-9);
-            holds &= stock.get().throughputToModel() < JdkMatrix.COLLAPSE_BELOW && restored >= 2;
+            judgement.expect(stock.get().throughputToModel() < JdkMatrix.COLLAPSE_BELOW && restored >= 2);
             measured.add(String.format(Locale.ROOT, "%d native-db: %s of %.1f/s, with pollerMode=1 %.1f/s", jdk,
                     Finding.perSecond(stock.get().throughputPerSecond()), stock.get().modelLimitPerSecond(), platform.get().throughputPerSecond()));
         }
-        return new Finding(claim, expected, String.join("; ", measured), holds);
+        return new Finding(claim, expected, String.join("; ", measured), judgement.holds());
+    }
+
+    /** Fails on any contradiction; holds only when nothing it needed is missing. */
+    private static final class Judgement {
+        private boolean contradicted;
+        private boolean incomplete;
+
+        void expect(boolean condition) {
+            contradicted |= !condition;
+        }
+
+        void missing() {
+            incomplete = true;
+        }
+
+        Boolean holds() {
+            return contradicted ? Boolean.FALSE : incomplete ? null : Boolean.TRUE;
+        }
     }
 
     private static Optional<PhaseReport> figures(MatrixReport matrix, int jdk, String cell) {

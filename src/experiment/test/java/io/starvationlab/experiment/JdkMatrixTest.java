@@ -94,6 +94,10 @@ class JdkMatrixTest {
         Finding pins = MatrixFindings.jdk21SynchronizedPins(report);
         assertThat(pins.holds()).isNull();
         assertThat(pins.measured()).contains("skipped: no JDK 21 found");
+        List<Finding> findings = MatrixFindings.evaluate(report, PLAN.starved());
+        assertThat(findings.get(2).holds()).as("JDK 26+ needs no JDK 21").isTrue();
+        assertThat(List.of(findings.get(0), findings.get(1), findings.get(3), findings.get(4))).as("judged only on what was measured")
+                .allSatisfy(finding -> assertThat(finding.holds()).as(finding.claim()).isNull());
     }
 
     @Test
