@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
+import io.starvationlab.experiment.load.ClosedLoad;
 import io.starvationlab.experiment.server.Jdks;
 import io.starvationlab.experiment.server.LabServer;
 
@@ -156,16 +157,16 @@ final class JdkMatrix {
             }
             progress.accept(String.format("      %s %s, synchronized pins: %s, native: %s", facts.javaVersion(), facts.javaVendor(),
                     facts.synchronizedPins(), facts.nativePinAvailable()));
-            warmUp(runner, group, facts);
+            warmUp(server, group, facts);
             PhaseResult baseline = cleanBaseline(runner);
-            for (MatrixPlan.Cell cell : group) {
-                cells.add(measure(feature, cell, runner, facts, baseline, serverName));
+            for (int i = 0; i < group.size(); i++) {
+                cells.add(measure(feature, group.get(i), runner, facts, baseline, serverName, i == group.size() - 1));
             }
         }
     }
 
     private MatrixReport.Cell measure(int feature, MatrixPlan.Cell cell, PhaseRunner runner, ServerFacts facts, PhaseResult baseline,
-            String serverName) {
+            String serverName, boolean last) {
         if ("native".equals(cell.mode()) && !facts.nativePinAvailable()) {
             HttpResponse<String> answer = runner.lab().get(matrix.phase(cell).workPath());
             String contentType = answer.headers().firstValue("Content-Type").orElse("");
@@ -186,7 +187,7 @@ final class JdkMatrix {
         progress.accept(String.format(Locale.ROOT, "      %-28s %7.1f req/s (model %.1f, %s), /probe/virtual %.0fx: %s (predicted %s)%s",
                 cell.name(), report.throughputPerSecond(), report.modelLimitPerSecond(), report.modelBasis(), report.virtualProbeSlowdown(),
                 measured.outcome(), measured.prediction(), Boolean.FALSE.equals(measured.agrees()) ? "  <- differs" : ""));
-        if (report.throughputToModel() < COLLAPSE_BELOW || report.errors() > 0) {
+        if (!last && (report.throughputToModel() < COLLAPSE_BELOW || report.errors() > 0)) {
             // requests that timed out may still hold carriers: the next cell starts once they are gone
             Quiescence.await(runner.lab(), QUIET_WITHIN);
         }
@@ -225,14 +226,17 @@ final class JdkMatrix {
                 .findFirst();
     }
 
-    /** Each mode of the group briefly, fewer at once than there are carriers, so nothing collapses while warming up. */
-    private void warmUp(PhaseRunner runner, List<MatrixPlan.Cell> group, ServerFacts facts) {
+    /**
+     * Each mode of the group at once, one client each, so no phase times the JIT; at most three modes
+     * hold a carrier, so one is always free and nothing collapses while warming up.
+     */
+    private void warmUp(LabServer server, List<MatrixPlan.Cell> group, ServerFacts facts) {
         Set<String> paths = new LinkedHashSet<>();
         group.stream().filter(cell -> facts.nativePinAvailable() || !"native".equals(cell.mode()))
                 .forEach(cell -> paths.add("/work/" + cell.mode() + "?ms=20&downstream=" + cell.downstream()));
-        for (String path : paths) {
-            runner.run("warm-up", path, LabServer.CARRIERS / 2, Duration.ofMillis(quick ? 500 : 800), Duration.ofMillis(200));
-        }
+        List<ClosedLoad> loads = paths.stream().map(path -> ClosedLoad.start(server.uri(path), 1, Duration.ofSeconds(30))).toList();
+        LabServer.sleep(Duration.ofMillis(1500));
+        loads.forEach(load -> load.stop(Duration.ofSeconds(15)));
     }
 
     private PhaseResult cleanBaseline(PhaseRunner runner) {

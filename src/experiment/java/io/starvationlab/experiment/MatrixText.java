@@ -64,7 +64,7 @@ final class MatrixText {
         for (MatrixReport.Column column : matrix.columns()) {
             md.append("| ").append(column.feature()).append(" | ").append(column.jdk() == null ? "-" : column.jdk()).append(" | ")
                     .append(column.status()).append(" | ").append(column.servers().stream().map(server -> "`" + server.jvm() + "` ("
-                            + server.synchronizedPins() + ", " + server.lockingMode() + ")").reduce((a, b) -> a + ", " + b).orElse("-"))
+                            + server.synchronizedPins() + ", " + server.lockingMode() + ")").reduce((a, b) -> a + ", " + b).orElse("measured".equals(column.status()) ? "the main run's (above)" : "-"))
                     .append(" |\n");
         }
         List<String> attempts = attempts(matrix);
