@@ -33,6 +33,7 @@ final class JdkMatrix {
     private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(10);
     private static final Duration QUIET_WITHIN = Duration.ofSeconds(30);
     private static final int BASELINE_ATTEMPTS = 2;
+    private static final Duration LAST_CELL_ABANDON_AFTER = Duration.ofSeconds(3);
     private static final double BASELINE_CANARY_LIMIT_MILLIS = 5;
     /** Under this share of its model limit a cell has collapsed rather than merely starved. */
     static final double COLLAPSE_BELOW = 0.5;
@@ -181,7 +182,9 @@ final class JdkMatrix {
         Plan.Phase phase = matrix.phase(cell);
         Plan.Phase named = new Plan.Phase(phase.name(), serverName, phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
                 phase.concurrency(), phase.seconds());
-        PhaseResult result = runner.run(cell.name(), phase.workPath(), phase.concurrency(), matrix.duration(), matrix.drain());
+        // a server's last cell need not wait for requests a collapse left in flight: the server stops next
+        PhaseResult result = runner.run(cell.name(), phase.workPath(), phase.concurrency(), matrix.duration(), matrix.drain(),
+                last ? LAST_CELL_ABANDON_AFTER : Duration.ofSeconds(15));
         PhaseReport report = PhaseReport.of(named, facts, result, baseline, plan.starved());
         MatrixReport.Cell measured = cell(feature, cell, report, "measured");
         progress.accept(String.format(Locale.ROOT, "      %-28s %7.1f req/s (model %.1f, %s), /probe/virtual %.0fx: %s (predicted %s)%s",
@@ -210,8 +213,11 @@ final class JdkMatrix {
         return PhaseReport.STARVED.equals(figures.verdict()) ? Prediction.Outcome.STARVES : Prediction.Outcome.FREE;
     }
 
-    private static MatrixReport.Cell empty(int feature, MatrixPlan.Cell cell, String why) {
-        return new MatrixReport.Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), null, null, null, null, why, null);
+    /** A cell not measured on this JDK, still with its prediction. */
+    private MatrixReport.Cell empty(int feature, MatrixPlan.Cell cell, String why) {
+        Prediction prediction = Prediction.of(feature, cell.mode(), cell.downstream(), matrix.jvms().get(cell.jvm()));
+        return new MatrixReport.Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), null, prediction.outcome().label(),
+                prediction.why(), null, why, null);
     }
 
     /** The main run's phase of the same name, if it ran exactly what the cell would: same load, same JVM flags. */
