@@ -33,7 +33,6 @@ final class JdkMatrix {
     private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(10);
     private static final Duration QUIET_WITHIN = Duration.ofSeconds(30);
     private static final int BASELINE_ATTEMPTS = 2;
-    private static final Duration LAST_CELL_ABANDON_AFTER = Duration.ofSeconds(3);
     private static final double BASELINE_CANARY_LIMIT_MILLIS = 5;
     /** Under this share of its model limit a cell has collapsed rather than merely starved. */
     static final double COLLAPSE_BELOW = 0.5;
@@ -182,9 +181,8 @@ final class JdkMatrix {
         Plan.Phase phase = matrix.phase(cell);
         Plan.Phase named = new Plan.Phase(phase.name(), serverName, phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
                 phase.concurrency(), phase.seconds());
-        // a server's last cell need not wait for requests a collapse left in flight: the server stops next
-        PhaseResult result = runner.run(cell.name(), phase.workPath(), phase.concurrency(), matrix.duration(), matrix.drain(),
-                last ? LAST_CELL_ABANDON_AFTER : Duration.ofSeconds(15));
+        // a collapse's probes answer only once its requests reach their deadlines: the phase waits for them
+        PhaseResult result = runner.run(cell.name(), phase.workPath(), phase.concurrency(), matrix.duration(), matrix.drain());
         PhaseReport report = PhaseReport.of(named, facts, result, baseline, plan.starved());
         MatrixReport.Cell measured = cell(feature, cell, report, "measured");
         progress.accept(String.format(Locale.ROOT, "      %-28s %7.1f req/s (model %.1f, %s), /probe/virtual %.0fx: %s (predicted %s)%s",

@@ -54,7 +54,7 @@ final class MatrixChart {
                     second = cell == null ? column.status() : cell.source();
                 } else if (cell.figures() != null) {
                     first = ReportText.fixed(cell.figures().throughputPerSecond()) + " / " + ReportText.fixed(cell.figures().modelLimitPerSecond()) + " req/s";
-                    second = String.format(Locale.ROOT, "probe %.0fx", cell.figures().virtualProbeSlowdown());
+                    second = "probe " + MatrixText.slowdown(cell.figures());
                 } else {
                     first = outcome;
                 }

@@ -130,8 +130,7 @@ final class MatrixFindings {
                 measured.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome());
             } else {
                 judgement.expect(PhaseReport.STARVED.equals(cell.figures().verdict()));
-                measured.add(String.format(Locale.ROOT, "%d %s: %.0fx %s", cell.jdk(), cell.cell(), cell.figures().virtualProbeSlowdown(),
-                        verdict(cell.figures())));
+                measured.add(String.format(Locale.ROOT, "%d %s: %s", cell.jdk(), cell.cell(), verdict(cell.figures())));
             }
         }
         long jdksWithBoth = matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count();
@@ -222,7 +221,7 @@ final class MatrixFindings {
     }
 
     private static String verdict(PhaseReport report) {
-        return String.format(Locale.ROOT, "%s (%.0fx)", report.verdict(), report.virtualProbeSlowdown());
+        return report.verdict() + " (" + MatrixText.slowdown(report) + ")";
     }
 
     private static Finding missing(String claim, String expected, MatrixReport matrix) {

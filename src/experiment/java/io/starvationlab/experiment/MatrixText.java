@@ -133,7 +133,7 @@ final class MatrixText {
             PhaseReport figures = cell.figures();
             md.append(ReportText.fixed(figures.throughputPerSecond())).append(" / ").append(ReportText.fixed(figures.modelLimitPerSecond()))
                     .append(" req/s (").append(figures.modelBasis()).append(")<br>")
-                    .append(String.format(Locale.ROOT, "probe %.0fx", figures.virtualProbeSlowdown())).append("<br>");
+                    .append("probe ").append(slowdown(figures)).append("<br>");
         }
         md.append(outcomeWord(cell));
         if (Boolean.TRUE.equals(cell.agrees())) {
@@ -155,8 +155,13 @@ final class MatrixText {
         if (cell.figures() == null) {
             return mark + cell.outcome();
         }
-        return mark + String.format(Locale.ROOT, "%s/%s %.0fx %s", ReportText.fixed(cell.figures().throughputPerSecond()),
-                ReportText.fixed(cell.figures().modelLimitPerSecond()), cell.figures().virtualProbeSlowdown(), cell.outcome());
+        return mark + String.format(Locale.ROOT, "%s/%s %s %s", ReportText.fixed(cell.figures().throughputPerSecond()),
+                ReportText.fixed(cell.figures().modelLimitPerSecond()), slowdown(cell.figures()), cell.outcome());
+    }
+
+    /** {@code /probe/virtual} against its baseline; none answered in the cell when it is not a number. */
+    static String slowdown(PhaseReport figures) {
+        return Double.isNaN(figures.virtualProbeSlowdown()) ? "no answer" : String.format(Locale.ROOT, "%.0fx", figures.virtualProbeSlowdown());
     }
 
     private static List<String> attempts(MatrixReport matrix) {

@@ -68,11 +68,6 @@ public final class PhaseRunner implements AutoCloseable {
      * then {@code drain} with no load, so late probe answers land in this phase and the next starts idle.
      */
     public PhaseResult run(String name, String workPath, int concurrency, Duration duration, Duration drain) {
-        return run(name, workPath, concurrency, duration, drain, ABANDON_AFTER);
-    }
-
-    /** As {@link #run(String, String, int, Duration, Duration)}, abandoning requests still in flight {@code abandonAfter} after the load stops. */
-    public PhaseResult run(String name, String workPath, int concurrency, Duration duration, Duration drain, Duration abandonAfter) {
         PrometheusText before = lab.metrics();
         lab.pinning(true);
         probes.nextWindow();
@@ -84,7 +79,7 @@ public final class PhaseRunner implements AutoCloseable {
                 try (ClosedLoad running = http2 == null ? ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(90))
                         : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
                     LabServer.sleep(duration);
-                    load = running.stop(abandonAfter);
+                    load = running.stop(ABANDON_AFTER);
                 }
             } else {
                 LabServer.sleep(duration);
