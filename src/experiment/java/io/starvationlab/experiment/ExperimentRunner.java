@@ -20,7 +20,7 @@ import io.starvationlab.experiment.server.LabServer;
 /**
  * Runs the starvation experiment of a plan: for each server JVM the plan names, starts the packaged
  * service with 4 carriers, measures a probes-only baseline, then each phase's load with the probes
- * running throughout, and writes the report.
+ * running throughout; then the cross-JDK matrix ({@link JdkMatrix}); and writes the report.
  * <p>
  * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment] [--publish docs] [--repeat N]
  * [--phases=a,b]}
@@ -108,6 +108,9 @@ public final class ExperimentRunner {
         System.out.println(ReportText.table(report));
         System.out.println("Verdict rule: " + report.verdictRule());
         System.out.println();
+        if (report.matrix() != null) {
+            System.out.println(MatrixText.table(report.matrix()));
+        }
         System.out.println(ReportText.findings(report));
         System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json, probe-p99.svg, timeline.svg)");
     }
@@ -192,10 +195,15 @@ public final class ExperimentRunner {
             }
         }
         PrometheusReport observed = prometheus.finish(jdk);
+        // the JDK-sensitive cells on every JDK found, after the main plan
+        MatrixReport matrix = new JdkMatrix(plan, quick, out, projectDir(), progress).run(reports);
         List<Finding> findings = new ArrayList<>(Finding.evaluate(reports, servers, plan.starved()));
         findings.addAll(observed.findings());
+        if (matrix != null) {
+            findings.addAll(matrix.findings());
+        }
         ExperimentReport report = new ExperimentReport(started.toString(), quick, environment(), servers, reports, findings,
-                plan.starved().describe(), observed);
+                plan.starved().describe(), observed, matrix);
         report.write(out);
         return report;
     }
@@ -237,6 +245,12 @@ public final class ExperimentRunner {
         for (String path : paths) {
             runner.run("warm-up", path, LabServer.CARRIERS - 1, each, Duration.ofMillis(300));
         }
+    }
+
+    /** The project the plan belongs to ({@code <project>/k6/plan.json}), where {@code .ci/fetch-jdks} lives. */
+    private Path projectDir() {
+        Path k6 = planFile.toAbsolutePath().getParent();
+        return k6.getParent() == null ? k6 : k6.getParent();
     }
 
     private ExperimentReport.Environment environment() {

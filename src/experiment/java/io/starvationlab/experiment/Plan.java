@@ -13,11 +13,12 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.starvationlab.experiment.server.LabClient;
 
 /**
- * The experiment as data ({@code k6/plan.json}), shared with the k6 suite.
+ * The experiment as data ({@code k6/plan.json}), shared with the k6 suite; {@code matrix}, the
+ * cross-JDK matrix, is the Java runner's only ({@link MatrixPlan}).
  */
 @JsonIgnoreProperties({ "$comment" })
 public record Plan(int version, int carriers, StarvationRule starved, ProbeSettings probes, double baselineSeconds, double drainSeconds,
-        Quick quick, Map<String, Jvm> jvms, List<Phase> phases) {
+        Quick quick, Map<String, Jvm> jvms, List<Phase> phases, MatrixPlan matrix) {
 
     /** {@code ratePerSecondByProbe} overrides {@code ratePerSecond} for the probes it names. */
     @JsonIgnoreProperties({ "$comment" })

@@ -89,6 +89,9 @@ final class ReportText {
         }
         md.append("\n![probe p99 per phase, log scale](probe-p99.svg)\n");
         md.append(WaitText.markdown(report)).append('\n');
+        if (report.matrix() != null) {
+            md.append(MatrixText.markdown(report.matrix())).append('\n');
+        }
         md.append("## Findings\n\n| claim | expected | measured | result |\n|---|---|---|---|\n");
         for (Finding finding : report.findings()) {
             md.append("| ").append(finding.claim()).append(" | ").append(finding.expected()).append(" | ").append(finding.measured())

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged service, started as its own JVM with 4 carriers ({@code -XX:ActiveProcessorCount=4})
- * and whatever flags a phase needs, so load and probes come from another JVM than the one they measure.
+ * and whatever flags a phase needs, so load and probes come from another JVM than the one they measure;
+ * on the JDK running this code, or on any other JDK {@link Jdks} found.
  */
 public final class LabServer implements AutoCloseable {
 
@@ -28,12 +29,14 @@ public final class LabServer implements AutoCloseable {
     private final URI baseUri;
     private final Path log;
     private final List<String> command;
+    private final Jdks.Jdk jdk;
 
-    private LabServer(Process process, URI baseUri, Path log, List<String> command) {
+    private LabServer(Process process, URI baseUri, Path log, List<String> command, Jdks.Jdk jdk) {
         this.process = process;
         this.baseUri = baseUri;
         this.log = log;
         this.command = command;
+        this.jdk = jdk;
     }
 
     /** The packaged application jar: {@code lab.app.jar}, or target/quarkus-app/quarkus-run.jar under the working directory. */
@@ -54,11 +57,19 @@ public final class LabServer implements AutoCloseable {
         return Runtime.version().feature();
     }
 
-    /** Starts the service and returns once {@code /q/health/ready} answers 200 and {@code /lab/info} has measured the JVM. */
+    /** Starts the service on the JDK running this code; see {@link #start(Jdks.Jdk, List, Map, Path, String)}. */
     public static LabServer start(List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
+        return start(Jdks.current(), jvmFlags, properties, logDirectory, name);
+    }
+
+    /**
+     * Starts the service on {@code jdk} and returns once {@code /q/health/ready} answers 200 and
+     * {@code /lab/info} has measured the JVM. A JVM that refuses its flags fails with what it printed.
+     */
+    public static LabServer start(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
         int port = freePort();
         List<String> command = new ArrayList<>();
-        command.add(javaLauncher());
+        command.add(jdk.launcher().toString());
         command.add("-XX:ActiveProcessorCount=" + CARRIERS);
         command.addAll(jvmFlags);
         command.add("-Dquarkus.http.port=" + port);
@@ -69,7 +80,7 @@ public final class LabServer implements AutoCloseable {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, command);
+            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, command, jdk);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -84,8 +95,13 @@ public final class LabServer implements AutoCloseable {
      * @throws ChildProcess.TimedOut when it still runs after {@code timeout}: it and what it started are ended
      */
     public static Exit runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
+        return runUntilExit(Jdks.current(), jvmFlags, properties, timeout);
+    }
+
+    /** As {@link #runUntilExit(List, Map, Duration)}, on {@code jdk}. */
+    public static Exit runUntilExit(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
         List<String> command = new ArrayList<>();
-        command.add(javaLauncher());
+        command.add(jdk.launcher().toString());
         command.addAll(jvmFlags);
         command.add("-Dquarkus.http.port=" + freePort());
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
@@ -97,6 +113,11 @@ public final class LabServer implements AutoCloseable {
 
     /** How a service that was expected to refuse its configuration ended. */
     public record Exit(int code, String output) {
+    }
+
+    /** The JDK the service runs on. */
+    public Jdks.Jdk jdk() {
+        return jdk;
     }
 
     public long pid() {

@@ -45,6 +45,6 @@ class RepeatsTest {
         PhaseReport phase = new PhaseReport("native", "default", "native", "sleep", "private", 100, 64, 6, 38, 40, "carriers", 230, 0,
                 Map.of(), Map.of("virtual", virtual), virtualP50, 1000, 1000, 0, null, null, verdict, null, null);
         return new ExperimentReport("now", false, null, Map.of(), List.of(phase), List.of(new Finding("claim", "expected", "measured", holds)),
-                "rule", PrometheusReport.notMeasured("not in this test"));
+                "rule", PrometheusReport.notMeasured("not in this test"), null);
     }
 }
