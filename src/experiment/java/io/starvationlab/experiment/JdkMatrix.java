@@ -13,11 +13,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.Jdks;
 import io.starvationlab.experiment.server.LabServer;
 
@@ -283,18 +283,18 @@ final class JdkMatrix {
         missing.forEach(feature -> command.add(String.valueOf(feature)));
         try {
             Path log = Files.createDirectories(out.resolve("logs")).resolve("fetch-jdks.log");
-            Process fetch = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            if (!fetch.waitFor(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                fetch.destroyForcibly();
+            try {
+                ChildProcess.Result fetch = ChildProcess.of(command).run(FETCH_TIMEOUT);
+                Files.writeString(log, fetch.output());
+                if (fetch.exitCode() != 0) {
+                    progress.accept("  fetch-jdks failed (exit " + fetch.exitCode() + "): see " + log);
+                }
+            } catch (ChildProcess.TimedOut e) {
+                Files.writeString(log, e.output());
                 progress.accept("  fetch-jdks did not finish in time: see " + log);
-            } else if (fetch.exitValue() != 0) {
-                progress.accept("  fetch-jdks failed (exit " + fetch.exitValue() + "): see " + log);
             }
-        } catch (IOException e) {
+        } catch (IOException | java.io.UncheckedIOException e) {
             progress.accept("  fetch-jdks did not run: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
         return Jdks.discover();
     }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The JDKs (21 or newer) the service can be started on, one per feature version, found in this order,
@@ -135,38 +135,25 @@ public final class Jdks {
 
     /** What {@code java -XshowSettings:properties -version} prints: one "key = value" a line, indented. */
     static Map<String, String> properties(Path launcher) {
+        ChildProcess.Result version;
         try {
-            // into a file, so the bound holds whatever the JVM prints
-            Path output = Files.createTempFile("lab-jdk-", ".txt");
-            try {
-                Process process = new ProcessBuilder(launcher.toString(), "-XshowSettings:properties", "-version")
-                        .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-                if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    throw new IllegalArgumentException(launcher + " -version did not finish within a minute");
-                }
-                String printed = Files.readString(output);
-                if (process.exitValue() != 0) {
-                    throw new IllegalArgumentException(launcher + " -version failed (exit " + process.exitValue() + "): "
-                            + printed.strip());
-                }
-                Map<String, String> properties = new HashMap<>();
-                for (String line : printed.lines().toList()) {
-                    int equals = line.indexOf(" = ");
-                    if (line.startsWith("    ") && !line.startsWith("     ") && equals > 0) {
-                        properties.put(line.substring(0, equals).strip(), line.substring(equals + 3).strip());
-                    }
-                }
-                return properties;
-            } finally {
-                Files.deleteIfExists(output);
-            }
-        } catch (IOException e) {
+            version = ChildProcess.of(launcher.toString(), "-XshowSettings:properties", "-version").run(Duration.ofSeconds(60));
+        } catch (ChildProcess.TimedOut e) {
+            throw new IllegalArgumentException(launcher + " -version did not finish within a minute", e);
+        } catch (UncheckedIOException e) {
             throw new IllegalArgumentException(launcher + " did not run: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
+        if (version.exitCode() != 0) {
+            throw new IllegalArgumentException(launcher + " -version failed (exit " + version.exitCode() + "): " + version.output().strip());
+        }
+        Map<String, String> properties = new HashMap<>();
+        for (String line : version.output().lines().toList()) {
+            int equals = line.indexOf(" = ");
+            if (line.startsWith("    ") && !line.startsWith("     ") && equals > 0) {
+                properties.put(line.substring(0, equals).strip(), line.substring(equals + 3).strip());
+            }
+        }
+        return properties;
     }
 
     /** "21" → 21, and the old "1.8" → 8. */

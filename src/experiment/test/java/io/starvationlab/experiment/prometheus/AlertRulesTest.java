@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.starvationlab.ExternalTool;
+import io.starvationlab.experiment.server.ChildProcess;
 
 class AlertRulesTest {
 
@@ -36,11 +37,10 @@ class AlertRulesTest {
         }
         Path file = dir.resolve("rules.yaml");
         Files.writeString(file, AlertRules.ofProject(PROJECT).rulesFile());
-        Process check = new ProcessBuilder(promtool.get().toString(), "check", "rules", file.toString()).redirectErrorStream(true).start();
-        String output = new String(check.getInputStream().readAllBytes());
+        ChildProcess.Result check = ChildProcess.of(promtool.get().toString(), "check", "rules", file.toString()).run(Duration.ofMinutes(1));
 
-        assertThat(check.waitFor()).as(output).isZero();
-        assertThat(output).contains("SUCCESS: 5 rules found");
+        assertThat(check.exitCode()).as(check.output()).isZero();
+        assertThat(check.output()).contains("SUCCESS: 5 rules found");
     }
 
     @Test
