@@ -80,7 +80,7 @@ test('BASE_URL: each plan phase is a load scenario; probes tag the phase that is
       assert.deepEqual(during.tags, { kind: 'probe', probe, target: 'base', phase: phase.name });
       assert.deepEqual([...contractProblems(during), ...tagProblems(during, 'probe', ENDPOINTS)], []);
     }
-    const [gap] = script.iterate('probe-base', data, { at: start + phase.seconds + 1 });
+    const [gap] = script.iterate('probe-base', data, { at: start + phase.seconds + 0.5 }); // the drain between two phases
     assert.equal(gap.tags.phase, 'drain');
   }
 });
