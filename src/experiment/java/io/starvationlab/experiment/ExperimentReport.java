@@ -22,7 +22,7 @@ public record ExperimentReport(String startedAt, boolean quick, Environment envi
 
     /** The machine and the client JVM. */
     public record Environment(String os, int hostProcessors, String clientJava, String plan, int carriersPerServer,
-            double probesPerSecond) {
+            Map<String, Double> probesPerSecond) {
     }
 
     private static void write(Path file, String text) {

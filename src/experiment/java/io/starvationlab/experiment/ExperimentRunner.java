@@ -258,6 +258,6 @@ public final class ExperimentRunner {
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.vm.name") + " " + Runtime.version(), planFile.toString(), LabServer.CARRIERS,
-                plan.probes().ratePerSecond());
+                plan.probes().rates());
     }
 }

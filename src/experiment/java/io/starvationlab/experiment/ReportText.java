@@ -56,10 +56,11 @@ final class ReportText {
         md.append("- Run: ").append(report.startedAt()).append(report.quick() ? " (quick mode: shortened phases, some skipped)" : "").append('\n');
         md.append("- Machine: ").append(env.os()).append(", ").append(env.hostProcessors()).append(" processors\n");
         md.append("- Load and probes: a separate JVM (").append(env.clientJava()).append("), platform threads; probes at ")
-                .append(fixed(env.probesPerSecond())).append("/s per endpoint\n");
+                .append(env.probesPerSecond().entrySet().stream().map(rate -> fixed(rate.getValue()) + "/s on " + rate.getKey())
+                        .collect(Collectors.joining(", "))).append('\n');
         md.append("- Plan: `").append(env.plan()).append("`\n\n");
         md.append("| server JVM | JDK | carriers | synchronized pins | LockingMode | flags |\n|---|---|---|---|---|---|\n");
-        report.servers().values().forEach(server -> md.append("| ").append(server.jvm()).append(" | ").append(server.javaVersion())
+        report.servers().values().forEach(server -> md.append("| ").append(server.jvm()).append(" | ").append(server.javaVersion()).append(" (").append(server.javaVendor()).append(")")
                 .append(" | ").append(server.carriers()).append(" | ").append(server.synchronizedPins()).append(" | ")
                 .append(server.lockingMode()).append(" | `").append(String.join(" ", server.jvmArguments())).append("` |\n"));
 
