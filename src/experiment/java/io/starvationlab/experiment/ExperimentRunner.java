@@ -241,7 +241,7 @@ public final class ExperimentRunner {
     private void warmUp(PhaseRunner runner, List<Plan.Phase> phases) {
         Set<String> paths = new LinkedHashSet<>();
         phases.forEach(phase -> paths.add("/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream()));
-        Duration each = Duration.ofMillis(quick ? 500 : 1000);
+        Duration each = Duration.ofMillis(quick ? 500 : 600);
         for (String path : paths) {
             runner.run("warm-up", path, LabServer.CARRIERS - 1, each, Duration.ofMillis(300));
         }
