@@ -25,7 +25,7 @@ class AlertRulesTest {
         assertThat(rules.names()).contains("CarrierStarvation", "CarrierStall", "SustainedPinning");
         assertThat(rules.rulesFile()).startsWith("groups:").doesNotContain("apiVersion", "PrometheusRule", "metadata");
         AlertRules.Alert starvation = rules.alerts().stream().filter(a -> a.name().equals("CarrierStarvation")).findFirst().orElseThrow();
-        assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(10));
         assertThat(starvation.expr()).contains("lab_carrier_scheduling_stalled_seconds");
     }
 
