@@ -23,8 +23,11 @@ import io.starvationlab.experiment.server.LabServer;
  */
 public final class PrometheusRun implements AutoCloseable {
 
-    /** The longest the run waits, after its last phase, for the starvation alerts to resolve. */
-    private static final Duration RESOLVE_WAIT = Duration.ofSeconds(13);
+    /**
+     * The longest the run waits, after its last phase, for the starvation alerts to resolve: their rules'
+     * 15 s windows, and three evaluations for the last stalled sample to leave them.
+     */
+    private static final Duration RESOLVE_WAIT = Duration.ofSeconds(18);
 
     private final PrometheusServer server;
     private final String missing;
