@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** The JDK matrix as text: the console table, the report's section, and the README's table. */
 final class MatrixText {
@@ -44,21 +45,7 @@ final class MatrixText {
                 + "*501*, *refused* (the JVM would not start with the flag).");
         md.append(matrix.quick() ? " Quick mode: only the quick matrix's JDKs and cells." : "").append(String.format(Locale.ROOT,
                 " The matrix added %.0f s to this run.%n%n", matrix.seconds()));
-        md.append("| cell |");
-        matrix.columns().forEach(column -> md.append(" JDK ").append(column.feature()).append(" |"));
-        md.append("\n|---|");
-        matrix.columns().forEach(column -> md.append("---|"));
-        md.append('\n');
-        for (String row : matrix.rows()) {
-            Optional<MatrixReport.Cell> any = matrix.cells().stream().filter(cell -> cell.cell().equals(row)).findFirst();
-            md.append("| `").append(row).append("`").append(any.map(cell -> " (" + cell.mode() + " / " + cell.downstream() + ", " + cell.jvm() + ")")
-                    .orElse("")).append(" |");
-            for (MatrixReport.Column column : matrix.columns()) {
-                md.append(' ').append(matrix.cell(column.feature(), row).map(MatrixText::markdownCell).orElse(column.status().equals("measured") ? "-"
-                        : column.status())).append(" |");
-            }
-            md.append('\n');
-        }
+        grid(md, matrix, "cell", MatrixText::markdownCell, column -> column.status());
         md.append("\n![the JDK matrix](jdk-matrix.svg)\n\n");
         md.append("| JDK | exact version | status | server JVMs (synchronized pins, LockingMode) |\n|---|---|---|---|\n");
         for (MatrixReport.Column column : matrix.columns()) {
@@ -84,22 +71,9 @@ final class MatrixText {
         StringBuilder md = new StringBuilder();
         md.append("Measured by the full run of ").append(startedAt).append(" ([docs/results.md](docs/results.md#jdk-matrix) has every figure); ")
                 .append("**⚠** marks a cell where the measurement differs from the JDK's documented behaviour.\n\n");
-        md.append("| cell (mode / downstream, server JVM) |");
-        matrix.columns().forEach(column -> md.append(" JDK ").append(column.feature()).append(" |"));
-        md.append("\n|---|");
-        matrix.columns().forEach(column -> md.append("---|"));
-        md.append('\n');
-        for (String row : matrix.rows()) {
-            Optional<MatrixReport.Cell> any = matrix.cells().stream().filter(cell -> cell.cell().equals(row)).findFirst();
-            md.append("| `").append(row).append("`").append(any.map(cell -> " (" + cell.mode() + " / " + cell.downstream() + ", " + cell.jvm() + ")")
-                    .orElse("")).append(" |");
-            for (MatrixReport.Column column : matrix.columns()) {
-                md.append(' ').append(matrix.cell(column.feature(), row).map(cell -> cell.outcome() == null ? "n/a" : outcomeWord(cell)
-                        + (cell.figures() == null ? "" : String.format(Locale.ROOT, " (%s/s)", ReportText.fixed(cell.figures().throughputPerSecond()))))
-                        .orElse(column.status().equals("measured") ? "-" : "not measured")).append(" |");
-            }
-            md.append('\n');
-        }
+        grid(md, matrix, "cell (mode / downstream, server JVM)", cell -> cell.outcome() == null ? "n/a" : outcomeWord(cell)
+                + (cell.figures() == null ? "" : String.format(Locale.ROOT, " (%s/s)", ReportText.fixed(cell.figures().throughputPerSecond()))),
+                column -> "not measured");
         md.append("\nJDKs: ").append(JdkMatrix.describe(matrix)).append(".\n");
         return md.toString();
     }
@@ -117,6 +91,29 @@ final class MatrixText {
         }
         Files.writeString(readme, text.substring(0, start + README_START.length()) + "\n" + readmeTable(matrix, startedAt) + text.substring(end));
         return true;
+    }
+
+    /**
+     * The matrix as a markdown table: a row per cell with its mode, downstream and server JVM, a column
+     * per JDK; a cell not run reads "-" on a JDK that was measured, and {@code unmeasured} otherwise.
+     */
+    private static void grid(StringBuilder md, MatrixReport matrix, String firstHeader, Function<MatrixReport.Cell, String> text,
+            Function<MatrixReport.Column, String> unmeasured) {
+        md.append("| ").append(firstHeader).append(" |");
+        matrix.columns().forEach(column -> md.append(" JDK ").append(column.feature()).append(" |"));
+        md.append("\n|---|");
+        matrix.columns().forEach(column -> md.append("---|"));
+        md.append('\n');
+        for (String row : matrix.rows()) {
+            Optional<MatrixReport.Cell> any = matrix.cells().stream().filter(cell -> cell.cell().equals(row)).findFirst();
+            md.append("| `").append(row).append("`").append(any.map(cell -> " (" + cell.mode() + " / " + cell.downstream() + ", " + cell.jvm() + ")")
+                    .orElse("")).append(" |");
+            for (MatrixReport.Column column : matrix.columns()) {
+                md.append(' ').append(matrix.cell(column.feature(), row).map(text).orElse(column.status().equals("measured") ? "-"
+                        : unmeasured.apply(column))).append(" |");
+            }
+            md.append('\n');
+        }
     }
 
     private static String outcomeWord(MatrixReport.Cell cell) {
