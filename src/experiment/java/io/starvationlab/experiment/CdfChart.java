@@ -58,9 +58,9 @@ final class CdfChart {
                 LEFT + WIDTH + 220, TOP + HEIGHT + 60));
         svg.append(String.format(Locale.ROOT, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n"));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">/probe/virtual's wait under %s load: one event loop against %d</text>%n",
-                LEFT, escape(one.mode()), eventLoops));
+                LEFT, Svg.escape(one.mode()), eventLoops));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s against %s: %d x %d ms on %d carriers; share of probes answered within a wait</text>%n",
-                LEFT, escape(one.name()), escape(many.name()), one.concurrency(), one.ms(), carriers));
+                LEFT, Svg.escape(one.name()), Svg.escape(many.name()), one.concurrency(), one.ms(), carriers));
         for (int tick = 0; tick <= maxSeconds; tick += Math.max(1, (int) Math.ceil(maxSeconds / 10))) {
             double x = x(tick * 1000.0, maxSeconds);
             svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#eee\"/><text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d s</text>%n",
@@ -89,7 +89,7 @@ final class CdfChart {
         for (String entry : legend) {
             String[] parts = entry.split("\\|", 2);
             svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
-                    LEFT + WIDTH + 16, ly + 4, parts[0], LEFT + WIDTH + 36, ly + 9, escape(parts[1])));
+                    LEFT + WIDTH + 16, ly + 4, parts[0], LEFT + WIDTH + 36, ly + 9, Svg.escape(parts[1])));
             ly += 18;
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#555\">dashed: each phase's model</text>%n", LEFT + WIDTH + 16, ly + 9));
@@ -113,13 +113,13 @@ final class CdfChart {
             points.append(String.format(Locale.ROOT, "%.1f,%.1f %.1f,%.1f ", x, y(i / (double) sorted.length), x, y((i + 1) / (double) sorted.length)));
         }
         svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" points=\"%s\"><title>%s</title></polyline>%n",
-                stroke, width, points.toString().trim(), escape(title)));
+                stroke, width, points.toString().trim(), Svg.escape(title)));
     }
 
     private static void model(StringBuilder svg, PhaseReport phase, double maxSeconds, String stroke) {
         double x = x(phase.unrelatedWait().modelMillis(), maxSeconds);
         svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"5 4\"><title>%s model %.0f ms</title></line>%n",
-                x, x, TOP, TOP + HEIGHT, stroke, escape(phase.name()), phase.unrelatedWait().modelMillis()));
+                x, x, TOP, TOP + HEIGHT, stroke, Svg.escape(phase.name()), phase.unrelatedWait().modelMillis()));
     }
 
     private static double x(double millis, double maxSeconds) {
@@ -128,9 +128,5 @@ final class CdfChart {
 
     private static double y(double share) {
         return TOP + HEIGHT * (1 - share);
-    }
-
-    private static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

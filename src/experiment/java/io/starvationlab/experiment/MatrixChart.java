@@ -32,12 +32,12 @@ final class MatrixChart {
         for (int c = 0; c < matrix.columns().size(); c++) {
             MatrixReport.Column column = matrix.columns().get(c);
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">JDK %d<title>%s</title></text>%n",
-                    LEFT + c * WIDTH + WIDTH / 2, TOP - 8, column.feature(), escape(column.jdk() == null ? column.status() : column.jdk())));
+                    LEFT + c * WIDTH + WIDTH / 2, TOP - 8, column.feature(), Svg.escape(column.jdk() == null ? column.status() : column.jdk())));
         }
         for (int r = 0; r < matrix.rows().size(); r++) {
             String row = matrix.rows().get(r);
             int y = TOP + r * HEIGHT;
-            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n", LEFT - 8, y + HEIGHT / 2 + 4, escape(row)));
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n", LEFT - 8, y + HEIGHT / 2 + 4, Svg.escape(row)));
             for (int c = 0; c < matrix.columns().size(); c++) {
                 MatrixReport.Column column = matrix.columns().get(c);
                 int x = LEFT + c * WIDTH;
@@ -80,10 +80,6 @@ final class MatrixChart {
 
     private static String text(int x, int y, String text, String colour, boolean bold) {
         return String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\"%s>%s</text>%n", x, y, colour,
-                bold ? " font-weight=\"bold\"" : "", escape(text));
-    }
-
-    private static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+                bold ? " font-weight=\"bold\"" : "", Svg.escape(text));
     }
 }

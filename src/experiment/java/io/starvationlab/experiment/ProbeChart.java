@@ -30,7 +30,7 @@ final class ProbeChart {
         ServerFacts first = report.servers().values().stream().findFirst().orElse(null);
         if (first != null) {
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s, %d carriers per server, %s%s</text>%n", LEFT,
-                    escape(first.javaVersion()), first.carriers(), escape(report.environment().os()), report.quick() ? ", quick mode" : ""));
+                    Svg.escape(first.javaVersion()), first.carriers(), Svg.escape(report.environment().os()), report.quick() ? ", quick mode" : ""));
         }
         for (double tick = MIN_MS; tick <= MAX_MS; tick *= 10) {
             double y = y(tick);
@@ -52,10 +52,10 @@ final class ProbeChart {
                 double clamped = Math.max(MIN_MS, Math.min(MAX_MS, value));
                 double y = y(clamped);
                 svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>%s %s p99 %.1f ms</title></rect>%n",
-                        x0 + p * BAR, y, BAR - 1, TOP + PLOT_HEIGHT - y, COLOURS.get(p), escape(phase.name()), PROBES.get(p), value));
+                        x0 + p * BAR, y, BAR - 1, TOP + PLOT_HEIGHT - y, COLOURS.get(p), Svg.escape(phase.name()), PROBES.get(p), value));
             }
             svg.append(String.format(Locale.ROOT, "<text transform=\"translate(%d %d) rotate(-50)\" text-anchor=\"end\">%s</text>%n",
-                    x0 + 2 * BAR, TOP + PLOT_HEIGHT + 14, escape(phase.name())));
+                    x0 + 2 * BAR, TOP + PLOT_HEIGHT + 14, Svg.escape(phase.name())));
         }
         int legendX = LEFT + phases.size() * GROUP + 20;
         for (int p = 0; p < PROBES.size(); p++) {
@@ -77,9 +77,5 @@ final class ProbeChart {
     private static String label(double millis) {
         return millis >= 1000 ? String.format(Locale.ROOT, "%.0f s", millis / 1000) : millis >= 1
                 ? String.format(Locale.ROOT, "%.0f ms", millis) : String.format(Locale.ROOT, "%.1f ms", millis);
-    }
-
-    private static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

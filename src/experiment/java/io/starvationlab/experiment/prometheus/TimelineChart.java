@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.starvationlab.experiment.Svg;
+
 /**
  * The whole run over time, as Prometheus saw it: probe latency, the canary's stall and throughput per
  * mode on one time axis, the phases as bands (red: starved) and each alert's pending and firing spans.
@@ -47,7 +49,7 @@ final class TimelineChart {
         svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", width, height));
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\" font-weight=\"bold\">The run over time, as Prometheus scraped it (every %d s)</text>%n",
                 LEFT, PrometheusServer.INTERVAL.toSeconds()));
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s</text>%n", LEFT, escape(subtitle)));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"38\" fill=\"#555\">%s</text>%n", LEFT, Svg.escape(subtitle)));
         Scale x = new Scale(start, perSecond);
 
         // phases as bands across every panel and the alert lanes
@@ -59,9 +61,9 @@ final class TimelineChart {
             double x1 = x.at(phase.loadEnd());
             String fill = phase.starved() ? "#fbd5d5" : PhaseWindow.NOT_STARVED.equals(phase.verdict()) ? "#e3edf7" : "#eeeeee";
             svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s (%s)</title></rect>%n",
-                    x0, TOP, Math.max(1, x1 - x0), alertsTop + alerts.size() * LANE - TOP, fill, escape(phase.name()), escape(phase.verdict())));
+                    x0, TOP, Math.max(1, x1 - x0), alertsTop + alerts.size() * LANE - TOP, fill, Svg.escape(phase.name()), Svg.escape(phase.verdict())));
             svg.append(String.format(Locale.ROOT, "<text transform=\"translate(%.1f %d) rotate(-40)\" font-size=\"9\">%s</text>%n",
-                    x0 + 2, TOP - 3, escape(phase.name())));
+                    x0 + 2, TOP - 3, Svg.escape(phase.name())));
         }
 
         // 1: probe p99, log scale
@@ -179,14 +181,14 @@ final class TimelineChart {
         double x0 = x.at(from);
         double x1 = Math.max(x0 + 1, x.at(to));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s</title></rect>%n",
-                x0, y + 2, x1 - x0, LANE - 4, colour, escape(title)));
+                x0, y + 2, x1 - x0, LANE - 4, colour, Svg.escape(title)));
     }
 
     private static void legend(StringBuilder svg, int x, int top, List<String> entries) {
         for (int i = 0; i < entries.size(); i++) {
             String[] parts = entries.get(i).split("\u0000", 2);
             svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
-                    x, top + i * 15, parts[0], x + 14, top + i * 15 + 9, escape(parts[1])));
+                    x, top + i * 15, parts[0], x + 14, top + i * 15 + 9, Svg.escape(parts[1])));
         }
     }
 
@@ -195,9 +197,6 @@ final class TimelineChart {
         return top + PANEL * (1 - fraction);
     }
 
-    static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-    }
 
     static Map<String, String> queries(Duration rateInterval) {
         String window = rateInterval.toSeconds() + "s";
