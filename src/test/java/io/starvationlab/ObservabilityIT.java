@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.starvationlab.experiment.load.ClosedLoad;
 import io.starvationlab.experiment.server.LabClient;
@@ -48,6 +50,13 @@ class ObservabilityIT {
             assertThat(metrics.buckets("lab_carrier_scheduling_delay_seconds", s -> true).keySet())
                     .as("canary buckets from 1 ms to 30 s").contains(0.001, 0.1, 1.0, 30.0, Double.POSITIVE_INFINITY);
             assertThat(metrics.type("lab_carrier_scheduling_stalled_seconds")).contains("gauge");
+            assertThat(metrics.type("lab_carrier_request_wait_seconds")).contains("histogram");
+            // every /work mode but platform and the virtual probe reached a carrier, 501s included; none waits now
+            long onCarriers = Mode.labels().stream().filter(mode -> !mode.equals("platform")).count() + 2;
+            assertThat(metrics.sum("lab_carrier_request_wait_seconds_count", s -> true)).as("requests timed on their way to a carrier")
+                    .hasValue((double) onCarriers);
+            assertThat(metrics.sum("lab_carrier_request_queued", s -> true)).hasValue(0.0);
+            assertThat(metrics.sum("lab_carrier_request_stalled_seconds", s -> true)).hasValue(0.0);
             for (String downstream : List.of("db", "sleep")) {
                 assertThat(metrics.samples("lab_downstream_permits_in_use", s -> downstream.equals(s.label("downstream")))).hasSize(1);
                 assertThat(metrics.samples("lab_downstream_permits_waiting", s -> downstream.equals(s.label("downstream")))).hasSize(1);
@@ -86,15 +95,21 @@ class ObservabilityIT {
         }
     }
 
-    @Test
-    void readinessShouldGoDownWhileCarriersStarveAndComeBackAfterWhenEnabled() {
-        Map<String, String> enabled = Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s");
-        try (LabServer server = LabServer.start(List.of(), enabled, StarvationIT.LOGS, "observability-readiness")) {
+    /**
+     * With the canary off, only the requests' own waits for a carrier can take readiness DOWN: the canary
+     * draws one queue of the scheduler, which under the same backlog may wait far less than the requests.
+     */
+    @ParameterizedTest(name = "canary enabled: {0}")
+    @ValueSource(booleans = { true, false })
+    void readinessShouldGoDownWhileCarriersStarveAndComeBackAfterWhenEnabled(boolean canary) {
+        Map<String, String> enabled = Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s",
+                "lab.canary.enabled", String.valueOf(canary));
+        try (LabServer server = LabServer.start(List.of(), enabled, StarvationIT.LOGS, "observability-readiness-canary-" + canary)) {
             LabClient lab = new LabClient(server.baseUri());
             assertThat(lab.get("/q/health/ready").statusCode()).isEqualTo(200);
             List<Integer> liveness = new CopyOnWriteArrayList<>();
             try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"), 16 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
-                await("readiness DOWN while the canary stalls past 1 s").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
+                await("readiness DOWN while requests wait past 1 s for a carrier").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
                         .pollInterval(Duration.ofMillis(200)).until(() -> {
                             liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
                             return lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 503;

@@ -117,7 +117,7 @@ public interface LabConfig {
     }
 
     interface Starvation {
-        /** Stall of the canary past which carriers count as starved. Default 1s. */
+        /** Wait for a carrier (a request's, or the canary's) past which carriers count as starved. Default 1s. */
         @WithDefault("1s")
         Duration threshold();
 

@@ -1,5 +1,7 @@
 package io.starvationlab.health;
 
+import java.time.Duration;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.health.HealthCheck;
@@ -8,11 +10,14 @@ import org.eclipse.microprofile.health.Readiness;
 
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.observe.CarrierCanary;
+import io.starvationlab.observe.CarrierWaits;
 
 /**
- * Opt-in ({@code lab.starvation.readiness.enabled}): readiness goes DOWN while the carrier canary has
- * been stalled longer than {@code lab.starvation.threshold}, so a starving pod leaves its Service's
- * endpoints until its carriers free up. Deliberately never a liveness check: a restart does not
+ * Opt-in ({@code lab.starvation.readiness.enabled}): readiness goes DOWN while a request, or the carrier
+ * canary, has waited longer than {@code lab.starvation.threshold} for a carrier, so a starving pod
+ * leaves its Service's endpoints until its carriers free up. Either signal is enough: the requests
+ * ({@link CarrierWaits}) show a backlog whichever queue the canary happens to draw, and the canary
+ * shows starvation with no request in flight. Deliberately never a liveness check: a restart does not
  * unpin anything, it only turns starvation into a restart loop.
  */
 @Readiness
@@ -20,24 +25,29 @@ import io.starvationlab.observe.CarrierCanary;
 public class StarvationReadinessCheck implements HealthCheck {
 
     private final CarrierCanary canary;
+    private final CarrierWaits requests;
     private final LabConfig.Starvation settings;
 
-    public StarvationReadinessCheck(CarrierCanary canary, LabConfig config) {
+    public StarvationReadinessCheck(CarrierCanary canary, CarrierWaits requests, LabConfig config) {
         this.canary = canary;
+        this.requests = requests;
         this.settings = config.starvation();
     }
 
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("carrier-starvation");
-        if (!settings.readiness().enabled() || !canary.enabled()) {
+        if (!settings.readiness().enabled()) {
             return response.up().withData("enabled", false).build();
         }
-        long thresholdMillis = settings.threshold().toMillis();
-        return response.status(!canary.starvedLongerThan(settings.threshold()))
+        Duration threshold = settings.threshold();
+        long requestStalledMillis = Math.round(requests.stalledMillis());
+        boolean starved = requestStalledMillis > threshold.toMillis() || (canary.enabled() && canary.starvedLongerThan(threshold));
+        return response.status(!starved)
                 .withData("enabled", true)
                 .withData("stalledMillis", Math.round(canary.stalledMillis()))
-                .withData("thresholdMillis", thresholdMillis)
+                .withData("requestStalledMillis", requestStalledMillis)
+                .withData("thresholdMillis", threshold.toMillis())
                 .build();
     }
 }

@@ -37,6 +37,7 @@ public class ProbeResource {
     @Path("/virtual")
     @RunOnVirtualThread
     public ProbeAnswer virtual(@Context RoutingContext http) {
+        WorkAdmission.reachedCarrier(http);
         return ProbeAnswer.of("virtual", EventLoops.of(http));
     }
 

@@ -16,8 +16,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.observe.CarrierWaits;
 import io.starvationlab.service.Cancellation;
 import io.starvationlab.service.InvalidRequestException;
+import io.starvationlab.service.Mode;
 import io.starvationlab.service.WorkRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -32,7 +34,9 @@ import io.vertx.ext.web.RoutingContext;
  * virtual thread per request, and under starvation those cannot even run to refuse themselves);</li>
  * <li>a deadline of {@code ms} + acquire timeout + {@code lab.work.deadline-grace}: a request not
  * answered by then gets 503 and its work is cancelled, so starved carriers cannot hold a client longer;</li>
- * <li>a client that disconnects cancels its work.</li>
+ * <li>a client that disconnects cancels its work;</li>
+ * <li>from here until its virtual thread runs, the request counts as waiting for a carrier
+ * ({@link CarrierWaits}).</li>
  * </ul>
  * {@code /probe/virtual}, the other endpoint on the carriers, gets the same deadline with {@code ms} = 0:
  * under starvation a virtual thread may wait for a carrier without end, and the probe's client must
@@ -45,6 +49,8 @@ public class WorkAdmission {
     static final int ROUTE_ORDER = RequestHygiene.ROUTE_ORDER + 1;
     private static final String ADMITTED = "lab.admitted-work";
     private static final String WORK_PREFIX = "/work/";
+    private static final String PLATFORM = WORK_PREFIX + Mode.PLATFORM.label();
+    private static final String HANDED_OFF = "lab.handed-off";
     private static final Logger LOG = Logger.getLogger(WorkAdmission.class);
 
     /** Why a request was refused before any work began: the {@code reason} tag of {@code lab.work.rejected}. */
@@ -79,10 +85,12 @@ public class WorkAdmission {
     private final Map<Refusal, Counter> refusals = new EnumMap<>(Refusal.class);
     private final LabConfig config;
     private final ProblemResponses problems;
+    private final CarrierWaits carrierWaits;
 
-    public WorkAdmission(LabConfig config, ProblemResponses problems, MeterRegistry registry) {
+    public WorkAdmission(LabConfig config, ProblemResponses problems, CarrierWaits carrierWaits, MeterRegistry registry) {
         this.config = config;
         this.problems = problems;
+        this.carrierWaits = carrierWaits;
         Gauge.builder("lab.work.in.flight", inFlight, AtomicInteger::get)
                 .description("/work requests admitted and not yet answered").register(registry);
         // every series an alert may read exists from the start, at zero
@@ -102,6 +110,14 @@ public class WorkAdmission {
         return admitted;
     }
 
+    /** On the request's virtual thread, first: its wait for a carrier is over ({@link CarrierWaits}). */
+    static void reachedCarrier(RoutingContext context) {
+        CarrierWaits.Waiting waiting = context.get(HANDED_OFF);
+        if (waiting != null) {
+            waiting.started();
+        }
+    }
+
     void install(@Observes Router router) {
         router.route(WORK_PREFIX + "*").order(ROUTE_ORDER).handler(this::admit).failureHandler(this::afterAnswer);
         router.route("/probe/virtual").order(ROUTE_ORDER).handler(this::boundProbe).failureHandler(this::afterAnswer);
@@ -112,7 +128,15 @@ public class WorkAdmission {
         Duration deadline = deadlineFor(0);
         long timer = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, Cancellation.create(), deadline));
         context.addEndHandler(ended -> context.vertx().cancelTimer(timer));
+        handOff(context);
         context.next();
+    }
+
+    /** The request goes to a virtual thread next: it waits for a carrier until {@link #reachedCarrier}, or until it is answered. */
+    private void handOff(RoutingContext context) {
+        CarrierWaits.Waiting waiting = carrierWaits.handedOff();
+        context.put(HANDED_OFF, waiting);
+        context.addEndHandler(ended -> waiting.ended());
     }
 
     /**
@@ -146,6 +170,9 @@ public class WorkAdmission {
         });
         Duration deadline = deadlineFor(admitted.parsed() == null ? config.work().defaultMs() : admitted.parsed().ms());
         timer[0] = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, admitted.cancellation(), deadline));
+        if (!PLATFORM.equals(context.normalizedPath())) { // the one /work endpoint on the worker pool
+            handOff(context);
+        }
         context.next();
     }
 

@@ -32,6 +32,7 @@ public class WorkResource {
     @Path("/{mode}")
     @RunOnVirtualThread
     public WorkResult onVirtualThread(@Context RoutingContext http) {
+        WorkAdmission.reachedCarrier(http);
         return run(http);
     }
 
