@@ -144,6 +144,7 @@ class Jdk21IT {
                 .isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
         assertThat(load.canaryP99Millis()).as("canary p99 from its histogram").isGreaterThanOrEqualTo(100);
         assertThat(load.maxStalledMillis()).as("stalled gauge during the stall").isGreaterThan(0);
+        StarvationIT.assertRequestsWaitedTheirTurn(load);
 
         List<JsonNode> starvation = bodies.stream().map(body -> starvationCheck(parse(body))).toList();
         long down = readiness.stream().filter(status -> status == 503).count();

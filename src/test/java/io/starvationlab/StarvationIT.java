@@ -82,6 +82,7 @@ class StarvationIT {
 
         assertThat(load.canaryP99Millis()).as("canary p99 from its histogram").isGreaterThanOrEqualTo(100);
         assertThat(load.maxStalledMillis()).as("stalled gauge during the stall").isGreaterThan(0);
+        assertRequestsWaitedTheirTurn(load);
         assertThat(load.topPinnedFrame()).as("/lab/pinning names the upcall").isEqualTo("io.starvationlab.service.WorkService.callInsideUpcall");
         if (jdk.namesPinnedReason()) {
             assertThat(load.topPinnedReason()).isEqualTo("Native or VM frame on stack");
@@ -99,6 +100,7 @@ class StarvationIT {
         double permits = phases.lab().info().path("permits").path("sleep").asInt();
         assertThat(load.throughput()).as("permits / ms").isGreaterThanOrEqualTo(0.8 * permits / 0.1);
         assertThat(load.canaryP99Millis()).as("canary p99 with free carriers").isLessThan(20);
+        assertThat(load.requestWaitP99Millis()).as("the requests' wait for a carrier, p99, with free carriers").isLessThan(100);
         assertThat(load.pinnedEvents()).isZero();
     }
 
@@ -145,13 +147,24 @@ class StarvationIT {
                 RULE.describe()).isEqualTo(expected);
     }
 
+    /**
+     * {@link #CONCURRENCY} clients of 100 ms work on {@link LabServer#CARRIERS} carriers: by Little's law a
+     * request waits (concurrency - carriers) / throughput = 1.5 s on average for its carrier, so its p99 is
+     * past a second, and a request was seen waiting (the gauge sampled) for over half of that.
+     */
+    static void assertRequestsWaitedTheirTurn(PhaseResult load) {
+        assertThat(load.requestWaitP99Millis()).as("the requests' wait for a carrier, p99").isGreaterThanOrEqualTo(1000);
+        assertThat(load.maxRequestStalledMillis()).as("the oldest request still waiting, sampled").isGreaterThan(750);
+    }
+
     static void report(PhaseResult phase) {
         StringBuilder line = new StringBuilder(String.format("%-10s throughput %7.1f/s errors %d |", phase.name(), phase.throughput(),
                 phase.load() == null ? 0 : phase.load().latencies().failed()));
         phase.probes().forEach((name, latencies) -> line.append(String.format(" %s p50 %.1f p99 %.1f ms;", name,
                 latencies.percentileMillis(50), latencies.percentileMillis(99))));
-        line.append(String.format(" canary p99 %.1f ms, stalled max %.0f ms, pinned events %d (%s)", phase.canaryP99Millis(),
-                phase.maxStalledMillis(), phase.pinnedEvents(), phase.topPinnedFrame()));
+        line.append(String.format(" canary p99 %.1f ms, stalled max %.0f ms; requests' wait for a carrier p99 %.1f ms, stalled max %.0f ms;"
+                + " pinned events %d (%s)", phase.canaryP99Millis(), phase.maxStalledMillis(), phase.requestWaitP99Millis(),
+                phase.maxRequestStalledMillis(), phase.pinnedEvents(), phase.topPinnedFrame()));
         System.out.println(line);
     }
 }

@@ -14,11 +14,13 @@ import io.starvationlab.experiment.load.Latencies;
  * @param note                for a baseline that never came clean, why; otherwise null
  * @param virtualProbeSlowdown the rule's probe percentile (/probe/virtual p50) divided by its baseline on the same JVM
  * @param unrelatedWait       the queue model's wait beside /probe/virtual's, overall and per event loop; null unless carrier-bound
+ * @param requestWaitP99Millis    the requests' own wait for a carrier, p99 ({@code lab.carrier.request.wait}), beside the canary's
+ * @param requestMaxStalledMillis the longest a request was seen still waiting for a carrier ({@code lab.carrier.request.stalled})
  */
 public record PhaseReport(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
         double seconds, double throughputPerSecond, double modelLimitPerSecond, String modelBasis, long requests,
         long errors, Map<String, Long> statuses, Map<String, ProbeFigures> probes, double virtualProbeSlowdown,
-        double canaryP99Millis, double canaryMaxStalledMillis, long pinnedEvents, String topPinnedFrame,
+        double canaryP99Millis, double canaryMaxStalledMillis, double requestWaitP99Millis, double requestMaxStalledMillis, long pinnedEvents, String topPinnedFrame,
         String topPinnedReason, String verdict, String note, UnrelatedWait unrelatedWait) {
 
     public static final String STARVED = "starved";
@@ -45,13 +47,14 @@ public record PhaseReport(String name, String jvm, String mode, String downstrea
         return new PhaseReport(phase.name(), phase.jvm(), phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
                 phase.concurrency(), result.load().seconds(), result.throughput(), model.limit(), model.basis(),
                 result.load().latencies().count(), result.load().latencies().failed(), statuses, probes, slowdown,
-                result.canaryP99Millis(), result.maxStalledMillis(), result.pinnedEvents(), result.topPinnedFrame(),
-                result.topPinnedReason(), starved ? STARVED : NOT_STARVED, null, UnrelatedWait.of(phase, server, model, result));
+                result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(), result.maxRequestStalledMillis(),
+                result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), starved ? STARVED : NOT_STARVED, null, UnrelatedWait.of(phase, server, model, result));
     }
 
     static PhaseReport baseline(String jvm, PhaseResult result) {
         return new PhaseReport(BASELINE + "@" + jvm, jvm, "none", "none", "none", 0, 0, 0, 0, 0, "none", 0, 0, Map.of(),
-                probes(result), 1, result.canaryP99Millis(), result.maxStalledMillis(), result.pinnedEvents(),
+                probes(result), 1, result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(),
+                result.maxRequestStalledMillis(), result.pinnedEvents(),
                 result.topPinnedFrame(), result.topPinnedReason(), BASELINE,
                 result.contamination() == null ? null : "contaminated: " + result.contamination(), null);
     }

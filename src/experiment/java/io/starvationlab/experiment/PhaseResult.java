@@ -14,18 +14,21 @@ import io.starvationlab.experiment.load.Latencies;
  * @param canaryP99Millis p99 of {@code lab.carrier.scheduling.delay} over the phase, from its histogram buckets
  * @param canaryProbes    canary observations in the phase
  * @param maxStalledMillis the largest {@code lab.carrier.scheduling.stalled} sampled during the phase
+ * @param requestWaitP99Millis p99 of {@code lab.carrier.request.wait} over the phase: the requests' own wait for a carrier
+ * @param maxRequestStalledMillis the largest {@code lab.carrier.request.stalled} sampled during the phase
  * @param pinnedEvents    pinned episodes {@code /lab/pinning} recorded during the phase
  * @param topPinnedFrame  the frame with most pinned time in the phase, or null
  * @param topPinnedReason its reason
  * @param contamination   for a baseline that was not clean, why; otherwise null
  */
 public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, ProbeTimeline timeline, double canaryP99Millis,
-        double canaryProbes, double maxStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
+        double canaryProbes, double maxStalledMillis, double requestWaitP99Millis, double maxRequestStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
         long topPinnedCount, String contamination) {
 
     /** The same result, marked as a baseline that still saw something hold the carriers. */
     public PhaseResult contaminated(String why) {
-        return new PhaseResult(name, load, probes, timeline, canaryP99Millis, canaryProbes, maxStalledMillis, pinnedEvents, topPinnedFrame,
+        return new PhaseResult(name, load, probes, timeline, canaryP99Millis, canaryProbes, maxStalledMillis, requestWaitP99Millis,
+                maxRequestStalledMillis, pinnedEvents, topPinnedFrame,
                 topPinnedReason, topPinnedCount, why);
     }
 

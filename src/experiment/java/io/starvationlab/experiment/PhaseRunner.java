@@ -29,6 +29,8 @@ public final class PhaseRunner implements AutoCloseable {
     /** How long a stopped load waits for its requests in flight before it abandons them. */
     private static final Duration ABANDON_AFTER = Duration.ofSeconds(15);
     private static final String STALLED = "lab_carrier_scheduling_stalled_seconds";
+    private static final String REQUEST_WAIT = "lab_carrier_request_wait_seconds";
+    private static final String REQUEST_STALLED = "lab_carrier_request_stalled_seconds";
 
     private final LabServer server;
     private final LabClient lab;
@@ -73,7 +75,8 @@ public final class PhaseRunner implements AutoCloseable {
         lab.pinning(true);
         probes.nextWindow();
         AtomicReference<Double> maxStalled = new AtomicReference<>(0.0);
-        Thread sampler = Thread.ofPlatform().daemon().name("stalled-sampler").start(() -> sampleStalled(maxStalled));
+        AtomicReference<Double> maxRequestStalled = new AtomicReference<>(0.0);
+        Thread sampler = Thread.ofPlatform().daemon().name("stalled-sampler").start(() -> sampleStalled(maxStalled, maxRequestStalled));
         ClosedLoad.Result load = null;
         long loadStarted = System.nanoTime();
         long loadStopped = loadStarted;
@@ -97,19 +100,23 @@ public final class PhaseRunner implements AutoCloseable {
         PrometheusText after = lab.metrics();
         JsonNode pinning = lab.pinning(false);
         TreeMap<Double, Double> canary = PrometheusText.delta(before.buckets(CANARY, s -> true), after.buckets(CANARY, s -> true));
+        TreeMap<Double, Double> requestWait = PrometheusText.delta(before.buckets(REQUEST_WAIT, s -> true), after.buckets(REQUEST_WAIT, s -> true));
         JsonNode top = pinning.path("groups").path(0);
         return new PhaseResult(name, load, window.latencies(), new ProbeTimeline(window.samples(), loadStarted, loadStopped,
                 ProbeTimeline.answeredAt(load)),
                 PrometheusText.quantile(0.99, canary) * 1000,
                 canary.isEmpty() ? 0 : canary.lastEntry().getValue(), maxStalled.get(),
+                PrometheusText.quantile(0.99, requestWait) * 1000, maxRequestStalled.get(),
                 pinning.path("eventsSinceReset").asLong(), top.isMissingNode() ? null : top.path("frame").asText(),
                 top.isMissingNode() ? null : top.path("reason").asText(), top.path("count").asLong(), null);
     }
 
-    private void sampleStalled(AtomicReference<Double> max) {
+    private void sampleStalled(AtomicReference<Double> canary, AtomicReference<Double> requests) {
         while (!Thread.currentThread().isInterrupted()) {
             try {
-                lab.metrics().sum(STALLED, s -> true).ifPresent(seconds -> max.accumulateAndGet(seconds * 1000, Math::max));
+                PrometheusText metrics = lab.metrics();
+                metrics.sum(STALLED, s -> true).ifPresent(seconds -> canary.accumulateAndGet(seconds * 1000, Math::max));
+                metrics.sum(REQUEST_STALLED, s -> true).ifPresent(seconds -> requests.accumulateAndGet(seconds * 1000, Math::max));
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 return;

@@ -14,17 +14,18 @@ final class ReportText {
 
     static String table(ExperimentReport report) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-28s %-14s %9s %9s %-12s %6s | %-21s %-21s %-21s %-21s | %9s %9s %7s | %s%n",
+        out.append(String.format(Locale.ROOT, "%-28s %-14s %9s %9s %-12s %6s | %-21s %-21s %-21s %-21s | %9s %9s %9s %9s %7s | %s%n",
                 "phase", "mode/down", "req/s", "model", "bound", "errors", "virtual p50/p99 ms", "worker p50/p99 ms",
-                "event-loop p50/p99 ms", "health p50/p99 ms", "canary99", "stalled", "pinned", "verdict"));
+                "event-loop p50/p99 ms", "health p50/p99 ms", "canary99", "stalled", "request99", "stalled", "pinned", "verdict"));
         for (PhaseReport phase : report.phases()) {
-            out.append(String.format(Locale.ROOT, "%-28s %-14s %9s %9s %-12s %6s | %-21s %-21s %-21s %-21s | %9s %9s %7d | %s%n",
+            out.append(String.format(Locale.ROOT, "%-28s %-14s %9s %9s %-12s %6s | %-21s %-21s %-21s %-21s | %9s %9s %9s %9s %7d | %s%n",
                     phase.name(), phase.isBaseline() ? "-" : phase.mode() + "/" + phase.downstream(),
                     phase.isBaseline() ? "-" : fixed(phase.throughputPerSecond()),
                     phase.isBaseline() ? "-" : fixed(phase.modelLimitPerSecond()),
                     phase.modelBasis(), phase.isBaseline() ? "-" : String.valueOf(phase.errors()),
                     pair(phase, "virtual"), pair(phase, "worker"), pair(phase, "event-loop"), pair(phase, "health-live"),
-                    fixed(phase.canaryP99Millis()), fixed(phase.canaryMaxStalledMillis()), phase.pinnedEvents(), verdict(phase)));
+                    fixed(phase.canaryP99Millis()), fixed(phase.canaryMaxStalledMillis()), fixed(phase.requestWaitP99Millis()),
+                    fixed(phase.requestMaxStalledMillis()), phase.pinnedEvents(), verdict(phase)));
         }
         return out.toString();
     }
@@ -67,9 +68,9 @@ final class ReportText {
         md.append("\n## Phases\n\n");
         md.append("| phase | mode / downstream / lock | ms x concurrency | req/s | model limit (bound) | errors |");
         PROBES.forEach(probe -> md.append(' ').append(probe).append(" p50 / p99 / max ms |"));
-        md.append(" canary p99 ms | canary stalled max ms | pinned events | top pinned frame | verdict |\n|---|---|---|---|---|---|");
+        md.append(" canary p99 ms | canary stalled max ms | request wait p99 ms | request stalled max ms | pinned events | top pinned frame | verdict |\n|---|---|---|---|---|---|");
         PROBES.forEach(probe -> md.append("---|"));
-        md.append("---|---|---|---|---|\n");
+        md.append("---|---|---|---|---|---|---|\n");
         for (PhaseReport phase : report.phases()) {
             md.append("| ").append(phase.name()).append(" | ")
                     .append(phase.isBaseline() ? "probes only" : phase.mode() + " / " + phase.downstream() + " / " + phase.lock())
@@ -84,6 +85,7 @@ final class ReportText {
                         .append(fixed(figures.maxMillis())).append(figures.errors() > 0 ? " (" + figures.errors() + " failed)" : "").append(" |");
             });
             md.append(' ').append(fixed(phase.canaryP99Millis())).append(" | ").append(fixed(phase.canaryMaxStalledMillis()))
+                    .append(" | ").append(fixed(phase.requestWaitP99Millis())).append(" | ").append(fixed(phase.requestMaxStalledMillis()))
                     .append(" | ").append(phase.pinnedEvents()).append(" | ")
                     .append(phase.topPinnedFrame() == null ? "-" : "`" + phase.topPinnedFrame().replaceFirst("^io\\.starvationlab\\.", "") + "`")
                     .append(" | ").append(verdict(phase)).append(" |\n");

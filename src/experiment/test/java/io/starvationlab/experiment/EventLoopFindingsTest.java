@@ -70,11 +70,11 @@ class EventLoopFindingsTest {
 
     private static PhaseReport phase(String name, UnrelatedWait wait) {
         return new PhaseReport(name, "jvm", "native", "sleep", "private", 100, 64, 6, 40, 40, "carriers", 240, 0, Map.of(),
-                Map.of(), 400, 1000, 1000, 0, null, null, PhaseReport.STARVED, null, wait);
+                Map.of(), 400, 1000, 1000, 1500, 1600, 0, null, null, PhaseReport.STARVED, null, wait);
     }
 
     private static PhaseReport throughput(String name, double perSecond) {
         return new PhaseReport(name, "jvm", "unpinned", "sleep", "private", 0, 64, 6, perSecond, 50000, "permits", 30000, 0, Map.of(),
-                Map.of(), 1, 10, 10, 0, null, null, PhaseReport.NOT_STARVED, null, null);
+                Map.of(), 1, 10, 10, 10, 10, 0, null, null, PhaseReport.NOT_STARVED, null, null);
     }
 }

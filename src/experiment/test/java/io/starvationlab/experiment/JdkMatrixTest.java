@@ -177,7 +177,7 @@ class JdkMatrixTest {
     static PhaseReport phase(String name, double throughput, double model, double slowdown, String verdict) {
         PhaseReport.ProbeFigures virtual = new PhaseReport.ProbeFigures(slowdown, slowdown * 2, slowdown * 3, 40, 0);
         return new PhaseReport(name, "default", "pinned", "sleep", "private", 100, 64, 4, throughput, model, model == 40 ? "carriers" : "permits",
-                (long) (throughput * 4), 0, Map.of("200", (long) (throughput * 4)), Map.of("virtual", virtual), slowdown, 1, 0, 0, null, null,
+                (long) (throughput * 4), 0, Map.of("200", (long) (throughput * 4)), Map.of("virtual", virtual), slowdown, 1, 0, 1, 0, 0, null, null,
                 verdict, null, null);
     }
 

@@ -43,7 +43,7 @@ class RepeatsTest {
     private static ExperimentReport run(double virtualP50, String verdict, boolean holds) {
         PhaseReport.ProbeFigures virtual = new PhaseReport.ProbeFigures(virtualP50, virtualP50 * 3, virtualP50 * 4, 200, 0);
         PhaseReport phase = new PhaseReport("native", "default", "native", "sleep", "private", 100, 64, 6, 38, 40, "carriers", 230, 0,
-                Map.of(), Map.of("virtual", virtual), virtualP50, 1000, 1000, 0, null, null, verdict, null, null);
+                Map.of(), Map.of("virtual", virtual), virtualP50, 1000, 1000, 1500, 1600, 0, null, null, verdict, null, null);
         return new ExperimentReport("now", false, null, Map.of(), List.of(phase), List.of(new Finding("claim", "expected", "measured", holds)),
                 "rule", PrometheusReport.notMeasured("not in this test"), null);
     }

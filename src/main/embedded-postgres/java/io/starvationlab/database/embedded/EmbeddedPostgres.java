@@ -30,6 +30,9 @@ public final class EmbeddedPostgres {
                         .setServerConfig("fsync", "off")
                         .setServerConfig("synchronous_commit", "off")
                         .setServerConfig("full_page_writes", "off")
+                        // its own hook would stop the server the moment SIGTERM arrives, cutting the
+                        // connections of requests still draining; ours below waits for the application
+                        .setRegisterShutdownHook(false)
                         .start();
             } catch (IOException e) {
                 throw new IllegalStateException("Could not start the embedded PostgreSQL: " + e.getMessage(), e);
