@@ -20,8 +20,8 @@ import io.starvationlab.experiment.load.Latencies;
 public record PhaseReport(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
         double seconds, double throughputPerSecond, double modelLimitPerSecond, String modelBasis, long requests,
         long errors, Map<String, Long> statuses, Map<String, ProbeFigures> probes, double virtualProbeSlowdown,
-        double canaryP99Millis, double canaryMaxStalledMillis, double requestWaitP99Millis, double requestMaxStalledMillis, long pinnedEvents, String topPinnedFrame,
-        String topPinnedReason, String verdict, String note, UnrelatedWait unrelatedWait) {
+        double canaryP99Millis, double canaryMaxStalledMillis, double requestWaitP99Millis, double requestMaxStalledMillis,
+        long pinnedEvents, String topPinnedFrame, String topPinnedReason, String verdict, String note, UnrelatedWait unrelatedWait) {
 
     public static final String STARVED = "starved";
     public static final String NOT_STARVED = "not starved";
@@ -48,14 +48,14 @@ public record PhaseReport(String name, String jvm, String mode, String downstrea
                 phase.concurrency(), result.load().seconds(), result.throughput(), model.limit(), model.basis(),
                 result.load().latencies().count(), result.load().latencies().failed(), statuses, probes, slowdown,
                 result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(), result.maxRequestStalledMillis(),
-                result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), starved ? STARVED : NOT_STARVED, null, UnrelatedWait.of(phase, server, model, result));
+                result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), starved ? STARVED : NOT_STARVED, null,
+                UnrelatedWait.of(phase, server, model, result));
     }
 
     static PhaseReport baseline(String jvm, PhaseResult result) {
         return new PhaseReport(BASELINE + "@" + jvm, jvm, "none", "none", "none", 0, 0, 0, 0, 0, "none", 0, 0, Map.of(),
                 probes(result), 1, result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(),
-                result.maxRequestStalledMillis(), result.pinnedEvents(),
-                result.topPinnedFrame(), result.topPinnedReason(), BASELINE,
+                result.maxRequestStalledMillis(), result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), BASELINE,
                 result.contamination() == null ? null : "contaminated: " + result.contamination(), null);
     }
 

@@ -22,14 +22,13 @@ import io.starvationlab.experiment.load.Latencies;
  * @param contamination   for a baseline that was not clean, why; otherwise null
  */
 public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Latencies> probes, ProbeTimeline timeline, double canaryP99Millis,
-        double canaryProbes, double maxStalledMillis, double requestWaitP99Millis, double maxRequestStalledMillis, long pinnedEvents, String topPinnedFrame, String topPinnedReason,
-        long topPinnedCount, String contamination) {
+        double canaryProbes, double maxStalledMillis, double requestWaitP99Millis, double maxRequestStalledMillis, long pinnedEvents,
+        String topPinnedFrame, String topPinnedReason, long topPinnedCount, String contamination) {
 
     /** The same result, marked as a baseline that still saw something hold the carriers. */
     public PhaseResult contaminated(String why) {
         return new PhaseResult(name, load, probes, timeline, canaryP99Millis, canaryProbes, maxStalledMillis, requestWaitP99Millis,
-                maxRequestStalledMillis, pinnedEvents, topPinnedFrame,
-                topPinnedReason, topPinnedCount, why);
+                maxRequestStalledMillis, pinnedEvents, topPinnedFrame, topPinnedReason, topPinnedCount, why);
     }
 
     public Latencies probe(String name) {

@@ -35,7 +35,7 @@ public class CarrierWaits {
         /** Its thread runs on a carrier: the wait is over, and recorded (even if the request was answered meanwhile). */
         public void started() {
             waiting.remove(this);
-            wait.record(System.nanoTime() - since, TimeUnit.NANOSECONDS);
+            waited.record(System.nanoTime() - since, TimeUnit.NANOSECONDS);
         }
 
         /** Answered without its thread ever running (its deadline passed, the client left): no longer waiting. */
@@ -52,10 +52,10 @@ public class CarrierWaits {
 
     private final ConcurrentSkipListSet<Waiting> waiting = new ConcurrentSkipListSet<>();
     private final AtomicLong sequence = new AtomicLong();
-    private final Timer wait;
+    private final Timer waited;
 
     public CarrierWaits(MeterRegistry registry) {
-        wait = Timer.builder("lab.carrier.request.wait")
+        waited = Timer.builder("lab.carrier.request.wait")
                 .description("How long a request handed to a virtual thread waited for a carrier")
                 .serviceLevelObjectives(LatencyBuckets.bounds())
                 .register(registry);

@@ -2,8 +2,6 @@ package io.starvationlab.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -52,9 +50,8 @@ class CarrierWaitsTest {
         int threads = 8;
         int each = 2_000;
         CountDownLatch done = new CountDownLatch(threads);
-        List<Thread> started = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            started.add(Thread.ofPlatform().start(() -> {
+            Thread.ofPlatform().start(() -> {
                 for (int i = 0; i < each; i++) {
                     CarrierWaits.Waiting waiting = waits.handedOff();
                     if (i % 2 == 0) {
@@ -64,7 +61,7 @@ class CarrierWaitsTest {
                     }
                 }
                 done.countDown();
-            }));
+            });
         }
         assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(gauge("lab.carrier.request.queued")).as("none left behind").isZero();

@@ -124,7 +124,8 @@ public final class PrometheusRun implements AutoCloseable {
 
         Map<String, String> queries = TimelineChart.queries(PrometheusServer.INTERVAL.multipliedBy(4));
         TimelineChart.Data data = new TimelineChart.Data(server.queryRange(queries.get("probeP99"), start, end, step),
-                server.queryRange(queries.get("stalled"), start, end, step), server.queryRange(queries.get("throughput"), start, end, step));
+                server.queryRange(queries.get("stalled"), start, end, step), server.queryRange(queries.get("requestStalled"), start, end, step),
+                server.queryRange(queries.get("throughput"), start, end, step));
         try {
             Files.createDirectories(out);
             Files.writeString(out.resolve("timeline.svg"), TimelineChart.svg(start, end, windows, episodes, rules.names(), data,

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.Svg;
 
@@ -16,11 +17,12 @@ import io.starvationlab.experiment.Svg;
 final class TimelineChart {
 
     /** What the chart plots, each from one range query over the run. */
-    record Data(List<Series> probeP99, List<Series> stalled, List<Series> throughput) {
+    record Data(List<Series> probeP99, List<Series> stalled, List<Series> requestStalled, List<Series> throughput) {
     }
 
     static final String PROBE_P99 = "histogram_quantile(0.99, sum by (uri, le) (rate(http_server_requests_seconds_bucket{uri=~\"/probe/.+|/q/health/live\"}[%s])))";
     static final String STALLED = "max(lab_carrier_scheduling_stalled_seconds)";
+    static final String REQUEST_STALLED = "max(lab_carrier_request_stalled_seconds)";
     static final String THROUGHPUT = "sum by (mode) (rate(lab_downstream_call_seconds_count[%s]))";
 
     private static final List<String> COLOURS = List.of("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
@@ -83,17 +85,20 @@ final class TimelineChart {
         }
         legend(svg, LEFT + plotWidth + 12, top, legend);
 
-        // 2: the canary's current stall
+        // 2: the waits for a carrier in flight: the canary's and the oldest request's
         int top2 = TOP + PANEL + GAP;
-        double maxStall = Math.max(1, data.stalled().stream().flatMap(s -> s.samples().stream()).mapToDouble(Series.Sample::value)
-                .filter(Double::isFinite).max().orElse(1));
+        double maxStall = Math.max(1, Stream.concat(data.stalled().stream(), data.requestStalled().stream())
+                .flatMap(s -> s.samples().stream()).mapToDouble(Series.Sample::value).filter(Double::isFinite).max().orElse(1));
         double stallTop = Math.ceil(maxStall);
-        frame(svg, top2, plotWidth, "canary stalled (s)");
+        frame(svg, top2, plotWidth, "waiting for a carrier (s)");
         linearTicks(svg, top2, plotWidth, stallTop, "%.1f s");
         for (Series series : data.stalled()) {
             line(svg, series, x, value -> top2 + PANEL * (1 - value / stallTop), "#d62728");
         }
-        legend(svg, LEFT + plotWidth + 12, top2, List.of("#d62728\u0000lab_carrier_scheduling_stalled_seconds"));
+        for (Series series : data.requestStalled()) {
+            line(svg, series, x, value -> top2 + PANEL * (1 - value / stallTop), "#1f77b4");
+        }
+        legend(svg, LEFT + plotWidth + 12, top2, List.of("#d62728\u0000canary", "#1f77b4\u0000oldest request"));
 
         // 3: throughput per mode
         int top3 = TOP + 2 * (PANEL + GAP);
@@ -200,7 +205,7 @@ final class TimelineChart {
 
     static Map<String, String> queries(Duration rateInterval) {
         String window = rateInterval.toSeconds() + "s";
-        return Map.of("probeP99", String.format(Locale.ROOT, PROBE_P99, window), "stalled", STALLED, "throughput",
-                String.format(Locale.ROOT, THROUGHPUT, window));
+        return Map.of("probeP99", String.format(Locale.ROOT, PROBE_P99, window), "stalled", STALLED, "requestStalled", REQUEST_STALLED,
+                "throughput", String.format(Locale.ROOT, THROUGHPUT, window));
     }
 }
