@@ -1,6 +1,7 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
@@ -94,6 +95,15 @@ class StarvedServerIT {
      * With a short deadline (acquire timeout 200 ms + grace 300 ms), the virtual probe under starvation
      * is answered by the event loop at its deadline: a 503 {@code deadline} problem with Retry-After,
      * never a wait as long as the starvation.
+     * <p>
+     * The deadline is the server's promise, so it is judged on the server's clock: the longest
+     * {@code /probe/virtual} answer in {@code http_server_requests_seconds_max}, from the request's
+     * arrival to its answer, and no event loop may have been reported blocked meanwhile. What the client
+     * measures adds the scheduling of two cores shared with the load's 128 threads and the server: probes
+     * sent as the load started came back after up to 1.1 s with two busy processes on the same cores, and
+     * once after 5.2 s in CI. So the probes start once the load's own requests meet their deadlines, past
+     * its start-up, and the client's time gets only a bound far above the deadline and far below its
+     * timeout.
      */
     @Test
     void theVirtualProbeShouldBeAnsweredAtItsDeadlineWhileCarriersStarve() throws Exception {
@@ -107,6 +117,8 @@ class StarvedServerIT {
             try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"),
                     32 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
                 ServiceConditions.awaitCarriersStarving(lab);
+                await("the load's own requests answered at their deadline").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> deadlineRefusals(lab) >= 32 * LabServer.CARRIERS);
                 for (int round = 0; round < 4; round++) {
                     List<CompletableFuture<HttpResponse<String>>> probes = new ArrayList<>();
                     List<CompletableFuture<Long>> took = new ArrayList<>();
@@ -130,9 +142,14 @@ class StarvedServerIT {
             } finally {
                 clients.shutdownNow();
             }
-            System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %d ms%n", refused.size(), slowest);
+            double slowestOnServer = lab.metrics().samples("http_server_requests_seconds_max",
+                    sample -> "/probe/virtual".equals(sample.label("uri"))).stream().mapToDouble(sample -> sample.value() * 1000).max().orElseThrow();
+            System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %.0f ms on the server, %d ms at the client%n",
+                    refused.size(), slowestOnServer, slowest);
             assertThat(refused).as("some probes waited past their deadline").isNotEmpty();
-            assertThat(slowest).as("answered at their 500 ms deadline at the latest").isLessThan(2_500);
+            assertNoEventLoopBlocked(server);
+            assertThat(slowestOnServer).as("answered at their 500 ms deadline at the latest, on the server's clock").isLessThan(2_500);
+            assertThat(slowest).as("answered long before the client's 60 s timeout").isLessThan(15_000);
             for (HttpResponse<String> answer : refused) {
                 assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
                 assertThat(answer.headers().firstValue("Retry-After")).isPresent();
@@ -168,6 +185,10 @@ class StarvedServerIT {
                 assertThat(max).as(probe + ": slowest, ms").isLessThan(2_000);
             }
         }
+    }
+
+    private static double deadlineRefusals(LabClient lab) {
+        return lab.metrics().sum("lab_work_rejected_total", sample -> "deadline".equals(sample.label("reason"))).orElseThrow();
     }
 
     /** No warning of Vert.x's blocked-thread checker about an event loop in the server's log. */
