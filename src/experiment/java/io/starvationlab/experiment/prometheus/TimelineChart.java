@@ -202,7 +202,6 @@ final class TimelineChart {
         return top + PANEL * (1 - fraction);
     }
 
-
     static Map<String, String> queries(Duration rateInterval) {
         String window = rateInterval.toSeconds() + "s";
         return Map.of("probeP99", String.format(Locale.ROOT, PROBE_P99, window), "stalled", STALLED, "requestStalled", REQUEST_STALLED,
