@@ -84,9 +84,10 @@ class StarvedServerIT {
             assertNoEventLoopBlocked(server);
 
             long stopped = System.nanoTime();
-            ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "idle within 5 s");
+            ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
             long virtual = timed(lab, "/probe/virtual")[1];
-            assertThat((System.nanoTime() - stopped) / 1e9).isLessThan(5.5);
+            // the load has drained when stop returns; what is left must go within seconds, far under the wait above
+            assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until idle").isLessThan(5);
             assertThat(virtual).as("the virtual probe is fast again").isLessThan(200);
         }
     }

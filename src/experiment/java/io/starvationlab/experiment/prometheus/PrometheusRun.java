@@ -54,7 +54,7 @@ public final class PrometheusRun implements AutoCloseable {
         DashboardPanels dashboard = DashboardPanels.ofProject(projectDir);
         var binary = PrometheusServer.binary();
         if (binary.isEmpty()) {
-            String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-test-tools installs it)";
+            String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new IllegalStateException(why + ": required in CI");
             }
