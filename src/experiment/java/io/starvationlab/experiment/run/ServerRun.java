@@ -55,7 +55,7 @@ public final class ServerRun {
         this.progress = progress;
     }
 
-    /** How many phases the loop will run in all, for its progress lines. */
+    /** How many phases the loop will run in all, for its progress lines; unknown (0) unless said. */
     public ServerRun expecting(int phases) {
         this.total = phases;
         return this;
@@ -102,8 +102,9 @@ public final class ServerRun {
                 Quiescence.await(runner.lab(), QUIET_WITHIN);
             }
             Duration length = duration.apply(phase);
-            progress.accept(String.format(Locale.ROOT, "  [%d/%d] %s: %d x %s for %.1f s", ++done, total, phase.name(), phase.concurrency(),
-                    phase.workPath(), length.toMillis() / 1000.0));
+            done++;
+            progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
+                    phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
             PhaseRecord record = PhaseKind.of(phase, facts).measure(session, phase, length);
             records.add(record);
             progress.accept("        " + describe(record, baseline.result()));
