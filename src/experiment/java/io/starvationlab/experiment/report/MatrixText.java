@@ -63,10 +63,9 @@ public final class MatrixText {
             md.append("\nFlags tried on JDKs that no longer have them, and what the JVM said:\n\n");
             attempts.forEach(line -> md.append("- ").append(line).append('\n'));
         }
-        md.append("\nPredictions (from the JDKs' documentation, in `Prediction`): `synchronized` pins on 21–23, on 24–25 only with "
-                + "`-XX:LockingMode=1`, never from 26; native frames pin wherever FFM is final (22+; 501 on 21); CPU work always holds "
-                + "its carrier; `ReentrantLock` never pins; from 22 the I/O pollers are virtual threads unless `-Djdk.pollerMode=1`, so "
-                + "a carrier pinned on a socket read collapses. Cells marked *main run* are the main plan's identical phase on that JDK.\n");
+        md.append("\nEach cell's prediction comes from `Prediction` (the JDK's documented behaviour for that JDK and those flags, "
+                + "judged on `prediction-cases.json`) and is in `report.json`; the table names it where the measurement differs. "
+                + "Cells marked *main run* are the main plan's identical phase on that JDK.\n");
         return md.toString();
     }
 
