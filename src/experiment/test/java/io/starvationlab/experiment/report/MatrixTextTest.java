@@ -15,6 +15,13 @@ import io.starvationlab.experiment.results.PhaseReport;
 /** The README's matrix table and the matrix picture come from the run, and say where it differs from the prediction. */
 class MatrixTextTest {
 
+    /** A published run finds the block it replaces in the project's README. */
+    @Test
+    void theProjectsReadmeShouldHoldTheBlockAPublishedRunReplaces() throws Exception {
+        String readme = Files.readString(Path.of(System.getProperty("lab.project.dir", "."), "README.md"));
+        assertThat(readme.indexOf(MatrixText.README_START)).isNotNegative().isLessThan(readme.indexOf(MatrixText.README_END));
+    }
+
     @Test
     void theReadmeTableShouldComeFromTheRunAndSayWhich(@TempDir Path folder) throws Exception {
         Path readme = folder.resolve("README.md");
