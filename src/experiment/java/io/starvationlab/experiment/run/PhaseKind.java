@@ -2,6 +2,7 @@ package io.starvationlab.experiment.run;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.starvationlab.experiment.plan.Plan;
 
@@ -17,6 +18,11 @@ public interface PhaseKind {
 
     /** Whether this kind measures {@code phase} on a server JVM that said {@code facts} of itself. */
     boolean takes(Plan.Phase phase, ServerFacts facts);
+
+    /** The request that warms up what {@code phase} runs, so that it does not time the JIT; none when there is nothing to warm. */
+    default Optional<String> warmUp(Plan.Phase phase) {
+        return Optional.of("/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream());
+    }
 
     /** Measures {@code phase} for {@code duration}, then drains. */
     PhaseRecord measure(ServerSession session, Plan.Phase phase, Duration duration);

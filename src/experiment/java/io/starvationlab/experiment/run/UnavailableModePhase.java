@@ -3,6 +3,7 @@ package io.starvationlab.experiment.run;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 import io.starvationlab.experiment.plan.Plan;
 
@@ -12,6 +13,11 @@ final class UnavailableModePhase implements PhaseKind {
     @Override
     public boolean takes(Plan.Phase phase, ServerFacts facts) {
         return "native".equals(phase.mode()) && !facts.nativePinAvailable();
+    }
+
+    @Override
+    public Optional<String> warmUp(Plan.Phase phase) {
+        return Optional.empty();
     }
 
     @Override

@@ -10,9 +10,9 @@ import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.server.LabServer;
 
 /**
- * Each mode and downstream a server JVM will run, briefly and one after the other, so that no phase
- * times the JIT compiling it; with a carrier always left free, so that the warm-up starves nothing and
- * raises no alert.
+ * What each phase of a server JVM will run ({@link PhaseKind#warmUp}), briefly and one after the other,
+ * so that no phase times the JIT compiling it; with a carrier always left free, so that the warm-up
+ * starves nothing and raises no alert.
  */
 final class WarmUp {
 
@@ -24,8 +24,7 @@ final class WarmUp {
 
     static void run(PhaseRunner runner, List<Plan.Phase> phases, ServerFacts facts) {
         Set<String> paths = new LinkedHashSet<>();
-        phases.stream().filter(phase -> PhaseKind.of(phase, facts) instanceof ClosedLoopPhase)
-                .forEach(phase -> paths.add("/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream()));
+        phases.forEach(phase -> PhaseKind.of(phase, facts).warmUp(phase).ifPresent(paths::add));
         for (String path : paths) {
             try (ClosedLoad load = runner.load(path, LabServer.CARRIERS - 1)) {
                 LabServer.sleep(EACH);
