@@ -48,8 +48,14 @@ public final class MainRun {
                 progress.accept("Skipping server " + name + " (" + jvm.jdk() + " only; this is JDK " + current.feature() + ")");
                 return;
             }
-            servers.add(loop.run(new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2()), phases,
-                    phase -> plan.phaseDuration(phase, quick)));
+            ServerRecord server = loop.run(new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2()), phases,
+                    phase -> plan.phaseDuration(phase, quick));
+            if (!server.started()) {
+                // the plan's own server JVMs must start: unlike the matrix's attempts, a refusal here is a broken run
+                throw new IllegalStateException("server JVM " + name + " did not start: " + String.join(" / ", server.jvmSays())
+                        + " (see " + out.resolve("logs").resolve(name + ".log") + ")");
+            }
+            servers.add(server);
         });
         return new Record(List.copyOf(servers), List.copyOf(skipped));
     }
