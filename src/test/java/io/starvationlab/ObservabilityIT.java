@@ -121,13 +121,16 @@ class ObservabilityIT {
                 load.stop(Duration.ofSeconds(30));
             }
             long stopped = System.nanoTime();
-            await("ready again once the load stopped").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+            // waits far longer than the check may take, so that a slow return is measured and judged below, not cut off
+            await("ready again once the load stopped").atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(200)).until(() -> {
                         liveness.add(lab.get("/q/health/live").statusCode());
                         return lab.get("/q/health/ready").statusCode() == 200;
                     });
-            assertThat(lab.get("/q/health/ready").statusCode()).as("ready again once the load stopped").isEqualTo(200);
-            assertThat((System.nanoTime() - stopped) / 1e9).as("seconds to come back").isLessThan(10);
+            double back = (System.nanoTime() - stopped) / 1e9;
+            System.out.printf("readiness UP again %.1f s after the load stopped (canary %s)%n", back, canary);
+            // the load has drained when stop returns: nothing waits for a carrier, so the check is UP at its next call
+            assertThat(back).as("seconds to come back once nothing waits for a carrier").isLessThan(5);
             assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
         }
     }

@@ -1,13 +1,19 @@
 package io.starvationlab;
 
+import java.util.List;
+import java.util.Map;
+
+import io.starvationlab.experiment.plan.Prediction;
 import io.starvationlab.experiment.server.LabClient;
 
 /**
- * The JDK the service under test runs on, as {@code /lab/info} reports it, and what that JDK does:
- * every expectation that holds on some JDKs only is guarded by one of these, not by the JDK that
- * runs the tests.
+ * The JDK the service under test runs on, as {@code /lab/info} reports it, and what that JDK does
+ * according to {@link Prediction}, the one place that says it: every expectation that holds on some
+ * JDKs only is guarded by one of these, not by the JDK that runs the tests.
  */
 record ServerJdk(int feature) {
+
+    private static final List<String> LEGACY_LOCKING = List.of("-XX:LockingMode=1");
 
     static ServerJdk of(LabClient lab) {
         return parse(lab.info().path("javaVersion").asText());
@@ -18,14 +24,32 @@ record ServerJdk(int feature) {
         return new ServerJdk(Integer.parseInt(javaVersion.split("[^0-9]", 2)[0]));
     }
 
-    /** FFM is final from JDK 22; before, {@code /work/native} answers 501. */
-    boolean hasFfm() {
-        return feature >= 22;
+    /** What this JDK does with its default flags. */
+    Prediction.Facts facts() {
+        return Prediction.facts(feature, List.of(), Map.of()).orElseThrow();
     }
 
-    /** A virtual thread blocking inside {@code synchronized} pins its carrier before JDK 24 (JEP 491). */
+    /** What {@code mode} on {@code downstream} does on this JDK with its default flags. */
+    Prediction.Outcome outcome(String mode, String downstream) {
+        return Prediction.of(feature, mode, downstream, List.of(), Map.of()).outcome();
+    }
+
+    /** Whether {@code mode} on {@code downstream} starves this JDK's service by the plan's rule (a collapse included). */
+    boolean starves(String mode, String downstream) {
+        return outcome(mode, downstream).starved();
+    }
+
+    boolean hasFfm() {
+        return facts().nativePinAvailable();
+    }
+
     boolean synchronizedPins() {
-        return feature < 24;
+        return facts().synchronizedPins();
+    }
+
+    /** Whether {@code -XX:LockingMode=1} brings back the pinning this JDK's default no longer has. */
+    boolean legacyLockingPins() {
+        return !synchronizedPins() && Prediction.facts(feature, LEGACY_LOCKING, Map.of()).map(Prediction.Facts::synchronizedPins).orElse(false);
     }
 
     /** JFR's {@code jdk.VirtualThreadPinned} names the reason ("Native or VM frame on stack") from JDK 24. */
@@ -38,12 +62,7 @@ record ServerJdk(int feature) {
         return feature >= 24;
     }
 
-    /** {@code -XX:LockingMode=1} brings back pinning in {@code synchronized} on JDK 24 and 25; JDK 26 removed the flag. */
-    boolean legacyLockingPins() {
-        return feature == 24 || feature == 25;
-    }
-
-    /** The mode that holds carriers: native where FFM is final, cpu everywhere. */
+    /** A mode that holds carriers on this JDK: native where there is FFM, cpu everywhere. */
     String starvingMode() {
         return hasFfm() ? "native" : "cpu";
     }

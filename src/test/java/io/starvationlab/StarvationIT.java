@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.server.LabServer;
 import io.starvationlab.experiment.load.Latencies;
-import io.starvationlab.experiment.PhaseResult;
-import io.starvationlab.experiment.PhaseRunner;
-import io.starvationlab.experiment.Plan;
-import io.starvationlab.experiment.StarvationRule;
+import io.starvationlab.experiment.plan.Plan;
+import io.starvationlab.experiment.plan.StarvationRule;
+import io.starvationlab.experiment.run.PhaseResult;
+import io.starvationlab.experiment.run.PhaseRunner;
 
 /**
  * Carrier starvation in the packaged service: its own JVM with 4 carriers, load and probes from this
@@ -71,7 +71,7 @@ class StarvationIT {
         PhaseResult load = phases.run("native", "/work/native?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
         report(load);
 
-        assertStarved(true, load, idle);
+        assertStarved(jdk.starves("native", "sleep"), load, idle);
         for (String unrelated : List.of("worker", "event-loop", "health-live")) {
             assertThat(load.probe(unrelated).percentileMillis(99)).as(unrelated + " p99 (not on the carriers)")
                     .isLessThan(Math.max(5 * idle.probe(unrelated).percentileMillis(99), 100));
@@ -96,7 +96,7 @@ class StarvationIT {
         PhaseResult load = phases.run("unpinned", "/work/unpinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
         report(load);
 
-        assertStarved(false, load, idle);
+        assertStarved(jdk.starves("unpinned", "sleep"), load, idle);
         double permits = phases.lab().info().path("permits").path("sleep").asInt();
         assertThat(load.throughput()).as("permits / ms").isGreaterThanOrEqualTo(0.8 * permits / 0.1);
         assertThat(load.canaryP99Millis()).as("canary p99 with free carriers").isLessThan(20);

@@ -84,9 +84,10 @@ class StarvedServerIT {
             assertNoEventLoopBlocked(server);
 
             long stopped = System.nanoTime();
-            ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "idle within 5 s");
+            ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
             long virtual = timed(lab, "/probe/virtual")[1];
-            assertThat((System.nanoTime() - stopped) / 1e9).isLessThan(5.5);
+            // the load has drained when stop returns; what is left must go within seconds, far under the wait above
+            assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until idle").isLessThan(5);
             assertThat(virtual).as("the virtual probe is fast again").isLessThan(200);
         }
     }
@@ -162,10 +163,9 @@ class StarvedServerIT {
      * HTTP/2 multiplexes a client's requests on one connection, so work on the carriers and the
      * event-loop endpoints share the connection's monitor. Were the answers of virtual threads written
      * by the virtual threads (Quarkus' default, {@code lab.work.write-on-event-loop=false}), a starved one
-     * holding that monitor would stop the event loop: measured here, 43 blocked-thread warnings in a
-     * minute and the event-loop probe at 1.5 s instead of milliseconds. Written by the event loop, no
-     * event loop is ever reported blocked, even at a 500 ms limit, and the probes on that connection stay
-     * fast.
+     * holding that monitor would stop the event loop (docs/service.md, "Answers written by the event loop").
+     * Written by the event loop, no event loop is ever reported blocked, even at a 500 ms limit, and the
+     * probes on that connection stay fast.
      */
     @Test
     void theEventLoopShouldNeverWaitForAStarvedVirtualThreadOnASharedConnection() throws Exception {

@@ -14,10 +14,12 @@ import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
 
 /**
- * The primary starvation signal: a platform thread starts a no-op virtual thread every interval and
- * times how long it waits for a carrier. It keeps one probe in flight at most; while a probe waits,
- * {@code lab.carrier.scheduling.stalled} (seconds) shows how long so far, so a full stall is visible before it ends.
- * It runs on a platform thread because a virtual one would starve with what it measures.
+ * A starvation signal that needs no traffic: a platform thread starts a no-op virtual thread every
+ * interval and times how long it waits for a carrier. It keeps one probe in flight at most; while a
+ * probe waits, {@code lab.carrier.scheduling.stalled} (seconds) shows how long so far, so a full stall is
+ * visible before it ends. Its probes enter the scheduler through one submission queue, so under load its
+ * wait is a draw: read it beside the requests' own waits ({@link CarrierWaits}). It runs on a platform
+ * thread because a virtual one would starve with what it measures.
  */
 @ApplicationScoped
 public class CarrierCanary {

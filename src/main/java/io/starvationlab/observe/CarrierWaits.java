@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -17,11 +18,9 @@ import io.micrometer.core.instrument.Timer;
  * {@code lab.carrier.request.stalled}, the time each one waited {@code lab.carrier.request.wait}, and
  * how many wait {@code lab.carrier.request.queued}, on every JDK.
  * <p>
- * The {@link CarrierCanary} alone is not enough: it starts its virtual threads from one platform thread,
- * so they reach the carriers through one submission queue of the scheduler, and how long that queue
- * waits is a draw: under the same backlog, runs here saw it from a few hundred milliseconds to several
- * times what the requests waited. The requests wait in the queues of their event loops, which are the
- * ones that matter.
+ * The {@link CarrierCanary} alone is not enough: its virtual threads reach the carriers through one
+ * submission queue of the scheduler, so its wait is a draw (docs/event-loops.md, "The canary draws a
+ * queue too"); the requests wait in the queues of their event loops, which are the ones that matter.
  */
 @ApplicationScoped
 public class CarrierWaits {
@@ -29,13 +28,13 @@ public class CarrierWaits {
     /** A request handed to a virtual thread and not yet on a carrier; ordered by arrival. */
     public final class Waiting implements Comparable<Waiting> {
 
-        private final long since = System.nanoTime();
+        private final long since = clock.monotonicTime();
         private final long order = sequence.incrementAndGet();
 
         /** Its thread runs on a carrier: the wait is over, and recorded (even if the request was answered meanwhile). */
         public void started() {
             waiting.remove(this);
-            waited.record(System.nanoTime() - since, TimeUnit.NANOSECONDS);
+            waited.record(clock.monotonicTime() - since, TimeUnit.NANOSECONDS);
         }
 
         /** Answered without its thread ever running (its deadline passed, the client left): no longer waiting. */
@@ -53,8 +52,11 @@ public class CarrierWaits {
     private final ConcurrentSkipListSet<Waiting> waiting = new ConcurrentSkipListSet<>();
     private final AtomicLong sequence = new AtomicLong();
     private final Timer waited;
+    /** The registry's clock: {@code System.nanoTime()} in the service, one a test moves by hand. */
+    private final Clock clock;
 
     public CarrierWaits(MeterRegistry registry) {
+        clock = registry.config().clock();
         waited = Timer.builder("lab.carrier.request.wait")
                 .description("How long a request handed to a virtual thread waited for a carrier")
                 .serviceLevelObjectives(LatencyBuckets.bounds())
@@ -78,7 +80,7 @@ public class CarrierWaits {
     /** Milliseconds the oldest request still waiting for a carrier has waited, 0 if none waits. */
     public double stalledMillis() {
         Waiting oldest = oldest();
-        return oldest == null ? 0 : (System.nanoTime() - oldest.since) / 1e6;
+        return oldest == null ? 0 : (clock.monotonicTime() - oldest.since) / 1e6;
     }
 
     private Waiting oldest() {

@@ -7,29 +7,50 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
+/** The requests' waits for a carrier, on a clock the test moves: each wait exactly, not a sleep's worth. */
 class CarrierWaitsTest {
 
-    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MockClock clock = new MockClock();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, clock);
     private final CarrierWaits waits = new CarrierWaits(registry);
 
     @Test
-    void theOldestRequestStillWaitingShouldBeTheStall() throws InterruptedException {
+    void theOldestRequestStillWaitingShouldBeTheStall() {
         assertThat(waits.stalledMillis()).isZero();
         CarrierWaits.Waiting first = waits.handedOff();
-        Thread.sleep(60);
+        clock.add(60, TimeUnit.MILLISECONDS);
         CarrierWaits.Waiting second = waits.handedOff();
-        assertThat(waits.stalledMillis()).as("the first one's wait").isGreaterThanOrEqualTo(60);
+        clock.add(15, TimeUnit.MILLISECONDS);
+        assertThat(waits.stalledMillis()).as("the first one's wait").isEqualTo(75);
+        assertThat(gauge("lab.carrier.request.stalled")).as("the same, in seconds").isEqualTo(0.075);
         assertThat(gauge("lab.carrier.request.queued")).isEqualTo(2);
 
         first.started();
-        assertThat(waits.stalledMillis()).as("the second one's wait, shorter").isLessThan(60);
+        assertThat(waits.stalledMillis()).as("the second one's wait, now the oldest").isEqualTo(15);
+        clock.add(5, TimeUnit.MILLISECONDS);
         second.started();
         assertThat(waits.stalledMillis()).isZero();
         assertThat(gauge("lab.carrier.request.queued")).isZero();
         assertThat(registry.get("lab.carrier.request.wait").timer().count()).isEqualTo(2);
-        assertThat(registry.get("lab.carrier.request.wait").timer().max(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(60);
+        assertThat(registry.get("lab.carrier.request.wait").timer().max(TimeUnit.MILLISECONDS)).isEqualTo(75);
+        assertThat(registry.get("lab.carrier.request.wait").timer().totalTime(TimeUnit.MILLISECONDS)).isEqualTo(75 + 20);
+    }
+
+    /** Requests handed off in the same instant wait in the order they came, not as one. */
+    @Test
+    void requestsHandedOffInTheSameInstantShouldEachBeCounted() {
+        CarrierWaits.Waiting first = waits.handedOff();
+        CarrierWaits.Waiting second = waits.handedOff();
+        clock.add(10, TimeUnit.MILLISECONDS);
+        assertThat(gauge("lab.carrier.request.queued")).isEqualTo(2);
+        first.started();
+        assertThat(waits.stalledMillis()).as("the second is still waiting").isEqualTo(10);
+        second.started();
+        assertThat(gauge("lab.carrier.request.queued")).isZero();
     }
 
     @Test

@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.notNullValue;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.starvationlab.experiment.plan.Prediction;
 import io.starvationlab.service.Mode;
 
 @QuarkusTest
@@ -28,9 +31,9 @@ class LabResourceTest {
                 .body("carrierParallelism", equalTo(Runtime.getRuntime().availableProcessors()))
                 .body("carrierMaxPoolSize", greaterThan(0))
                 .body("lockingMode", jdk <= 25 ? notNullValue() : equalTo(null))
-                // measured at start-up: JDK 21-23 pin in synchronized, JDK 24+ do not (JEP 491) with default locking
-                .body("synchronizedPins", equalTo(jdk < 24))
-                .body("nativePinAvailable", equalTo(jdk >= 22))
+                // measured at start-up, against what Prediction says of this JDK with its default locking
+                .body("synchronizedPins", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().synchronizedPins()))
+                .body("nativePinAvailable", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().nativePinAvailable()))
                 .body("downstreamPermits", equalTo(50))
                 .body("permits.db", equalTo(50))
                 .body("poolMaxSize", equalTo(64))

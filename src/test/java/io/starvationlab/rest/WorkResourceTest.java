@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
+import io.starvationlab.experiment.plan.Prediction;
 import io.starvationlab.service.Mode;
 
 @QuarkusTest
@@ -44,7 +46,7 @@ class WorkResourceTest {
     @ParameterizedTest
     @MethodSource("everyModeAndDownstream")
     void shouldRunEveryModeAndAnswerTheContractFields(String mode, String downstream) {
-        if (mode.equals("native") && Runtime.version().feature() < 22) {
+        if (Prediction.of(Runtime.version().feature(), mode, downstream, List.of(), Map.of()).outcome() == Prediction.Outcome.UNAVAILABLE) {
             given().queryParam("downstream", downstream).get("/work/native").then().statusCode(501)
                     .contentType("application/problem+json").body("type", equalTo("urn:starvation-lab:problem:mode-unavailable"));
             return;

@@ -33,9 +33,9 @@ public record DashboardPanels(List<Panel> panels) {
         public boolean meantFor(PhaseWindow phase, int jdk) {
             return switch (meantFor) {
                 case STARVED -> phase.starved();
-                case LOADED -> phase.starved() || PhaseWindow.NOT_STARVED.equals(phase.verdict());
-                case JDK_24 -> jdk >= 24 && !AlertTimeline.WARM_UP.equals(phase.verdict());
-                default -> !AlertTimeline.WARM_UP.equals(phase.verdict());
+                case LOADED -> phase.judged();
+                case JDK_24 -> jdk >= 24 && !PhaseWindow.WARM_UP.equals(phase.verdict());
+                default -> !PhaseWindow.WARM_UP.equals(phase.verdict());
             };
         }
     }

@@ -1,22 +1,19 @@
 package io.starvationlab.experiment.prometheus;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
-import io.starvationlab.experiment.Finding;
 import io.starvationlab.experiment.server.LabServer;
 
 /**
- * The experiment's Prometheus from start to report: scrapes each server JVM while it runs, records
+ * The experiment's Prometheus from start to finish: scrapes each server JVM while it runs, records
  * when each phase ran, and at the end reads the alerts, the dashboard's queries and the timeline back
  * from Prometheus. Without a {@code prometheus} command it does nothing and the report says so; with
  * {@code CI=true} a missing command fails the run.
@@ -28,25 +25,26 @@ public final class PrometheusRun implements AutoCloseable {
      * 15 s windows, and three evaluations for the last stalled sample to leave them.
      */
     private static final Duration RESOLVE_WAIT = Duration.ofSeconds(18);
+    /** Grafana's {@code $__rate_interval} for a data source scraped every {@link PrometheusServer#INTERVAL}: four scrapes. */
+    public static final Duration RATE_INTERVAL = PrometheusServer.INTERVAL.multipliedBy(4);
+    /** The alerts that claim starvation: they must catch every starved phase and no other. */
+    public static final List<String> STARVATION_ALERTS = List.of("CarrierStarvation", "CarrierStall");
 
     private final PrometheusServer server;
     private final String missing;
     private final AlertRules rules;
     private final DashboardPanels dashboard;
-    private final Path out;
     private final Consumer<String> progress;
     private final List<PhaseWindow> windows = new ArrayList<>();
     private final Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
     private final Instant started = Instant.now();
     private long waitedNanos;
 
-    private PrometheusRun(PrometheusServer server, String missing, AlertRules rules, DashboardPanels dashboard, Path out,
-            Consumer<String> progress) {
+    private PrometheusRun(PrometheusServer server, String missing, AlertRules rules, DashboardPanels dashboard, Consumer<String> progress) {
         this.server = server;
         this.missing = missing;
         this.rules = rules;
         this.dashboard = dashboard;
-        this.out = out;
         this.progress = progress;
     }
 
@@ -56,18 +54,23 @@ public final class PrometheusRun implements AutoCloseable {
         DashboardPanels dashboard = DashboardPanels.ofProject(projectDir);
         var binary = PrometheusServer.binary();
         if (binary.isEmpty()) {
-            String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-test-tools installs it)";
+            String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new IllegalStateException(why + ": required in CI");
             }
             progress.accept("SKIPPED Prometheus: " + why);
-            return new PrometheusRun(null, why, rules, dashboard, out, progress);
+            return new PrometheusRun(null, why, rules, dashboard, progress);
         }
         // it gets ready while the first server JVM starts
         PrometheusServer server = PrometheusServer.launch(binary.get(), rules, out.resolve("logs"));
         progress.accept("Prometheus " + server.baseUri() + " (pid " + server.pid() + "): " + rules.alerts().size() + " alert rules, "
                 + dashboard.panels().size() + " dashboard panels");
-        return new PrometheusRun(server, null, rules, dashboard, out, progress);
+        return new PrometheusRun(server, null, rules, dashboard, progress);
+    }
+
+    /** No Prometheus, for servers that no alert is judged on (the JDK matrix's): scrapes and windows are dropped. */
+    public static PrometheusRun off(String why) {
+        return new PrometheusRun(null, why, null, null, line -> { });
     }
 
     public boolean enabled() {
@@ -96,10 +99,10 @@ public final class PrometheusRun implements AutoCloseable {
         }
     }
 
-    /** Reads the run back from Prometheus, writes {@code timeline.svg}, and returns the report's section. */
-    public PrometheusReport finish(int jdk) {
+    /** Reads the run back from Prometheus: every window, alert episode, panel and timeline series, unjudged. */
+    public PrometheusRecord finish(int jdk) {
         if (server == null) {
-            return PrometheusReport.notMeasured(missing);
+            return PrometheusRecord.notMeasured(missing);
         }
         long begin = System.nanoTime();
         server.awaitReady();
@@ -108,49 +111,25 @@ public final class PrometheusRun implements AutoCloseable {
         // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
         Instant end = Instant.now().plus(step);
         Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
+        PrometheusRecord.Range range = new PrometheusRecord.Range(start, end, step);
         List<AlertEpisode> episodes = AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end);
-        AlertTimeline timeline = new AlertTimeline(List.copyOf(windows), episodes, rules.alerts());
-
-        List<PrometheusReport.PanelRow> panels = new ArrayList<>();
+        List<PrometheusRecord.PanelSeries> panels = new ArrayList<>();
         for (DashboardPanels.Panel panel : dashboard.panels()) {
             List<Series> series = new ArrayList<>();
             panel.queries().forEach(query -> series.addAll(server.queryRange(query, start, end, step)));
-            List<PhaseWindow> meant = windows.stream().filter(w -> panel.meantFor(w, jdk)).toList();
-            List<String> withData = windows.stream().filter(w -> !AlertTimeline.WARM_UP.equals(w.verdict()))
-                    .filter(w -> series.stream().anyMatch(s -> s.hasValueBetween(w.start(), w.end()))).map(PhaseWindow::name).toList();
-            panels.add(new PrometheusReport.PanelRow(panel.title(), panel.row(), panel.queries(), panel.meantFor(), withData,
-                    meant.stream().map(PhaseWindow::name).filter(name -> !withData.contains(name)).toList()));
+            panels.add(new PrometheusRecord.PanelSeries(panel, List.copyOf(series)));
         }
-
-        Map<String, String> queries = TimelineChart.queries(PrometheusServer.INTERVAL.multipliedBy(4));
-        TimelineChart.Data data = new TimelineChart.Data(server.queryRange(queries.get("probeP99"), start, end, step),
-                server.queryRange(queries.get("stalled"), start, end, step), server.queryRange(queries.get("requestStalled"), start, end, step),
-                server.queryRange(queries.get("throughput"), start, end, step));
-        try {
-            Files.createDirectories(out);
-            Files.writeString(out.resolve("timeline.svg"), TimelineChart.svg(start, end, windows, episodes, rules.names(), data,
-                    "JDK " + jdk + ", 4 carriers per server JVM; bands: the phases' load; lanes: each alert pending (amber) and firing (red)"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-
-        List<Finding> findings = new ArrayList<>(timeline.findings());
-        List<String> empty = panels.stream().filter(p -> p.phasesWithData().isEmpty()).map(PrometheusReport.PanelRow::title).toList();
-        findings.add(new Finding("Every dashboard panel shows data in at least one phase", "each panel's queries return a number in some phase",
-                empty.isEmpty() ? panels.size() + " of " + panels.size() + " panels" : "no data: " + String.join(", ", empty), empty.isEmpty()));
+        TimelineSeries timeline = TimelineSeries.query(server, range, RATE_INTERVAL);
         waitedNanos += System.nanoTime() - begin;
-        double rss = server.peakRssBytes() / 1e6;
-        List<PrometheusReport.Rule> ruleFigures = rules.alerts().stream().map(alert -> new PrometheusReport.Rule(alert.name(), alert.expr(),
-                alert.holdFor().toSeconds(), timeline.detectionSeconds(alert.name()))).toList();
-        String note = String.format(java.util.Locale.ROOT, "A Prometheus server scraped every server JVM and evaluated the rules of "
+        String note = String.format(Locale.ROOT, "A Prometheus server scraped every server JVM and evaluated the rules of "
                 + "`kubernetes/base/monitoring/prometheusrule.yaml` every %d s; the dashboard's queries use $__rate_interval = %d s.",
-                PrometheusServer.INTERVAL.toSeconds(), PrometheusServer.INTERVAL.multipliedBy(4).toSeconds());
-        return new PrometheusReport(true, note, rss, waitedNanos / 1e9, ruleFigures, timeline.rows(), List.copyOf(panels),
-                List.copyOf(findings));
+                PrometheusServer.INTERVAL.toSeconds(), RATE_INTERVAL.toSeconds());
+        return new PrometheusRecord(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
+                rules.alerts(), List.copyOf(panels), timeline);
     }
 
     private void awaitStarvationAlertsResolved() {
-        String active = "ALERTS{alertname=~\"" + String.join("|", AlertTimeline.STARVATION_ALERTS) + "\"}";
+        String active = "ALERTS{alertname=~\"" + String.join("|", STARVATION_ALERTS) + "\"}";
         long deadline = System.nanoTime() + RESOLVE_WAIT.toNanos();
         // an alert's series ends at the evaluation that resolves it, so the range query up to now sees it
         while (System.nanoTime() < deadline && !server.query(active).isEmpty()) {

@@ -22,12 +22,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
+import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
 
@@ -35,7 +35,7 @@ import io.starvationlab.experiment.server.LabServer;
  * A real Prometheus server for the run: loopback only, a temporary data folder, scrape and rule
  * evaluation every {@link #INTERVAL}, the project's alert rules, and the run's server JVMs as targets
  * through a file that Prometheus re-reads (file-based service discovery). Closing it, or the JVM
- * exiting, kills the process and deletes the folder.
+ * exiting, ends the process and its descendants and deletes the folder.
  */
 public final class PrometheusServer implements AutoCloseable {
 
@@ -302,16 +302,9 @@ public final class PrometheusServer implements AutoCloseable {
         }
     }
 
+    /** Ends Prometheus and anything it started (SIGTERM, then SIGKILL after a grace), then deletes its folder. */
     private void destroy() {
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+        ChildProcess.endTree(process.toHandle());
         delete(home);
     }
 

@@ -45,4 +45,26 @@ class PrometheusServerTest {
         assertThat(process.isAlive()).isFalse();
         assertThat(Files.exists(home)).isFalse();
     }
+
+    /** The broken fixture: a "prometheus" that starts a child of its own; closing ends them both, not the parent alone. */
+    @Test
+    void closingShouldEndTheProcessAndWhatItStarted(@TempDir Path folder) throws Exception {
+        Path childPid = folder.resolve("child.pid");
+        Path binary = Files.writeString(folder.resolve("prometheus"), "#!/bin/sh\nsleep 300 &\necho $! > " + childPid + "\nwait\n");
+        assertThat(binary.toFile().setExecutable(true)).isTrue();
+        AlertRules rules = AlertRules.ofProject(Path.of(System.getProperty("lab.project.dir", ".")));
+        ProcessHandle process;
+        ProcessHandle child;
+        try (PrometheusServer server = PrometheusServer.launch(binary, rules, folder.resolve("logs"))) {
+            process = ProcessHandle.of(server.pid()).orElseThrow();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!(Files.exists(childPid) && !Files.readString(childPid).isBlank()) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            child = ProcessHandle.of(Long.parseLong(Files.readString(childPid).strip())).orElseThrow();
+            assertThat(child.parent().map(ProcessHandle::pid)).contains(process.pid());
+        }
+        assertThat(process.isAlive()).isFalse();
+        assertThat(child.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS).isAlive()).as("its child, ended with it").isFalse();
+    }
 }

@@ -1,0 +1,181 @@
+package io.starvationlab.experiment.findings;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import io.starvationlab.experiment.prometheus.AlertEpisode;
+import io.starvationlab.experiment.prometheus.AlertRules;
+import io.starvationlab.experiment.prometheus.PhaseWindow;
+import io.starvationlab.experiment.prometheus.PrometheusRun;
+import io.starvationlab.experiment.prometheus.PrometheusServer;
+import io.starvationlab.experiment.results.AlertTimeline;
+import io.starvationlab.experiment.results.PrometheusReport;
+
+/**
+ * The findings the starvation alerts must meet on the run's own Prometheus (caught in every starved
+ * phase, soon, firing, resolving, and silent elsewhere), and the dashboard's panels showing data.
+ */
+final class AlertFindings {
+
+    /** The alerts that claim starvation: they must catch every starved phase and no other. */
+    static final List<String> STARVATION_ALERTS = PrometheusRun.STARVATION_ALERTS;
+    /** How soon after a starved phase starts its starvation alerts must be pending. */
+    static final Duration DETECTION_BOUND = Duration.ofSeconds(5);
+
+    private AlertFindings() {
+    }
+
+    static List<Finding> evaluate(PrometheusReport report) {
+        if (!report.measured()) {
+            return List.of();
+        }
+        AlertTimeline timeline = report.timeline();
+        List<PhaseWindow> windows = timeline.windows();
+        List<AlertRules.Alert> alerts = timeline.alerts();
+        List<Finding> findings = new ArrayList<>();
+        List<PhaseWindow> starved = windows.stream().filter(PhaseWindow::starved).toList();
+        for (String name : STARVATION_ALERTS) {
+            Optional<AlertRules.Alert> rule = alerts.stream().filter(a -> a.name().equals(name)).findFirst();
+            if (rule.isEmpty()) {
+                findings.add(new Finding(id(name, "exists"), name + " exists", "an alert of that name in the PrometheusRule", "missing", false));
+                continue;
+            }
+            findings.add(detection(timeline, rule.get(), starved));
+            findings.add(firing(timeline, rule.get(), starved));
+            findings.add(resolution(timeline, rule.get()));
+        }
+        findings.add(falseAlarms(timeline));
+        findings.add(panels(report));
+        return findings;
+    }
+
+    private static Finding detection(AlertTimeline timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
+        String id = id(alert.name(), "pending");
+        String claim = alert.name() + " goes pending within " + DETECTION_BOUND.toSeconds() + " s of the start of every starved phase";
+        String expected = "pending <= " + DETECTION_BOUND.toSeconds() + " s after the load starts, or still active from the starved phase before";
+        if (starved.isEmpty()) {
+            return new Finding(id, claim, expected, "no starved phase in this run", null);
+        }
+        List<String> measured = new ArrayList<>();
+        boolean holds = true;
+        for (PhaseWindow phase : starved) {
+            Optional<AlertEpisode> episode = timeline.episodeDuring(phase, alert.name());
+            if (episode.isEmpty()) {
+                measured.add(phase.name() + " never");
+                holds = false;
+            } else if (episode.get().pending().isBefore(phase.start())) {
+                Optional<PhaseWindow> from = timeline.phaseAt(phase.pod(), episode.get().pending());
+                boolean fromStarved = from.map(PhaseWindow::starved).orElse(false);
+                measured.add(phase.name() + " still active from " + from.map(PhaseWindow::name).orElse("before the run"));
+                holds &= fromStarved;
+            } else {
+                double latency = AlertTimeline.seconds(phase.start(), episode.get().pending());
+                measured.add(String.format(Locale.ROOT, "%s %.0f s", phase.name(), latency));
+                holds &= latency <= DETECTION_BOUND.toSeconds();
+            }
+        }
+        return new Finding(id, claim, expected, String.join(", ", measured), holds);
+    }
+
+    private static Finding firing(AlertTimeline timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
+        String id = id(alert.name(), "fires");
+        long hold = alert.holdFor().toSeconds();
+        String claim = alert.name() + " fires in every starved phase that outlasts its for: (" + hold + " s)";
+        String expected = "firing before the phase ends, where the phase lasts longer than pending + for: + 2 evaluations";
+        List<String> measured = new ArrayList<>();
+        boolean holds = true;
+        for (PhaseWindow phase : starved) {
+            Optional<AlertEpisode> episode = timeline.episodeDuring(phase, alert.name());
+            if (episode.isEmpty()) {
+                continue;
+            }
+            Instant pending = episode.get().pending().isBefore(phase.start()) ? phase.start() : episode.get().pending();
+            Instant due = pending.plus(alert.holdFor()).plus(PrometheusServer.INTERVAL.multipliedBy(2));
+            if (due.isAfter(phase.end())) {
+                continue;
+            }
+            Instant firing = episode.get().firing();
+            boolean fired = firing != null && firing.isBefore(phase.end());
+            measured.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), AlertTimeline.seconds(phase.start(), firing))
+                    : phase.name() + " not firing");
+            holds &= fired;
+        }
+        if (measured.isEmpty()) {
+            return new Finding(id, claim, expected, "no starved phase outlasts for: " + hold + " s in this run", null);
+        }
+        return new Finding(id, claim, expected, String.join(", ", measured), holds);
+    }
+
+    private static Finding resolution(AlertTimeline timeline, AlertRules.Alert alert) {
+        String id = id(alert.name(), "resolves");
+        List<PhaseWindow> windows = timeline.windows();
+        String claim = alert.name() + " resolves after the starvation";
+        String expected = "every episode that began in a starved phase resolves before the run ends";
+        List<String> measured = new ArrayList<>();
+        boolean holds = true;
+        for (AlertEpisode episode : timeline.episodes()) {
+            if (!episode.alert().equals(alert.name())) {
+                continue;
+            }
+            Optional<PhaseWindow> began = timeline.phaseAt(episode.pod(), episode.pending()).filter(PhaseWindow::starved);
+            if (began.isEmpty()) {
+                continue;
+            }
+            // the last starved phase the episode lasted into is the starvation it resolves from
+            PhaseWindow last = windows.stream().filter(w -> w.pod().equals(episode.pod()) && w.starved() && episode.activeAt(w.start()))
+                    .max(Comparator.comparing(PhaseWindow::start)).orElse(began.get());
+            if (episode.resolved() == null) {
+                measured.add(last.name() + " still active when the run ended");
+                holds = false;
+            } else {
+                measured.add(String.format(Locale.ROOT, "%s %.0f s after its load", last.name(), AlertTimeline.seconds(last.loadEnd(), episode.resolved())));
+            }
+        }
+        if (measured.isEmpty()) {
+            return new Finding(id, claim, expected, "no episode began in a starved phase", null);
+        }
+        return new Finding(id, claim, expected, String.join(", ", measured), holds);
+    }
+
+    private static Finding falseAlarms(AlertTimeline timeline) {
+        String id = "no-false-alarms";
+        List<PhaseWindow> windows = timeline.windows();
+        String claim = "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never go pending in a phase that is not starved";
+        String expected = "no onset in a baseline or a not-starved phase (an alert still active from an earlier phase is that phase's)";
+        List<String> alarms = new ArrayList<>();
+        long warmUps = 0;
+        for (AlertEpisode episode : timeline.episodes()) {
+            Optional<PhaseWindow> phase = timeline.phaseAt(episode.pod(), episode.pending());
+            if (!STARVATION_ALERTS.contains(episode.alert()) || phase.map(PhaseWindow::starved).orElse(false)) {
+                continue;
+            }
+            // the warm-up is the runner's own: a fresh JVM compiling every mode, judged by no claim
+            if (phase.map(w -> PhaseWindow.WARM_UP.equals(w.verdict())).orElse(false)) {
+                warmUps++;
+            } else {
+                alarms.add(episode.alert() + " in " + phase.map(PhaseWindow::name).orElse("no phase"));
+            }
+        }
+        long quiet = windows.stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();
+        String aside = warmUps == 0 ? "" : " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)";
+        return new Finding(id, claim, expected, (alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
+                : alarms.size() + " false alarms: " + String.join(", ", alarms)) + aside, alarms.isEmpty());
+    }
+
+    private static Finding panels(PrometheusReport report) {
+        List<String> empty = report.panels().stream().filter(p -> p.phasesWithData().isEmpty()).map(PrometheusReport.PanelRow::title).toList();
+        return new Finding("dashboard-panels-have-data", "Every dashboard panel shows data in at least one phase",
+                "each panel's queries return a number in some phase", empty.isEmpty() ? report.panels().size() + " of " + report.panels().size()
+                        + " panels" : "no data: " + String.join(", ", empty), empty.isEmpty());
+    }
+
+    /** "CarrierStarvation", "pending" → "carrier-starvation-pending". */
+    static String id(String alert, String what) {
+        return alert.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT) + "-" + what;
+    }
+}

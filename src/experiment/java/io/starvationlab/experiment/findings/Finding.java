@@ -1,0 +1,15 @@
+package io.starvationlab.experiment.findings;
+
+/**
+ * A published or found claim the experiment reproduces, with what this run measured for it.
+ *
+ * @param id    stable across runs and wordings: what tests and repeats know it by
+ * @param holds null when the phases it needs did not run (quick mode, or a JDK where they do not apply)
+ */
+public record Finding(String id, String claim, String expected, String measured, Boolean holds) {
+
+    /** A finding this run could not judge, and why. */
+    static Finding notJudged(String id, String claim, String expected, String why) {
+        return new Finding(id, claim, expected, why, null);
+    }
+}

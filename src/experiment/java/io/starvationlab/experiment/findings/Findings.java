@@ -1,0 +1,25 @@
+package io.starvationlab.experiment.findings;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.starvationlab.experiment.plan.Plan;
+import io.starvationlab.experiment.results.RunResults;
+
+/** Every finding judged on a run's results, in the order the report gives them. */
+public final class Findings {
+
+    private Findings() {
+    }
+
+    public static List<Finding> of(RunResults results, Plan plan) {
+        List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved()));
+        findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
+        findings.addAll(AlertFindings.evaluate(results.prometheus()));
+        if (results.matrix() != null) {
+            findings.addAll(MatrixFindings.evaluate(results.matrix(), plan.starved()));
+            findings.add(PredictionFindings.matrix(results.matrix()));
+        }
+        return List.copyOf(findings);
+    }
+}

@@ -1,0 +1,83 @@
+package io.starvationlab.experiment.findings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.UnrelatedWait;
+
+/** The event-loop findings, judged on made-up phases: fair queues, and one whose event loops are not served alike. */
+class EventLoopFindingsTest {
+
+    private static final String LOOP = "vert.x-eventloop-thread-";
+
+    @Test
+    void shouldHoldWhenOneEventLoopIsFairAndSeveralAreNotInSomePhase() {
+        List<Finding> findings = evaluate(fairPhases(EventLoopFindings.ONE), withOneUnfair(EventLoopFindings.DEFAULT));
+        assertThat(findings).extracting(Finding::holds).containsExactly(true, true, true);
+        assertThat(findings.get(1).measured()).startsWith("unfair in 1 of 4 phases with several event loops, 0 of 4 with one");
+    }
+
+    /** The broken fixture: the one-event-loop phase is the unfair one. */
+    @Test
+    void shouldFailWhenOneEventLoopIsUnfair() {
+        List<Finding> findings = evaluate(withOneUnfair(EventLoopFindings.ONE), withOneUnfair(EventLoopFindings.DEFAULT));
+        assertThat(findings.get(0).holds()).isFalse();
+        assertThat(findings.get(1).holds()).isFalse();
+    }
+
+    @Test
+    void shouldFailUnfairnessWhenEveryPhaseWaitsItsTurn() {
+        assertThat(evaluate(fairPhases(EventLoopFindings.ONE), fairPhases(EventLoopFindings.DEFAULT)).get(1).holds()).isFalse();
+    }
+
+    @Test
+    void shouldSayNotMeasuredWithoutThePhases() {
+        assertThat(EventLoopFindings.evaluate(name -> Optional.empty())).extracting(Finding::holds).containsOnlyNulls();
+    }
+
+    private static List<Finding> evaluate(List<PhaseReport> one, List<PhaseReport> several) {
+        List<PhaseReport> all = new ArrayList<>(one);
+        all.addAll(several);
+        all.add(throughput("unpinned-0ms-one-event-loop", 5000));
+        all.add(throughput("unpinned-0ms-default-event-loops", 5000));
+        return EventLoopFindings.evaluate(name -> all.stream().filter(p -> p.name().equals(name)).findFirst());
+    }
+
+    private static List<PhaseReport> fairPhases(List<String> names) {
+        return names.stream().map(name -> phase(name, wait(false))).toList();
+    }
+
+    private static List<PhaseReport> withOneUnfair(List<String> names) {
+        List<PhaseReport> phases = new ArrayList<>(fairPhases(names));
+        phases.set(0, phase(names.get(0), wait(true)));
+        return phases;
+    }
+
+    /** 200 probes over 4 event loops, each answered after the 60 requests ahead; or two event loops left until the load stops. */
+    private static UnrelatedWait wait(boolean unfair) {
+        List<UnrelatedWait.Probe> probes = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            int loop = i % 4;
+            boolean starved = unfair && loop >= 2;
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, starved ? 6000 : unfair ? 700 : 1500, 200, LOOP + loop, starved ? 240 : unfair ? 28 : 60));
+        }
+        return UnrelatedWait.of(1500, 1500, 60, probes);
+    }
+
+    private static PhaseReport phase(String name, UnrelatedWait wait) {
+        return new PhaseReport(name, "jvm", "native", "sleep", "private", 100, 64, 6, 40, 40, "carriers", 240, 0, Map.of(),
+                Map.of(), 400, 1000, 1000, 1500, 1600, 0, null, null, PhaseReport.STARVED, null, wait);
+    }
+
+    private static PhaseReport throughput(String name, double perSecond) {
+        return new PhaseReport(name, "jvm", "unpinned", "sleep", "private", 0, 64, 6, perSecond, 50000, "permits", 30000, 0, Map.of(),
+                Map.of(), 1, 10, 10, 10, 10, 0, null, null, PhaseReport.NOT_STARVED, null, null);
+    }
+}
