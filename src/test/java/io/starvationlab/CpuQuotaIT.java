@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -131,6 +132,22 @@ class CpuQuotaIT {
         assertThat(load.throughput()).as("%s at quota %d ÷ %d ms", mode, CPUS, WAIT.toMillis()).isBetween(0.9 * model, 1.1 * model);
         StarvationIT.assertStarved(true, load, idle);
         assertNoEventLoopBlocked(server);
+    }
+
+    /** A group outlives nothing it started: what still runs in it is ended, and a group whose program died goes too. */
+    @Test
+    void closingAQuotaShouldEndWhatRunsInItAndRemoveIt() throws Exception {
+        CpuQuota quota = CpuQuota.create(CPUS);
+        Process died = new ProcessBuilder(quota.wrap(List.of("sleep", "300"))).start();
+        Process left = new ProcessBuilder(quota.wrap(List.of("sleep", "300"))).start();
+        LabServer.sleep(Duration.ofMillis(300));
+        assertThat(quota.pids()).contains(died.pid(), left.pid());
+        died.destroyForcibly().waitFor();
+
+        quota.close();
+
+        assertThat(left.waitFor(10, TimeUnit.SECONDS)).as("ended with its group").isTrue();
+        assertThat(quota.group()).doesNotExist();
     }
 
     /** No warning of Vert.x's blocked-thread checker about an event loop in the server's log. */
