@@ -10,7 +10,7 @@ import { buildLayout } from '../../../../../k6/lib-config.js';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './intervals.mjs';
 import {
-  checkImages, checkLabDeployments, checkLabels, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
+  checkImages, checkLabDeployments, checkLabels, checkLoadGenerators, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
   checkReferences, checkRestricted, checkSecurity, checkSelectors,
 } from './policy.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, NAMESPACE, REPO } from './render.mjs';
@@ -79,7 +79,7 @@ function applyChecks(state, kustomization) {
   const violations = [
     ...checkNamesAndNamespace(objects, []), ...checkLabels(objects), ...checkLabDeployments(objects), ...checkProbes(objects),
     ...checkSelectors(objects), ...checkReferences(objects, available), ...checkImages(objects), ...checkSecurity(objects),
-    ...checkRestricted(objects), ...checkNamespaceEnforcesRestricted(objects),
+    ...checkRestricted(objects), ...checkNamespaceEnforcesRestricted(objects), ...checkLoadGenerators(objects),
   ];
   return Promise.all(objects.map(validateObject)).then((problems) => [...violations, ...problems.flat()]);
 }
