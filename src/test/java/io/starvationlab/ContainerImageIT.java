@@ -56,11 +56,13 @@ class ContainerImageIT {
     static LabClient lab;
     static int port;
     static Thread removeAtExit;
+    static boolean engineReady;
 
     @BeforeAll
     static void buildAndRunTheImage() throws IOException {
         project = Path.of(System.getProperty("lab.project.dir", ".")).toAbsolutePath();
         requireEngine();
+        engineReady = true;
         long start = System.nanoTime();
         ChildProcess.Result bases = ChildProcess.of(project.resolve("src/main/docker/debian-bases").toString(), "build-jdk25", "runtime-jdk21")
                 .run(Duration.ofMinutes(15));
@@ -71,7 +73,10 @@ class ContainerImageIT {
 
         start = System.nanoTime();
         List<String> build = new ArrayList<>(ENGINE);
-        build.addAll(List.of("build", "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000"));
+        // no layer cache: the sources differ on every run, and each run's layers would stay behind; Maven's
+        // repository stays in the build's cache mount (/root/.m2), so only the first build downloads
+        removeImage();
+        build.addAll(List.of("build", "--layers=false", "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000"));
         if (Files.isRegularFile(TRUST_STORE)) {
             // the build's downloads (Maven) trust what this machine's Java trusts, a proxy's own CA included
             build.addAll(List.of("--volume", TRUST_STORE + ":" + TRUST_STORE + ":ro"));
@@ -113,6 +118,9 @@ class ContainerImageIT {
             Files.writeString(StarvationIT.LOGS.resolve("container-image.log"), engine(List.of("logs", CONTAINER)).output());
             removeContainer();
             Runtime.getRuntime().removeShutdownHook(removeAtExit);
+        }
+        if (engineReady) {
+            removeImage();
         }
         if (database != null) {
             database.close();
@@ -237,6 +245,11 @@ class ContainerImageIT {
     private static String field(String status, String name) {
         Matcher matcher = Pattern.compile("^" + name + ":\\s+(\\d+) kB", Pattern.MULTILINE).matcher(status);
         return matcher.find() ? (Long.parseLong(matcher.group(1)) >> 10) + " MiB" : "?";
+    }
+
+    /** The image and its layers go with the run: the bases stay, cached. */
+    private static void removeImage() {
+        engine(List.of("rmi", "--ignore", IMAGE));
     }
 
     private static void removeContainer() {
