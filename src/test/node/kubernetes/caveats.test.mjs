@@ -10,11 +10,11 @@ import { KUBERNETES, LAB_KUSTOMIZATIONS, renderFor } from './checks/render.mjs';
 
 const README = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
 
-/** The README without the bullet of "Where a cluster differs from the lab" that starts with `bold`. */
-function withoutBullet(/** @type {string} */ bold) {
-  const start = README.indexOf(`- **${bold}`);
-  assert.ok(start > 0, `the README has a bullet "${bold}"`);
-  const end = README.indexOf('\n- **', start + 1);
+/** The README without the bullet of "Where a cluster differs from the lab" that starts with `title` (in italics). */
+function withoutBullet(/** @type {string} */ title) {
+  const start = README.indexOf(`- *${title}`);
+  assert.ok(start > 0, `the README has a bullet "${title}"`);
+  const end = README.indexOf('\n- *', start + 1);
   return README.slice(0, start) + README.slice(end + 1);
 }
 
