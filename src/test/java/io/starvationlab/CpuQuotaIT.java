@@ -44,6 +44,7 @@ class CpuQuotaIT {
 
     @BeforeAll
     static void startInsideAQuota() {
+        System.out.println("CPU quota here: " + CpuQuota.unavailableReason().orElse("available"));
         try {
             server = LabServer.startInCpuQuota(Jdks.current(), CPUS, List.of(), Map.of(), StarvationIT.LOGS, "cpu-quota-" + CPUS);
         } catch (CpuQuota.Unavailable e) {

@@ -60,6 +60,18 @@ public final class CpuQuota implements AutoCloseable {
         return create(Path.of("/"), cpus, configuredParent());
     }
 
+    /**
+     * Why no quota can be set here, or empty when one can: a run that plans quota phases asks first,
+     * and says why it skips them (a group is made and removed to find out).
+     */
+    public static Optional<String> unavailableReason() {
+        try (CpuQuota probe = create(1)) {
+            return Optional.empty();
+        } catch (Unavailable e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
     /** As {@link #create(double)}, on the file tree under {@code root} (tests use a folder laid out as one). */
     static CpuQuota create(Path root, double cpus, Optional<Path> parent) {
         if (cpus <= 0) {
