@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -114,6 +116,33 @@ public final class CpuQuota implements AutoCloseable {
 
     public Path group() {
         return group;
+    }
+
+    /**
+     * How often the group ran out of its quota so far: periods, periods throttled, and the time its
+     * tasks waited for the next period (cgroup v1 {@code throttled_time} in ns, v2 {@code throttled_usec}).
+     */
+    public record Throttling(long periods, long throttledPeriods, double throttledMillis) {
+        public Throttling since(Throttling before) {
+            return new Throttling(periods - before.periods, throttledPeriods - before.throttledPeriods, throttledMillis - before.throttledMillis);
+        }
+    }
+
+    /** The group's cpu.stat now. */
+    public Throttling throttling() {
+        Map<String, Long> stat = new HashMap<>();
+        try {
+            for (String line : Files.readAllLines(group.resolve("cpu.stat"))) {
+                String[] parts = line.trim().split("\\s+");
+                if (parts.length == 2 && parts[1].matches("\\d+")) {
+                    stat.put(parts[0], Long.valueOf(parts[1]));
+                }
+            }
+        } catch (IOException e) {
+            return new Throttling(0, 0, 0);
+        }
+        double millis = stat.containsKey("throttled_usec") ? stat.get("throttled_usec") / 1e3 : stat.getOrDefault("throttled_time", 0L) / 1e6;
+        return new Throttling(stat.getOrDefault("nr_periods", 0L), stat.getOrDefault("nr_throttled", 0L), millis);
     }
 
     /** Pids in the group now. */
