@@ -1,6 +1,8 @@
 // check-metric-names.mjs: every metric (and label) the alert rules and the dashboard read exists
 // in a scrape of the service. fixtures/scrape-jdk25.txt is GET /q/metrics of the service on
-// JDK 25 after every mode, probe and health endpoint was called once.
+// JDK 25 after every mode, probe and health endpoint was called once, with the lab_container_* and
+// lab_jvm_* families as a pod of 4 CPUs and 1 GiB shows them (the quota and memory limit have no
+// series outside a container that sets them).
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -3,9 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { applyPatch, brokenFixture, fixture } from './checks/fixtures.mjs';
+import { applyPatch, brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
 import {
-  checkImages, checkLabDeployments, checkLabels, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
+  checkImages, checkLabDeployments, checkLabels, checkLoadGenerators, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
   checkReferences, checkRestricted, checkSecurity, checkSelectors, parseQuantity, pods,
 } from './checks/policy.mjs';
 import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, renderFor } from './checks/render.mjs';
@@ -21,6 +21,7 @@ const CHECKS = {
   security: checkSecurity,
   restricted: checkRestricted,
   namespaceEnforcesRestricted: checkNamespaceEnforcesRestricted,
+  loadGenerators: checkLoadGenerators,
 };
 
 describe('every render keeps the rules', () => {
@@ -76,6 +77,21 @@ describe('broken fixtures fail', () => {
     test(`broken/${name}.yaml fails the ${check} check`, () => {
       const violations = CHECKS[check](brokenFixture(name), []);
       assert.match(violations.join('\n'), message);
+    });
+  }
+
+  /** @type {[string, string, RegExp][]} */
+  const renderCases = [
+    ['testrun-runner-burstable', 'k6',
+      /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(throttled on a busy node/],
+    ['job-k6-burstable', 'k6/job', /Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/],
+  ];
+  for (const [name, kustomization, message] of renderCases) {
+    test(`broken/${name}.yaml on the ${kustomization} render fails the loadGenerators check`, (t) => {
+      const objects = renderFor(t, kustomization);
+      if (!objects) return;
+      assert.deepEqual(checkLoadGenerators(objects), [], 'the render itself passes');
+      assert.match(checkLoadGenerators(brokenRender(name, objects)).join('\n'), message);
     });
   }
 

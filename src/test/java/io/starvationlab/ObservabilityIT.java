@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.starvationlab.experiment.load.ClosedLoad;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.ChildProcess;
@@ -87,11 +89,40 @@ class ObservabilityIT {
                         .as("histogram buckets for " + uri).containsKey(Double.POSITIVE_INFINITY);
             }
             assertThat(metrics.type("http_server_requests_seconds")).contains("histogram");
+            assertContainerMeters(metrics, lab.info());
 
             // the alert rules and dashboard may only name metrics this scrape has
             ChildProcess.Result names = NodeScript.run(Map.of(), "src/test/node/kubernetes/check-metric-names.mjs",
                     Path.of("target", "scrape.txt").toAbsolutePath().toString());
             assertThat(names.exitCode()).as("check-metric-names.mjs:\n%s", names.output()).isZero();
+        }
+    }
+
+    /**
+     * What the JVM sees of its container, as {@code /lab/info} says it: the CPUs it derives from the
+     * machine and any quota (-XX:ActiveProcessorCount=4 sets availableProcessors, not these), the quota
+     * and memory limit only where the container sets them, the collector as a label.
+     */
+    static void assertContainerMeters(PrometheusText metrics, JsonNode info) {
+        assertThat(metrics.samples("lab_container_cpus")).singleElement().extracting(PrometheusText.Sample::value)
+                .isEqualTo(info.path("effectiveCpuCount").asDouble());
+        assertThat(metrics.samples("system_cpu_count")).as("availableProcessors").singleElement()
+                .extracting(PrometheusText.Sample::value).isEqualTo(info.path("availableProcessors").asDouble());
+        assertThat(metrics.samples("lab_jvm_garbage_collector", s -> info.path("garbageCollector").asText().equals(s.label("collector"))))
+                .singleElement().extracting(PrometheusText.Sample::value).isEqualTo(1.0);
+        if (info.path("cpuQuotaMicros").isNull()) {
+            assertThat(metrics.samples("lab_container_cpu_quota_seconds")).as("no quota, no series").isEmpty();
+        } else {
+            assertThat(metrics.samples("lab_container_cpu_quota_seconds")).singleElement().extracting(PrometheusText.Sample::value)
+                    .isEqualTo(info.path("cpuQuotaMicros").asDouble() / 1e6);
+            assertThat(metrics.samples("lab_container_cpu_period_seconds")).singleElement().extracting(PrometheusText.Sample::value)
+                    .isEqualTo(info.path("cpuPeriodMicros").asDouble() / 1e6);
+        }
+        if (info.path("memoryLimitBytes").isNull()) {
+            assertThat(metrics.samples("lab_container_memory_limit_bytes")).as("no memory limit, no series").isEmpty();
+        } else {
+            assertThat(metrics.samples("lab_container_memory_limit_bytes")).singleElement().extracting(PrometheusText.Sample::value)
+                    .isEqualTo(info.path("memoryLimitBytes").asDouble());
         }
     }
 

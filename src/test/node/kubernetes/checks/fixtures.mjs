@@ -1,5 +1,6 @@
-// Fixtures: fixtures/lab-good.yaml passes every check, and each broken fixture is that file with one
-// defect, written as a JSON patch (RFC 6902) of one of its objects (fixtures/broken/*.yaml).
+// Fixtures: fixtures/lab-good.yaml passes every check, and each broken fixture is that file (or a
+// render of the manifests) with one defect, written as a JSON patch (RFC 6902) of one of its objects
+// (fixtures/broken/*.yaml).
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -22,14 +23,33 @@ export function fixture(name) {
  * @returns {any[]}
  */
 export function brokenFixture(name) {
-  const { target, patch } = parse(readFileSync(new URL(`broken/${name}.yaml`, FIXTURES), 'utf8'));
-  const objects = fixture('lab-good.yaml');
-  const index = objects.findIndex((o) => o.kind === target.kind && o.metadata?.name === target.name);
+  return brokenRender(name, fixture('lab-good.yaml'), 'lab-good.yaml');
+}
+
+/**
+ * `objects` (a render) with the one-defect patch of fixtures/broken/<name>.yaml applied to its
+ * target; with `json: <key>` the patch applies to the JSON document a ConfigMap holds under that key
+ * (the dashboard).
+ *
+ * @param {string} name
+ * @param {any[]} objects
+ * @param {string} [origin] what the objects are, for the error when the target is missing
+ * @returns {any[]}
+ */
+export function brokenRender(name, objects, origin = 'the render') {
+  const { target, json, patch } = parse(readFileSync(new URL(`broken/${name}.yaml`, FIXTURES), 'utf8'));
+  const copy = structuredClone(objects);
+  const index = copy.findIndex((o) => o.kind === target.kind && o.metadata?.name === target.name);
   if (index < 0) {
-    throw new Error(`broken/${name}.yaml: lab-good.yaml has no ${target.kind} ${target.name}`);
+    throw new Error(`broken/${name}.yaml: ${origin} has no ${target.kind} ${target.name}`);
   }
-  objects[index] = applyPatch(objects[index], patch);
-  return objects;
+  if (json) {
+    const document = JSON.parse(String(copy[index].data?.[json] ?? 'null'));
+    copy[index].data[json] = JSON.stringify(applyPatch(document, patch), null, 2);
+  } else {
+    copy[index] = applyPatch(copy[index], patch);
+  }
+  return copy;
 }
 
 /**

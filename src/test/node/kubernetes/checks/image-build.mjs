@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
+import { withArgs } from './dockerfiles.mjs';
 import { REPO } from './render.mjs';
 
 /** Set in the environment of the builds the walker starts; a walker that finds it set refuses to run. */
@@ -26,8 +27,15 @@ export function stagesOf(file) {
   const lines = readFileSync(file, 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
   /** @type {Stage[]} */
   const stages = [];
+  /** @type {Record<string, string>} */
+  const globalArgs = {};
   for (const line of lines) {
     const [instruction, ...rest] = line.split(/\s+/);
+    if (/^ARG$/i.test(instruction) && stages.length === 0) {
+      const [name, ...value] = rest.join(' ').split('=');
+      globalArgs[name] = value.join('=');
+      continue;
+    }
     /** @type {Record<string, string>} */
     const flags = {};
     const args = [];
@@ -37,7 +45,7 @@ export function stagesOf(file) {
       else args.push(word);
     }
     if (/^FROM$/i.test(instruction)) {
-      stages.push({ from: args[0], alias: /^AS$/i.test(args[1] ?? '') ? args[2] : undefined, steps: [] });
+      stages.push({ from: withArgs(args[0], globalArgs), alias: /^AS$/i.test(args[1] ?? '') ? args[2] : undefined, steps: [] });
     } else if (stages.length > 0) {
       stages[stages.length - 1].steps.push({ instruction: instruction.toUpperCase(), args, flags, line });
     }

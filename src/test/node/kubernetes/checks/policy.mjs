@@ -213,6 +213,39 @@ export function checkLabDeployments(objects) {
 }
 
 /**
+ * The load generators (pods labelled app.kubernetes.io/component=load-generator: the TestRun's
+ * runner and initializer, the plain Job): every container that sets resources requests what it is
+ * limited to, CPU and memory. A runner that requests less than its CPU limit is throttled whenever
+ * its node is busy, and the throttling lands in every probe's latency; its k6 container must set both.
+ *
+ * @param {any[]} objects
+ * @returns {string[]}
+ */
+export function checkLoadGenerators(objects) {
+  const violations = [];
+  for (const pod of pods(objects).filter((p) => p.labels['app.kubernetes.io/component'] === 'load-generator')) {
+    for (const container of containersOf(pod.spec)) {
+      const at = `${pod.where} container ${container.name}`;
+      const requests = container.resources?.requests ?? {};
+      const limits = container.resources?.limits ?? {};
+      if (!container.resources) {
+        if (container.name === 'k6') violations.push(`${at}: no resources: k6 needs requests = limits, CPU and memory`);
+        continue;
+      }
+      for (const resource of ['cpu', 'memory']) {
+        if (requests[resource] === undefined || limits[resource] === undefined) {
+          violations.push(`${at}: ${resource} request and limit must both be set`);
+        } else if (parseQuantity(requests[resource]) !== parseQuantity(limits[resource])) {
+          violations.push(`${at}: ${resource} request ${requests[resource]} != limit ${limits[resource]}`
+            + (resource === 'cpu' ? ' (throttled on a busy node: the load adds latency to every probe)' : ''));
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+/**
  * The lab containers' probes use the health endpoint each probe is for, on port 8080, with a
  * timeout shorter than the period.
  *

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { buildLayout } from '../../../../../k6/lib-config.js';
 import { applyPatch } from './fixtures.mjs';
+import { checkIntervals, KUBE_PROMETHEUS_STACK } from './intervals.mjs';
 import {
-  checkImages, checkLabDeployments, checkLabels, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
+  checkImages, checkLabDeployments, checkLabels, checkLoadGenerators, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
   checkReferences, checkRestricted, checkSecurity, checkSelectors,
 } from './policy.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, NAMESPACE, REPO } from './render.mjs';
@@ -78,7 +79,7 @@ function applyChecks(state, kustomization) {
   const violations = [
     ...checkNamesAndNamespace(objects, []), ...checkLabels(objects), ...checkLabDeployments(objects), ...checkProbes(objects),
     ...checkSelectors(objects), ...checkReferences(objects, available), ...checkImages(objects), ...checkSecurity(objects),
-    ...checkRestricted(objects), ...checkNamespaceEnforcesRestricted(objects),
+    ...checkRestricted(objects), ...checkNamespaceEnforcesRestricted(objects), ...checkLoadGenerators(objects),
   ];
   return Promise.all(objects.map(validateObject)).then((problems) => [...violations, ...problems.flat()]);
 }
@@ -345,7 +346,11 @@ function helmInstall(w, state) {
     if (selected.length === 0 || selected.some((label) => label !== release)) {
       violations.push(`release ${release}: the ServiceMonitor and PrometheusRule carry release=${selected.join(',')}, which its Prometheus would not select`);
     }
-    if (Object.keys(sets).length > 0) violations.push(`${chart}: --set values are not checked for this chart`);
+    for (const key of Object.keys(sets)) {
+      if (!(key in KUBE_PROMETHEUS_STACK.values)) violations.push(`${chart}: --set ${key} is not a value the walker knows`);
+    }
+    // the stack's defaults with these values: no interval may hide a starvation as long as the plan's phases
+    violations.push(...checkIntervals(state.renders('base'), sets));
   } else {
     violations.push(`${chart}: a chart the walker does not know`);
   }

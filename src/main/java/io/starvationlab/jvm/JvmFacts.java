@@ -1,11 +1,13 @@
 package io.starvationlab.jvm;
 
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import javax.management.ObjectName;
 
@@ -94,6 +96,37 @@ public class JvmFacts {
             return hotspot == null ? null : Integer.valueOf(hotspot.getVMOption("LockingMode").getValue());
         } catch (RuntimeException | LinkageError e) {
             return null;
+        }
+    }
+
+    /**
+     * The garbage collector this JVM runs, by the flag HotSpot set ({@code G1}, {@code Serial},
+     * {@code Parallel}, {@code ZGC}, {@code Shenandoah}, {@code Epsilon}): chosen on the command line or,
+     * without one, by the JVM's ergonomics, which pick Serial below 2 CPUs or 1792 MiB of memory.
+     * Elsewhere (a native image) the names of the collector's beans.
+     */
+    public String garbageCollector() {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (hotspot != null) {
+                for (String collector : List.of("G1", "Serial", "Parallel", "Z", "Shenandoah", "Epsilon")) {
+                    if (flagSet(hotspot, "Use" + collector + "GC")) {
+                        return collector.equals("Z") ? "ZGC" : collector;
+                    }
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // no HotSpot flags here: name the beans below
+        }
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+                .collect(Collectors.joining(", "));
+    }
+
+    private static boolean flagSet(HotSpotDiagnosticMXBean hotspot, String flag) {
+        try {
+            return Boolean.parseBoolean(hotspot.getVMOption(flag).getValue());
+        } catch (IllegalArgumentException e) {
+            return false; // a collector this JVM was built without
         }
     }
 

@@ -17,6 +17,7 @@ import io.smallrye.common.annotation.Blocking;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.database.EmbeddedDatabase;
 import io.starvationlab.downstream.DownstreamGateway;
+import io.starvationlab.jvm.ContainerLimits;
 import io.starvationlab.jvm.JvmFacts;
 import io.starvationlab.jvm.NativeFrames;
 import io.starvationlab.observe.CarrierCanary;
@@ -63,11 +64,14 @@ public class LabResource {
     public LabInfo info() {
         Map<String, Integer> permits = new LinkedHashMap<>();
         downstream.permitLimits().forEach((kind, size) -> permits.put(kind.label(), size));
+        ContainerLimits container = ContainerLimits.ofThisProcess();
         return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
                 downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
-                config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count());
+                config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count(), container.cgroupVersion(),
+                container.cpuQuotaMicros(), container.cpuPeriodMicros(), container.effectiveCpuCount(), container.memoryLimitBytes(),
+                jvm.garbageCollector());
     }
 
     @GET

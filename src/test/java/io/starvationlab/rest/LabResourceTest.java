@@ -5,10 +5,15 @@ import static org.hamcrest.Matchers.anything;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.oneOf;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -42,6 +47,31 @@ class LabResourceTest {
                 .body("eventLoops", equalTo((int) Math.max(2, Math.min(Runtime.getRuntime().maxMemory() / (1024 * 1024) / 10,
                         Runtime.getRuntime().availableProcessors()))))
                 .body("modes", equalTo(Mode.labels()));
+    }
+
+    @Test
+    void shouldSayWhatTheJvmSeesOfItsContainer() {
+        given().get("/lab/info").then().statusCode(200)
+                // no -XX:ActiveProcessorCount in this JVM: the processors are the CPUs it derives from its container
+                .body("effectiveCpuCount", equalTo(Runtime.getRuntime().availableProcessors()))
+                .body("cgroupVersion", System.getProperty("os.name").equals("Linux") ? oneOf("v1", "v2") : nullValue())
+                .body("garbageCollector", equalTo(collectorFromItsBeans()));
+    }
+
+    /** The collector named by its MXBeans, a second reading beside the flags /lab/info reads. */
+    private static String collectorFromItsBeans() {
+        String beans = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+                .collect(Collectors.joining(","));
+        if (beans.startsWith("G1 ")) {
+            return "G1";
+        }
+        if (beans.startsWith("Copy")) {
+            return "Serial";
+        }
+        if (beans.startsWith("PS ")) {
+            return "Parallel";
+        }
+        return beans.startsWith("ZGC") ? "ZGC" : beans;
     }
 
     @Test

@@ -13,11 +13,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The packaged service, started as its own JVM with 4 carriers ({@code -XX:ActiveProcessorCount=4})
- * and whatever flags a phase needs, so load and probes come from another JVM than the one they measure;
+ * The packaged service, started as its own JVM with 4 carriers ({@code -XX:ActiveProcessorCount=4}),
+ * or inside a CPU quota whose CPUs set them ({@link #startInCpuQuota}), and whatever flags a phase needs, so load and probes come from another JVM than the one they measure;
  * on the JDK running this code, or on any other JDK {@link Jdks} found.
  */
 public final class LabServer implements AutoCloseable {
@@ -30,13 +31,15 @@ public final class LabServer implements AutoCloseable {
     private final Path log;
     private final List<String> command;
     private final Jdks.Jdk jdk;
+    private final CpuQuota quota;
 
-    private LabServer(Process process, URI baseUri, Path log, List<String> command, Jdks.Jdk jdk) {
+    private LabServer(Process process, URI baseUri, Path log, List<String> command, Jdks.Jdk jdk, CpuQuota quota) {
         this.process = process;
         this.baseUri = baseUri;
         this.log = log;
         this.command = command;
         this.jdk = jdk;
+        this.quota = quota;
     }
 
     /** The packaged application jar: {@code lab.app.jar}, or target/quarkus-app/quarkus-run.jar under the working directory. */
@@ -67,10 +70,38 @@ public final class LabServer implements AutoCloseable {
      * {@code /lab/info} has measured the JVM. A JVM that refuses its flags fails with what it printed.
      */
     public static LabServer start(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
+        return launch(jdk, null, jvmFlags, properties, logDirectory, name);
+    }
+
+    /**
+     * Starts the service on {@code jdk} inside a CPU quota of {@code cpus} CPUs, as a container with that
+     * CPU limit runs it: no {@code -XX:ActiveProcessorCount}, so its processors and carriers come from
+     * the quota. The quota's group goes when the server is closed, or when it fails to start.
+     *
+     * @throws CpuQuota.Unavailable where no quota can be set, saying why
+     */
+    public static LabServer startInCpuQuota(Jdks.Jdk jdk, double cpus, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
+            String name) {
+        if (jvmFlags.stream().anyMatch(flag -> flag.startsWith("-XX:ActiveProcessorCount"))) {
+            throw new IllegalArgumentException("-XX:ActiveProcessorCount would override the quota: " + jvmFlags);
+        }
+        CpuQuota quota = CpuQuota.create(cpus);
+        try {
+            return launch(jdk, quota, jvmFlags, properties, logDirectory, name);
+        } catch (RuntimeException e) {
+            quota.close();
+            throw e;
+        }
+    }
+
+    private static LabServer launch(Jdks.Jdk jdk, CpuQuota quota, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
+            String name) {
         int port = freePort();
         List<String> command = new ArrayList<>();
         command.add(jdk.launcher().toString());
-        command.add("-XX:ActiveProcessorCount=" + CARRIERS);
+        if (quota == null) {
+            command.add("-XX:ActiveProcessorCount=" + CARRIERS);
+        }
         command.addAll(jvmFlags);
         command.add("-Dquarkus.http.port=" + port);
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
@@ -79,8 +110,9 @@ public final class LabServer implements AutoCloseable {
         try {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, command, jdk);
+            List<String> launched = quota == null ? command : quota.wrap(command);
+            Process process = new ProcessBuilder(launched).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, launched, jdk, quota);
             server.awaitReady();
             return server;
         } catch (IOException e) {
@@ -199,9 +231,17 @@ public final class LabServer implements AutoCloseable {
         }
     }
 
+    /** The CPU quota the server runs in, if it was started in one. */
+    public Optional<CpuQuota> cpuQuota() {
+        return Optional.ofNullable(quota);
+    }
+
     @Override
     public void close() {
         stop(Duration.ofSeconds(30));
+        if (quota != null) {
+            quota.close();
+        }
     }
 
     public static int freePort() {
