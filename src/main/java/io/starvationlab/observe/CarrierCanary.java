@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
 
@@ -19,6 +20,7 @@ import io.starvationlab.config.LabConfig;
  * {@code lab.carrier.scheduling.stalled} (seconds) shows how long so far, so a full stall is visible before it ends.
  * It runs on a platform thread because a virtual one would starve with what it measures.
  */
+@Startup
 @ApplicationScoped
 public class CarrierCanary {
 

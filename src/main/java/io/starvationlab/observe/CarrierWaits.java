@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 
 /**
  * The requests themselves as a starvation signal: each request the event loop hands to a virtual
@@ -23,6 +24,7 @@ import io.micrometer.core.instrument.Timer;
  * times what the requests waited. The requests wait in the queues of their event loops, which are the
  * ones that matter.
  */
+@Startup
 @ApplicationScoped
 public class CarrierWaits {
 
