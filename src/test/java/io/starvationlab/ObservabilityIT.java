@@ -129,6 +129,7 @@ class ObservabilityIT {
             assertThat(lab.get("/q/health/ready").statusCode()).as("ready again once the load stopped").isEqualTo(200);
             assertThat((System.nanoTime() - stopped) / 1e9).as("seconds to come back").isLessThan(10);
             assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
+            ServiceConditions.assertNoEventLoopBlocked(server);
         }
     }
 
