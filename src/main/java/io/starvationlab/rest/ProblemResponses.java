@@ -39,6 +39,8 @@ import io.vertx.ext.web.RoutingContext;
 public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
+    /** Logged when {@code lab.beans.lazy-problem-responses} leaves the creation to a virtual thread: it holds ArC's lock for this bean from here. */
+    public static final String LAZY_CREATION = "lab.beans.lazy-problem-responses";
 
     /** For the exception mappers, which run on the request's thread, virtual ones included. */
     private final ObjectWriter json;
@@ -57,6 +59,8 @@ public class ProblemResponses {
         Problem everyField = Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels());
         Context eventLoop = Vertx.currentContext();
         if (config.beans().lazyProblemResponses() && Thread.currentThread().isVirtual() && eventLoop != null) {
+            LOG.infof("%s: created on first use, on virtual thread %s, which now waits for its event loop", LAZY_CREATION,
+                    Thread.currentThread().getName());
             warmOnEventLoop(eventLoop, everyField);
         } else {
             toJson(eventLoopJson, everyField);
