@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +71,12 @@ class Jdk21IT {
             Assumptions.abort(message);
         }
         return found.get();
+    }
+
+    /** However a test starved the server, no event loop waited with it. */
+    @AfterEach
+    void noEventLoopBlocked() {
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     @AfterAll

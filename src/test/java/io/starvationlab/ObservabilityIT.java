@@ -163,6 +163,7 @@ class ObservabilityIT {
             // the load has drained when stop returns: nothing waits for a carrier, so the check is UP at its next call
             assertThat(back).as("seconds to come back once nothing waits for a carrier").isLessThan(5);
             assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
+            ServiceConditions.assertNoEventLoopBlocked(server);
         }
     }
 

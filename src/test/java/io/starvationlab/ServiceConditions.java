@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.server.Gauges;
 import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
 
 /**
  * States of the running service the integration tests wait for, read from its gauges and polled
@@ -41,6 +44,16 @@ final class ServiceConditions {
             assertThat(condition.test(last.get())).as("%s: %s", what, last.get()).isTrue();
         });
         return last.get();
+    }
+
+    /**
+     * Vert.x's blocked-thread checker as an oracle: no event loop reported blocked in the server's log,
+     * or a failure that prints every warning with its stack.
+     */
+    static void assertNoEventLoopBlocked(LabServer server) {
+        List<LabServer.BlockedEventLoop> blocked = server.eventLoopBlockedWarnings();
+        assertThat(blocked).as("event loops reported blocked in %s:%n%s", server.log(),
+                blocked.stream().map(LabServer.BlockedEventLoop::warning).collect(Collectors.joining("\n\n"))).isEmpty();
     }
 
     /** Waits until the carriers starve: the canary's virtual thread has waited {@link #STARVING_STALL_SECONDS} for a carrier. */

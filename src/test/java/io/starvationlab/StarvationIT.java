@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +47,12 @@ class StarvationIT {
         warmUp(phases);
         idle = phases.baseline("idle", Duration.ofSeconds(4), Duration.ofMillis(500));
         System.out.printf("idle: virtual p50 %.2f ms p99 %.2f ms%n", idle.probe("virtual").percentileMillis(50), idle.probe("virtual").percentileMillis(99));
+    }
+
+    /** However a test starved the server, no event loop waited with it. */
+    @AfterEach
+    void noEventLoopBlocked() {
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     @AfterAll
@@ -127,6 +134,7 @@ class StarvationIT {
             assertStarvedExactlyWhen(true, load, legacyIdle);
             assertThat(load.topPinnedFrame()).as("/lab/pinning names the monitor holder")
                     .isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
+            ServiceConditions.assertNoEventLoopBlocked(legacy);
         }
     }
 

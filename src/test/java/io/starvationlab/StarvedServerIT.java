@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.UncheckedIOException;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,7 +79,7 @@ class StarvedServerIT {
                 clients.shutdownNow();
             }
             assertThat(liveness).as("liveness answered within 2 s, every time").isNotEmpty().allMatch(status -> status == 200);
-            assertNoEventLoopBlocked(server);
+            ServiceConditions.assertNoEventLoopBlocked(server);
 
             long stopped = System.nanoTime();
             ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
@@ -148,7 +146,7 @@ class StarvedServerIT {
             System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %.0f ms on the server, %d ms at the client%n",
                     refused.size(), slowestOnServer, slowest);
             assertThat(refused).as("some probes waited past their deadline").isNotEmpty();
-            assertNoEventLoopBlocked(server);
+            ServiceConditions.assertNoEventLoopBlocked(server);
             assertThat(slowestOnServer).as("answered at their 500 ms deadline at the latest, on the server's clock").isLessThan(2_500);
             assertThat(slowest).as("answered long before the client's 60 s timeout").isLessThan(15_000);
             for (HttpResponse<String> answer : refused) {
@@ -176,7 +174,7 @@ class StarvedServerIT {
                     "/work/" + starvingMode + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
                     "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
             loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
-            assertNoEventLoopBlocked(server);
+            ServiceConditions.assertNoEventLoopBlocked(server);
             for (String probe : List.of("/probe/event-loop", "/q/health/live")) {
                 String line = loads.get(probe);
                 assertThat(line).as(probe).isNotNull().contains("statuses={200=");
@@ -189,15 +187,6 @@ class StarvedServerIT {
 
     private static double deadlineRefusals(LabClient lab) {
         return lab.metrics().sum("lab_work_rejected_total", sample -> "deadline".equals(sample.label("reason"))).orElseThrow();
-    }
-
-    /** No warning of Vert.x's blocked-thread checker about an event loop in the server's log. */
-    private static void assertNoEventLoopBlocked(LabServer server) throws Exception {
-        // each warning, with the stack lines under it
-        String[] entries = Files.readString(server.log()).split("\n(?=\\S)");
-        List<String> blocked = Stream.of(entries)
-                .filter(entry -> entry.contains("BlockedThreadChecker") && entry.contains("vert.x-eventloop-thread")).toList();
-        assertThat(blocked).as("event loops reported blocked in %s", server.log()).isEmpty();
     }
 
     private static long[] timed(LabClient lab, String endpoint) {

@@ -24,6 +24,8 @@ public interface LabConfig {
 
     EmbeddedPostgres embeddedPostgres();
 
+    Beans beans();
+
     interface Work {
         /** Value of {@code ms} when the request gives none. Default 100. */
         @WithDefault("100")
@@ -128,6 +130,19 @@ public interface LabConfig {
             @WithDefault("false")
             boolean enabled();
         }
+    }
+
+    interface Beans {
+        /**
+         * Leaves {@code ProblemResponses}, which the event loops and the virtual threads share, to be created
+         * on its first use, as ArC creates any application-scoped bean, instead of at start-up like every
+         * other bean of the lab; a creation on a request's virtual thread then waits midway for its event
+         * loop, as a creation that awaits a Vert.x client would. Under starvation the event loops that need
+         * the bean wait on ArC's lock for that creation as long as the virtual thread then waits for a
+         * carrier (see docs/observability.md). For reproducing that stall only. Default false.
+         */
+        @WithDefault("false")
+        boolean lazyProblemResponses();
     }
 
     interface EmbeddedPostgres {

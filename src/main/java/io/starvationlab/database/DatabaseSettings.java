@@ -8,12 +8,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.Optional;
 
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 
 /**
  * Refuses to start without a database, or against an external one without credentials (there are no
  * defaults to fall back on).
  */
+@Startup
 @ApplicationScoped
 public class DatabaseSettings {
 

@@ -14,6 +14,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
 
 /**
@@ -21,6 +22,7 @@ import io.starvationlab.config.LabConfig;
  * a {@link RejectedException} (503): the pool's acquisition timeout bounds how long a dead database
  * can hold a request, and a network timeout bounds a call to a database that stopped answering.
  */
+@Startup
 @ApplicationScoped
 public class DatabaseClient implements DownstreamClient {
 

@@ -11,6 +11,7 @@ import jakarta.enterprise.inject.Instance;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.Startup;
 import io.smallrye.faulttolerance.api.Guard;
 import io.starvationlab.config.LabConfig;
 
@@ -19,6 +20,7 @@ import io.starvationlab.config.LabConfig;
  * pass a circuit breaker, so that once the database is found dead the next requests get 503 at once
  * instead of each holding a permit for the pool's acquisition timeout.
  */
+@Startup
 @ApplicationScoped
 public class DownstreamGateway {
 

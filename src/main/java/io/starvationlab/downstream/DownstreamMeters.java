@@ -10,11 +10,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import io.starvationlab.observe.LatencyBuckets;
 
 /**
  * The one place the {@code lab.downstream.*} meters are named.
  */
+@Startup
 @ApplicationScoped
 public class DownstreamMeters {
 

@@ -2,7 +2,10 @@ package io.starvationlab.downstream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.runtime.Startup;
+
 /** A remote call with no connection limit, played by {@code Thread.sleep}. */
+@Startup
 @ApplicationScoped
 public class SleepClient implements DownstreamClient {
 

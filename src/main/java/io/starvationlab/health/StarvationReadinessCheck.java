@@ -8,6 +8,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
+import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.observe.CarrierCanary;
 import io.starvationlab.observe.CarrierWaits;
@@ -21,6 +22,7 @@ import io.starvationlab.observe.CarrierWaits;
  * unpin anything, it only turns starvation into a restart loop.
  */
 @Readiness
+@Startup
 @ApplicationScoped
 public class StarvationReadinessCheck implements HealthCheck {
 

@@ -19,11 +19,13 @@ import org.jboss.logging.Logger;
 import com.sun.management.HotSpotDiagnosticMXBean;
 
 import io.quarkus.runtime.ImageMode;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 
 /**
  * What this JVM does with virtual threads, read from the JVM itself rather than guessed from its version.
  */
+@Startup
 @ApplicationScoped
 public class JvmFacts {
 

@@ -5,11 +5,13 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.runtime.ImageMode;
+import io.quarkus.runtime.Startup;
 
 /**
  * Finds the FFM implementation of {@link NativeFrame}. It is compiled at release 22 (FFM is final
  * there) and loaded only on a JDK that has FFM, so the rest of the service runs on JDK 21.
  */
+@Startup
 @ApplicationScoped
 public class NativeFrames {
 

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
 
@@ -21,6 +22,7 @@ import io.starvationlab.config.LabConfig;
  * wait is a draw: read it beside the requests' own waits ({@link CarrierWaits}). It runs on a platform
  * thread because a virtual one would starve with what it measures.
  */
+@Startup
 @ApplicationScoped
 public class CarrierCanary {
 

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 
 /**
  * The requests themselves as a starvation signal: each request the event loop hands to a virtual
@@ -22,6 +23,7 @@ import io.micrometer.core.instrument.Timer;
  * submission queue of the scheduler, so its wait is a draw (docs/event-loops.md, "The canary draws a
  * queue too"); the requests wait in the queues of their event loops, which are the ones that matter.
  */
+@Startup
 @ApplicationScoped
 public class CarrierWaits {
 

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.jvm.JvmFacts;
@@ -31,6 +32,7 @@ import jdk.jfr.consumer.RecordingStream;
  * the frameworks, the drivers and the lab's own downstream clients) and the JVM's pinned reason.
  * Memory is bounded: past {@code max-groups}, the least-seen group is dropped.
  */
+@Startup
 @ApplicationScoped
 public class PinningMonitor {
 

@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.netty.util.concurrent.EventExecutor;
+import io.quarkus.runtime.Startup;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.VertxInternal;
@@ -18,6 +19,7 @@ import io.vertx.ext.web.RoutingContext;
  * The name is taken on the event loop when the request arrives and only read later: a virtual thread
  * that asked the connection itself would take the connection's monitor (see {@link EventLoopWrites}).
  */
+@Startup
 @ApplicationScoped
 public class EventLoops {
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.database.EmbeddedDatabase;
@@ -29,6 +31,8 @@ import io.starvationlab.service.Mode;
 /**
  * Lab introspection. Served on the worker pool so it answers while virtual threads starve.
  */
+@Singleton
+@Startup
 @Path("/lab")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking

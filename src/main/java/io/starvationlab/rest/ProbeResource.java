@@ -1,11 +1,13 @@
 package io.starvationlab.rest;
 
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
+import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -15,6 +17,8 @@ import io.vertx.ext.web.RoutingContext;
  * Endpoints unrelated to the work: each answers at once, naming the thread that served it. Their
  * latency under load shows who starves: only the virtual one shares the carriers with the work.
  */
+@Singleton
+@Startup
 @Path("/probe")
 @Produces(MediaType.APPLICATION_JSON)
 public class ProbeResource {

@@ -2,8 +2,11 @@ package io.starvationlab.rest;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -15,12 +18,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
+import io.quarkus.arc.ClientProxy;
+import io.quarkus.runtime.StartupEvent;
+import io.starvationlab.config.LabConfig;
 import io.starvationlab.downstream.RejectedException;
 import io.starvationlab.service.CancelledException;
 import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.ModeUnavailableException;
 import io.starvationlab.service.UnknownModeException;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -31,6 +39,8 @@ import io.vertx.ext.web.RoutingContext;
 public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
+    /** Logged when {@code lab.beans.lazy-problem-responses} leaves the creation to a virtual thread: it holds ArC's lock for this bean from here. */
+    public static final String LAZY_CREATION = "lab.beans.lazy-problem-responses";
 
     /** For the exception mappers, which run on the request's thread, virtual ones included. */
     private final ObjectWriter json;
@@ -43,28 +53,75 @@ public class ProblemResponses {
      * while it adds one, and a virtual thread that holds that lock, or queues for it ahead of the event
      * loop, and then waits for a starved carrier would stop the event loop with it.
      */
-    public ProblemResponses(ObjectMapper json) {
+    public ProblemResponses(ObjectMapper json, LabConfig config) {
         this.json = json.writerFor(Problem.class);
         this.eventLoopJson = json.copy().writerFor(Problem.class);
         Problem everyField = Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels());
+        Context eventLoop = Vertx.currentContext();
+        if (config.beans().lazyProblemResponses() && Thread.currentThread().isVirtual() && eventLoop != null) {
+            LOG.infof("%s: created on first use, on virtual thread %s, which now waits for its event loop", LAZY_CREATION,
+                    Thread.currentThread().getName());
+            warmOnEventLoop(eventLoop, everyField);
+        } else {
+            toJson(eventLoopJson, everyField);
+        }
         toJson(this.json, everyField);
-        toJson(eventLoopJson, everyField);
+    }
+
+    /**
+     * The event loops' writer warmed by the request's event loop, the virtual thread waiting for it: what a
+     * creation that awaits a Vert.x client (a reactive database, a REST client) does. The event loop's
+     * answer puts the virtual thread back in that event loop's queue for a carrier, behind every request
+     * it handed over before: under starvation, seconds. Bounded, because an event loop that needs this
+     * bean before it runs the task would wait for this creation while this creation waits for it.
+     */
+    private void warmOnEventLoop(Context eventLoop, Problem everyField) {
+        CompletableFuture<String> warmed = new CompletableFuture<>();
+        eventLoop.runOnContext(ignored -> warmed.complete(toJson(eventLoopJson, everyField)));
+        warmed.completeOnTimeout("not warmed", 30, TimeUnit.SECONDS).join();
+    }
+
+    /**
+     * Created at start-up: the event loops answer with it, and a creation begun on a virtual thread would
+     * hold ArC's lock for this bean while that thread waits for a carrier, with every event loop that
+     * needs it waiting behind (see docs/observability.md). Static, so that observing does not create it.
+     */
+    static void createAtStartup(@Observes StartupEvent event, LabConfig config, ProblemResponses problems) {
+        if (!config.beans().lazyProblemResponses()) {
+            ClientProxy.unwrap(problems);
+        }
+    }
+
+    /** The answer to a {@code /work} request refused for its input, as the mapper for its refusal gives it. */
+    static Problem refusal(RuntimeException refusal, String instance) {
+        return switch (refusal) {
+            case InvalidRequestException e -> invalidParameter(e, instance);
+            case UnknownModeException e -> unknownMode(e, instance);
+            case ModeUnavailableException e -> modeUnavailable(e, instance);
+            default -> throw new IllegalArgumentException("not a refusal of the input: " + refusal, refusal);
+        };
+    }
+
+    /** What JAX-RS answers with {@code status} for a request it cannot route, through {@link #http}. */
+    static Problem unrouted(int status, String instance) {
+        Response.Status known = Response.Status.fromStatusCode(status);
+        String detail = status == 404 ? "nothing is served at " + instance : "HTTP " + status + " " + known.getReasonPhrase();
+        return Problem.of("http-" + status, known.getReasonPhrase(), status, detail, instance);
     }
 
     @ServerExceptionMapper
     public Response invalid(InvalidRequestException e, UriInfo uri) {
-        return respond(Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), path(uri))
-                .withParameter(e.parameter(), e.allowed()));
+        return respond(invalidParameter(e, path(uri)));
     }
 
     @ServerExceptionMapper
     public Response unknownMode(UnknownModeException e, UriInfo uri) {
-        return respond(Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), path(uri)).withModes(Mode.labels()));
+        return respond(unknownMode(e, path(uri)));
     }
 
     @ServerExceptionMapper
     public Response unavailable(ModeUnavailableException e, UriInfo uri) {
-        return respond(Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), path(uri)));
+        return respond(modeUnavailable(e, path(uri)));
     }
 
     @ServerExceptionMapper
@@ -96,6 +153,18 @@ public class ProblemResponses {
             LOG.errorf(e, "Unexpected failure serving %s", path(uri));
         }
         return respond(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
+    }
+
+    private static Problem invalidParameter(InvalidRequestException e, String instance) {
+        return Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), instance).withParameter(e.parameter(), e.allowed());
+    }
+
+    private static Problem unknownMode(UnknownModeException e, String instance) {
+        return Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), instance).withModes(Mode.labels());
+    }
+
+    private static Problem modeUnavailable(ModeUnavailableException e, String instance) {
+        return Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), instance);
     }
 
     private Response serviceUnavailable(String reason, String detail, Duration retryAfter, String instance) {

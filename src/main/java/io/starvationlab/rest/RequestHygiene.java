@@ -3,6 +3,7 @@ package io.starvationlab.rest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.quarkus.runtime.Startup;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -14,6 +15,7 @@ import io.vertx.ext.web.RoutingContext;
  * GET or HEAD that carries a body (400): every endpoint of the lab takes its input from the path and
  * query, so a body means a confused or hostile client, and HTTP gives a GET body no meaning.
  */
+@Startup
 @ApplicationScoped
 public class RequestHygiene {
 

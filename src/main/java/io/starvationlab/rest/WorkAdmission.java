@@ -1,7 +1,9 @@
 package io.starvationlab.rest;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,12 +17,17 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.jvm.NativeFrames;
 import io.starvationlab.observe.CarrierWaits;
 import io.starvationlab.service.Cancellation;
 import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
+import io.starvationlab.service.ModeUnavailableException;
+import io.starvationlab.service.UnknownModeException;
 import io.starvationlab.service.WorkRequest;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -28,10 +35,11 @@ import io.vertx.ext.web.RoutingContext;
  * Keeps every request that runs on the carriers bounded from the event loop, where starvation cannot
  * reach. For {@code /work}:
  * <ul>
- * <li>the request is parsed once, here: the resource gets the parsed request (or its refusal) and its
- * cancellation from the routing context;</li>
- * <li>past {@code lab.work.max-in-flight} requests, 503 before a thread is spent (Quarkus starts a
- * virtual thread per request, and under starvation those cannot even run to refuse themselves);</li>
+ * <li>the request is parsed once, here, and a request refused for its input (400, 404, 405, 501) is
+ * answered here, with the problem its JAX-RS mapper would give: Quarkus starts a virtual thread per
+ * request, and under starvation one could not even run to refuse itself before its deadline. The
+ * resource gets the parsed request and its cancellation from the routing context;</li>
+ * <li>past {@code lab.work.max-in-flight} requests, 503 before a thread is spent;</li>
  * <li>a deadline of {@code ms} + acquire timeout + {@code lab.work.deadline-grace}: a request not
  * answered by then gets 503 and its work is cancelled, so starved carriers cannot hold a client longer;</li>
  * <li>a client that disconnects cancels its work;</li>
@@ -42,6 +50,7 @@ import io.vertx.ext.web.RoutingContext;
  * under starvation a virtual thread may wait for a carrier without end, and the probe's client must
  * not.
  */
+@Startup
 @ApplicationScoped
 public class WorkAdmission {
 
@@ -66,18 +75,18 @@ public class WorkAdmission {
     }
 
     /**
-     * A {@code /work} request as admitted: its parsed form, or the refusal parsing ended in (which the
-     * resource throws, so the exception mappers answer it), and the cancellation the event loop fires
-     * when the client disconnects or the deadline passes. Virtual threads only read it: one that touched
-     * the response would take the connection's monitor, which the event loop needs too.
+     * A {@code /work} request as admitted: its parsed form and the cancellation the event loop fires when
+     * the client disconnects or the deadline passes. Virtual threads only read it: one that touched the
+     * response would take the connection's monitor, which the event loop needs too.
      */
-    record Admitted(WorkRequest parsed, RuntimeException refusal, Cancellation cancellation) {
+    record Admitted(WorkRequest request, Cancellation cancellation) {
+    }
 
-        WorkRequest request() {
-            if (refusal != null) {
-                throw refusal;
-            }
-            return parsed;
+    /** What a {@code /work} request asks for, or the problem its input is refused with. */
+    private record Input(WorkRequest request, Problem refusal) {
+
+        static Input refused(Problem problem) {
+            return new Input(null, problem);
         }
     }
 
@@ -86,11 +95,14 @@ public class WorkAdmission {
     private final LabConfig config;
     private final ProblemResponses problems;
     private final CarrierWaits carrierWaits;
+    private final NativeFrames nativeFrames;
 
-    public WorkAdmission(LabConfig config, ProblemResponses problems, CarrierWaits carrierWaits, MeterRegistry registry) {
+    public WorkAdmission(LabConfig config, ProblemResponses problems, CarrierWaits carrierWaits, NativeFrames nativeFrames,
+            MeterRegistry registry) {
         this.config = config;
         this.problems = problems;
         this.carrierWaits = carrierWaits;
+        this.nativeFrames = nativeFrames;
         Gauge.builder("lab.work.in.flight", inFlight, AtomicInteger::get)
                 .description("/work requests admitted and not yet answered").register(registry);
         // every series an alert may read exists from the start, at zero
@@ -152,13 +164,22 @@ public class WorkAdmission {
     }
 
     private void admit(RoutingContext context) {
+        if (context.request().method() == HttpMethod.OPTIONS) {
+            context.next(); // JAX-RS lists the methods /work allows; nothing runs
+            return;
+        }
+        Input input = read(context);
+        if (input.refusal() != null) {
+            problems.end(context, input.refusal(), null);
+            return;
+        }
         int maxInFlight = config.work().maxInFlight();
         if (inFlight.incrementAndGet() > maxInFlight) {
             inFlight.decrementAndGet();
             refuse(context, Refusal.OVERLOADED, maxInFlight + " work requests are in flight already");
             return;
         }
-        Admitted admitted = parse(context);
+        Admitted admitted = new Admitted(input.request(), Cancellation.create());
         context.put(ADMITTED, admitted);
         long[] timer = { -1 };
         context.addEndHandler(ended -> {
@@ -168,7 +189,7 @@ public class WorkAdmission {
                 admitted.cancellation().cancel(); // the connection closed before the answer: nobody is listening
             }
         });
-        Duration deadline = deadlineFor(admitted.parsed() == null ? config.work().defaultMs() : admitted.parsed().ms());
+        Duration deadline = deadlineFor(admitted.request().ms());
         timer[0] = context.vertx().setTimer(deadline.toMillis(), fired -> expire(context, admitted.cancellation(), deadline));
         if (!PLATFORM.equals(context.normalizedPath())) { // the one /work endpoint on the worker pool
             handOff(context);
@@ -176,19 +197,35 @@ public class WorkAdmission {
         context.next();
     }
 
-    private Admitted parse(RoutingContext context) {
+    /**
+     * Routes as JAX-RS would ({@code GET /work/{mode}} only; a trailing slash belongs to the mode), then
+     * parses the query and checks that the mode runs on this JVM.
+     */
+    private Input read(RoutingContext context) {
         String path = context.normalizedPath();
-        String mode = path.startsWith(WORK_PREFIX) ? path.substring(WORK_PREFIX.length()) : path;
+        String instance = context.request().path();
+        String mode = path.startsWith(WORK_PREFIX) ? path.substring(WORK_PREFIX.length()) : "";
+        String segment = mode.endsWith("/") ? mode.substring(0, mode.length() - 1) : mode;
+        if (segment.isEmpty() || segment.contains("/")) {
+            return Input.refused(ProblemResponses.unrouted(404, instance));
+        }
+        HttpMethod method = context.request().method();
+        if (method != HttpMethod.GET && method != HttpMethod.HEAD) {
+            return Input.refused(ProblemResponses.unrouted(405, instance));
+        }
         try {
-            Map<String, List<String>> query = new java.util.LinkedHashMap<>();
-            context.queryParams().forEach((name, value) -> query.computeIfAbsent(name, key -> new java.util.ArrayList<>()).add(value));
+            Map<String, List<String>> query = new LinkedHashMap<>();
+            context.queryParams().forEach((name, value) -> query.computeIfAbsent(name, key -> new ArrayList<>()).add(value));
             WorkRequest request = WorkRequest.parse(mode, query, config.work().defaultMs(), config.work().maxMs());
-            return new Admitted(request, null, Cancellation.create());
+            if (request.mode() == Mode.NATIVE && nativeFrames.frame().isEmpty()) {
+                throw new ModeUnavailableException(request.mode(), nativeFrames.unavailableReason());
+            }
+            return new Input(request, null);
+        } catch (InvalidRequestException | UnknownModeException | ModeUnavailableException refused) {
+            return Input.refused(ProblemResponses.refusal(refused, instance));
         } catch (IllegalArgumentException undecodable) {
             // Vert.x could not decode the query (a bad percent-escape)
-            return new Admitted(null, new InvalidRequestException("query", "is not valid percent-encoding", null), Cancellation.create());
-        } catch (RuntimeException refused) {
-            return new Admitted(null, refused, Cancellation.create());
+            return Input.refused(ProblemResponses.refusal(new InvalidRequestException("query", "is not valid percent-encoding", null), instance));
         }
     }
 

@@ -1,11 +1,13 @@
 package io.starvationlab.rest;
 
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
+import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.starvationlab.service.CancelledException;
@@ -18,6 +20,8 @@ import io.vertx.ext.web.RoutingContext;
  * which runs on the worker pool as the pre-virtual-thread baseline. {@link WorkAdmission} has parsed
  * the request on the event loop; the resource runs it.
  */
+@Singleton
+@Startup
 @Path("/work")
 @Produces(MediaType.APPLICATION_JSON)
 public class WorkResource {

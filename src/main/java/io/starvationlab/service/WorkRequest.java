@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import io.starvationlab.downstream.Downstream;
 
@@ -16,7 +15,8 @@ public record WorkRequest(Mode mode, Downstream downstream, LockScope lock, int 
     public static final String MS = "ms";
     public static final String DOWNSTREAM = "downstream";
     public static final String LOCK = "lock";
-    private static final Set<String> PARAMETERS = Set.of(MS, DOWNSTREAM, LOCK);
+    /** In the order a refusal lists them. */
+    private static final List<String> PARAMETERS = List.of(MS, DOWNSTREAM, LOCK);
 
     /**
      * Reads a request from its mode label and query parameters, refusing anything ambiguous:
@@ -27,7 +27,7 @@ public record WorkRequest(Mode mode, Downstream downstream, LockScope lock, int 
         Mode mode = Mode.fromLabel(modeLabel).orElseThrow(() -> new UnknownModeException(modeLabel));
         for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
             if (!PARAMETERS.contains(parameter.getKey())) {
-                throw new InvalidRequestException(parameter.getKey(), "unknown query parameter", List.copyOf(PARAMETERS));
+                throw new InvalidRequestException(parameter.getKey(), "unknown query parameter", PARAMETERS);
             }
             if (parameter.getValue().size() > 1) {
                 throw new InvalidRequestException(parameter.getKey(), "given more than once", null);

@@ -5,6 +5,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.runtime.Startup;
 import io.starvationlab.downstream.DownstreamGateway;
 import io.starvationlab.jvm.NativeFrame;
 import io.starvationlab.jvm.NativeFrames;
@@ -14,6 +15,7 @@ import io.starvationlab.jvm.NativeFrames;
  * the innermost application frame of a pinned stack names the mode in {@code /lab/pinning} and in
  * thread dumps.
  */
+@Startup
 @ApplicationScoped
 public class WorkService {
 

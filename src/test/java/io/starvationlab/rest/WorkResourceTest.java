@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 import io.starvationlab.experiment.plan.Prediction;
+import io.starvationlab.experiment.server.PrometheusText;
 import io.starvationlab.service.Mode;
 
 @QuarkusTest
@@ -111,6 +112,55 @@ class WorkResourceTest {
     void shouldRefuseOtherMethodsWithAProblem() {
         given().post("/work/unpinned").then().statusCode(405).contentType("application/problem+json").body("status", equalTo(405));
         given().get("/nothing/here").then().statusCode(404).contentType("application/problem+json").body("status", equalTo(404));
+    }
+
+    /**
+     * What admission answers on the event loop is what the JAX-RS mappers answered when these requests
+     * still reached the resource: the same problem, field by field.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            "GET    | /work/unpinned?ms=abc   | 400 | invalid-parameter | Invalid query parameter | 'ms' must be a whole number of milliseconds from 0 to 30000 | /work/unpinned",
+            "HEAD   | /work/unpinned?ms=abc   | 400 | | | | ",
+            "GET    | /work/platform?lock=x   | 400 | invalid-parameter | Invalid query parameter | 'lock' must be one of private, shared | /work/platform",
+            "GET    | /work/green?ms=abc      | 404 | unknown-mode | Unknown work mode | no work mode 'green'; the modes are unpinned, pinned, reentrant, native, cpu, platform | /work/green",
+            "GET    | /work/unpinned/         | 404 | unknown-mode | Unknown work mode | no work mode 'unpinned/'; the modes are unpinned, pinned, reentrant, native, cpu, platform | /work/unpinned/",
+            "GET    | /work                   | 404 | http-404 | Not Found | nothing is served at /work | /work",
+            "GET    | /work/                  | 404 | http-404 | Not Found | nothing is served at /work/ | /work/",
+            "GET    | /work/unpinned/extra    | 404 | http-404 | Not Found | nothing is served at /work/unpinned/extra | /work/unpinned/extra",
+            "POST   | /work                   | 404 | http-404 | Not Found | nothing is served at /work | /work",
+            "POST   | /work/unpinned?ms=abc   | 405 | http-405 | Method Not Allowed | HTTP 405 Method Not Allowed | /work/unpinned",
+            "PUT    | /work/platform          | 405 | http-405 | Method Not Allowed | HTTP 405 Method Not Allowed | /work/platform",
+            "DELETE | /work/green             | 405 | http-405 | Method Not Allowed | HTTP 405 Method Not Allowed | /work/green" })
+    void shouldAnswerBadInputWithTheProblemItsMapperGave(String method, String path, int status, String slug, String title, String detail,
+            String instance) {
+        ValidatableResponse answer = given().request(method, path).then().statusCode(status).contentType("application/problem+json");
+        if (slug == null) {
+            return; // HEAD: no body
+        }
+        answer.body("type", equalTo("urn:starvation-lab:problem:" + slug)).body("title", equalTo(title)).body("status", equalTo(status))
+                .body("detail", equalTo(detail)).body("instance", equalTo(instance));
+    }
+
+    @Test
+    void shouldLeaveOptionsToJaxRs() {
+        given().options("/work/unpinned").then().statusCode(200).header("Allow", "HEAD, GET, OPTIONS");
+    }
+
+    /** Bad input is answered by admission: no request is handed to a virtual thread, so none waits for a carrier. */
+    @Test
+    void badInputShouldNeverReachAVirtualThread() {
+        double handedOff = requestsThatReachedACarrier();
+        given().get("/work/unpinned?ms=abc").then().statusCode(400);
+        given().get("/work/green").then().statusCode(404);
+        given().post("/work/unpinned").then().statusCode(405);
+        given().get("/work/unpinned?ms=1&downstream=sleep").then().statusCode(200);
+        assertThat(requestsThatReachedACarrier()).as("only the request that runs reached a carrier").isEqualTo(handedOff + 1);
+    }
+
+    private static double requestsThatReachedACarrier() {
+        String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return PrometheusText.parse(scrape).sum("lab_carrier_request_wait_seconds_count", sample -> true).orElseThrow();
     }
 
     private static long wallClockMillis(int requests, String path) throws Exception {

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The packaged service, started as its own JVM with 4 carriers ({@code -XX:ActiveProcessorCount=4}),
@@ -25,6 +27,8 @@ public final class LabServer implements AutoCloseable {
 
     public static final int CARRIERS = 4;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** Vert.x's words: "Thread Thread[#45,vert.x-eventloop-thread-2,5,main] has been blocked for 2345 ms, time limit is 2000 ms". */
+    private static final Pattern BLOCKED_EVENT_LOOP = Pattern.compile("Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+)[^\\]]*\\] has been blocked for (\\d+) ms");
 
     private final Process process;
     private final URI baseUri;
@@ -182,6 +186,27 @@ public final class LabServer implements AutoCloseable {
         } catch (IOException e) {
             return "(log unreadable: " + e + ")";
         }
+    }
+
+    /** A warning of Vert.x's blocked-thread checker about an event loop: which, for how long so far, and the whole entry with its stack. */
+    public record BlockedEventLoop(String thread, long blockedMillis, String warning) {
+    }
+
+    /**
+     * Every warning of Vert.x's blocked-thread checker about an event loop in the server's log so far,
+     * each with the stack under it. A server under starvation owes none: an event loop that waits stops
+     * every connection it serves, liveness included. The checker warns once an event loop has run one
+     * task for {@code quarkus.vertx.max-event-loop-execute-time} (2 s), then every second while it lasts.
+     */
+    public List<BlockedEventLoop> eventLoopBlockedWarnings() {
+        List<BlockedEventLoop> warnings = new ArrayList<>();
+        for (String entry : logText().split("\n(?=\\S)")) {
+            Matcher blocked = BLOCKED_EVENT_LOOP.matcher(entry);
+            if (entry.contains("BlockedThreadChecker") && blocked.find()) {
+                warnings.add(new BlockedEventLoop(blocked.group(1), Long.parseLong(blocked.group(2)), entry.strip()));
+            }
+        }
+        return warnings;
     }
 
     private void awaitReady() {

@@ -5,12 +5,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.Startup;
 import io.starvationlab.database.EmbeddedDatabase;
 
 /**
  * The default build's embedded PostgreSQL, as the rest of the service sees it; stops the server after
  * everything else has shut down.
  */
+@Startup
 @ApplicationScoped
 public class EmbeddedPostgresDatabase implements EmbeddedDatabase {
 

@@ -1,0 +1,168 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.load.Latencies;
+import io.starvationlab.experiment.load.Probes;
+import io.starvationlab.experiment.server.Jcmd;
+import io.starvationlab.experiment.server.LabClient;
+import io.starvationlab.experiment.server.LabServer;
+import io.starvationlab.rest.ProblemResponses;
+
+/**
+ * One application-scoped bean that the event loops and the virtual threads share, left to its first
+ * use ({@code lab.beans.lazy-problem-responses=true}), on a fresh JVM starved at once: a virtual thread
+ * begins creating it, under ArC's lock for that bean, and then waits for a carrier; every event loop
+ * that needs the bean meanwhile waits on that lock, and with it every connection it serves, liveness
+ * included. The same JVM and load with the bean created at start-up (the default) blocks no event loop.
+ * <p>
+ * The race is not left to luck. The first use is on a virtual thread: with 2 permits for 4 carriers and
+ * an acquire timeout (500 ms) shorter than the work (1 s), two of the first four requests are refused
+ * for a permit while the load's backlog builds, by the exception mapper on their virtual threads. Midway
+ * through its creation that thread waits for its event loop, as a creation that awaits a Vert.x client
+ * does, and the event loop's answer puts it back in the queue for a carrier, behind the backlog. With
+ * one event loop (as here) that is the whole backlog: 7-8 s in runs here. With several, each feeds the
+ * carriers through a queue of its own and the creator's wait is a draw of its event loop's queue: from
+ * nothing to 7.9 s in runs here. The event loops need the bean once that creation has begun (the service logs it):
+ * malformed requests arrive from then on, each refused by an event loop with the bean's problem writer
+ * (the first deadline comes later still, at ms + acquire timeout + grace = 5.5 s). With the bean
+ * created at start-up, they arrive once the first permit refusal is counted.
+ */
+class LazyBeanIT {
+
+    /** The race, one event loop, and the blocked-thread checker at 1 s so that the stall is seen, and dumped, well before it ends. */
+    static final Map<String, String> RACE = Map.of("lab.downstream.permits", "2", "lab.downstream.acquire-timeout", "500ms",
+            "quarkus.vertx.event-loops-pool-size", "1", "quarkus.vertx.max-event-loop-execute-time", "1s");
+    static final int CLIENTS = 10 * LabServer.CARRIERS;
+    static final Duration STARVED = Duration.ofSeconds(6);
+    static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
+    static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
+
+    @Test
+    void aBeanLeftToItsFirstUseShouldHoldTheEventLoopsWhileItsCreatorWaitsForACarrier() {
+        Starved lazy = starve(true, "lazy-bean");
+        Starved eager = starve(false, "eager-bean");
+
+        assertThat(lazy.blocked()).as("event loops reported blocked with the bean left lazy").isNotEmpty();
+        assertThat(lazy.blocked()).as("waiting on ArC's lock for the bean, to refuse a request")
+                .anySatisfy(warning -> assertThat(warning.warning()).contains(WAITER_FRAME, "ProblemResponses_ClientProxy.end"));
+        assertThat(lazy.holder()).as("the thread dump taken during the stall: the creator, a virtual thread").isNotNull();
+        assertThat(lazy.waiters()).as("event loops in that dump waiting on ArC's lock").isNotEmpty();
+        assertThat(lazy.holder().path("virtual").asBoolean()).isTrue();
+        assertThat(lazy.holder().has("carrier")).as("unmounted: waiting for a carrier, not running on one").isFalse();
+        assertThat(lazy.live().maxMillis()).as("liveness waits with the event loops, ms").isGreaterThan(1_000);
+        assertThat(lazy.malformed().maxMillis()).as("a malformed request's 400 waits with them, ms").isGreaterThan(1_000);
+
+        assertThat(eager.blocked()).as("no event loop blocked with every bean created at start-up").isEmpty();
+        assertThat(eager.live().statuses()).containsOnlyKeys(200);
+        assertThat(eager.live().maxMillis()).as("liveness, ms").isLessThan(1_000);
+        assertThat(eager.malformed().statuses()).containsOnlyKeys(400);
+    }
+
+    /**
+     * What one fresh JVM under the load showed: the checker's warnings; from a thread dump taken once the
+     * checker warned, the bean's creator and the event loops waiting on ArC's lock; liveness and malformed requests.
+     */
+    record Starved(List<LabServer.BlockedEventLoop> blocked, JsonNode holder, List<String> waiters, Latencies live, Latencies malformed) {
+    }
+
+    private static Starved starve(boolean lazy, String name) {
+        Map<String, String> settings = new TreeMap<>(RACE);
+        settings.put("lab.beans.lazy-problem-responses", String.valueOf(lazy));
+        try (LabServer server = LabServer.start(List.of(), settings, StarvationIT.LOGS, name)) {
+            LabClient lab = new LabClient(server.baseUri());
+            String starving = "/work/" + ServerJdk.of(lab).starvingMode() + "?ms=1000&downstream=sleep";
+            JsonNode dump = null;
+            Probes.Window window;
+            try (ClosedLoad load = ClosedLoad.start(server.uri(starving), CLIENTS, Duration.ofSeconds(60))) {
+                if (lazy) {
+                    await("the bean's creation begun on a virtual thread").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
+                            .pollInterval(Duration.ofMillis(50)).until(() -> server.logText().contains(ProblemResponses.LAZY_CREATION + ": created"));
+                } else {
+                    await("a request refused for a permit, on its virtual thread").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
+                            .pollInterval(Duration.ofMillis(50)).until(() -> permitTimeouts(lab) > 0);
+                }
+                try (Probes probes = Probes.start(server.baseUri(),
+                        Map.of("malformed", ColdStartIT.MALFORMED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
+                        Map.of("malformed", 10.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
+                    long until = System.nanoTime() + STARVED.toNanos();
+                    while (System.nanoTime() < until) {
+                        if (dump == null && !server.eventLoopBlockedWarnings().isEmpty()) {
+                            dump = threadDump(server); // during the stall: the checker warns while it lasts
+                        }
+                        LabServer.sleep(Duration.ofMillis(100));
+                    }
+                    load.stop(Duration.ofSeconds(30));
+                    LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
+                    window = probes.nextWindow();
+                }
+            }
+            List<LabServer.BlockedEventLoop> blocked = server.eventLoopBlockedWarnings();
+            Map<String, Long> longest = new TreeMap<>();
+            blocked.forEach(warning -> longest.merge(warning.thread(), warning.blockedMillis(), Math::max));
+            Latencies live = window.latencies().get("live");
+            JsonNode holder = dump == null ? null : threads(dump).stream()
+                    .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.startsWith(HOLDER_FRAME))).findFirst().orElse(null);
+            List<String> waiters = dump == null ? List.of() : threads(dump).stream()
+                    .filter(thread -> thread.path("name").asText().startsWith("vert.x-eventloop-thread-"))
+                    .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.contains(WAITER_FRAME)))
+                    .map(thread -> thread.path("name").asText()).toList();
+            Latencies malformed = window.latencies().get("malformed");
+            System.out.printf("%s: event loops blocked (longest warning each, ms) %s; liveness max %.0f ms, event-loop probe max %.0f ms,"
+                    + " malformed %s max %.0f ms; in the dump, the bean's creator: %s, event loops waiting for it: %s%n", name, longest,
+                    live.maxMillis(), window.latencies().get("event-loop").maxMillis(), malformed.statuses(), malformed.maxMillis(), holder == null ? "none" : holder.path("name").asText() + " "
+                            + holder.path("state").asText() + (holder.has("carrier") ? " on " + holder.path("carrier").asText() : ", unmounted"),
+                    waiters);
+            if (holder != null) {
+                System.out.println("  " + String.join("\n  ", frames(holder)));
+            }
+            return new Starved(blocked, holder, waiters, live, malformed);
+        }
+    }
+
+    private static double permitTimeouts(LabClient lab) {
+        return lab.metrics().sum("lab_downstream_rejected_total", sample -> "permit-timeout".equals(sample.label("reason"))).orElseThrow();
+    }
+
+    /** Every thread of the server, virtual ones included: {@code jcmd <pid> Thread.dump_to_file -format=json}. */
+    private static JsonNode threadDump(LabServer server) {
+        try {
+            Path dump = Files.createTempFile("lab-threads-", ".json");
+            Files.delete(dump);
+            Jcmd.run(server.pid(), "Thread.dump_to_file", "-format=json", dump.toString());
+            JsonNode root = LabClient.json().readTree(dump.toFile());
+            Files.deleteIfExists(dump);
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<JsonNode> threads(JsonNode dump) {
+        List<JsonNode> threads = new ArrayList<>();
+        dump.path("threadDump").path("threadContainers").forEach(container -> container.path("threads").forEach(threads::add));
+        return threads;
+    }
+
+    private static List<String> frames(JsonNode thread) {
+        List<String> frames = new ArrayList<>();
+        thread.path("stack").forEach(frame -> frames.add(frame.asText()));
+        return frames;
+    }
+}
