@@ -136,8 +136,8 @@ public final class ServerRun {
     /** What the JVM sees of the quota it runs in. */
     private static String describe(CpuQuota quota, ServerFacts facts) {
         ServerFacts.Container container = facts.container();
-        return String.format(Locale.ROOT, "; inside a quota of %s CPUs (%s): /lab/info quota %s us per %s us, %d effective CPUs, %d processors, GC %s",
-                cpus(quota.cpus()), quota.group().getFileName(), container.cpuQuotaMicros(), container.cpuPeriodMicros(),
+        return String.format(Locale.ROOT, "; inside a quota of %s CPU%s (%s): /lab/info quota %s us per %s us, %d effective CPUs, %d processors, GC %s",
+                cpus(quota.cpus()), quota.cpus() == 1 ? "" : "s", quota.group().getFileName(), container.cpuQuotaMicros(), container.cpuPeriodMicros(),
                 container.effectiveCpuCount(), facts.availableProcessors(), container.garbageCollector());
     }
 
