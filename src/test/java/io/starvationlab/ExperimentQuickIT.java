@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,10 +13,13 @@ import io.starvationlab.experiment.ExperimentRunner;
 import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.report.ExperimentReport;
 import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.QuotaReport;
+import io.starvationlab.experiment.server.CpuQuota;
 
 /**
  * The experiment in quick mode, end to end: every finding it can judge holds, each phase starves
- * exactly where the one prediction says ({@code phases-as-predicted}), and the files a reader gets.
+ * exactly where the one prediction says ({@code phases-as-predicted}), the server JVM inside a CPU quota
+ * runs the quota's carriers, and the files a reader gets.
  */
 class ExperimentQuickIT {
 
@@ -43,6 +47,26 @@ class ExperimentQuickIT {
         assertThat(report.phases()).filteredOn(phase -> !phase.isBaseline())
                 .allSatisfy(phase -> assertThat(chart).contains(phase.name()));
         assertAlertsOnALivePrometheus(report, out, markdown);
+        assertCarriersFromACpuQuota(report, markdown);
+    }
+
+    /**
+     * The server JVM inside a quota of 1 CPU: one carrier, carrier-bound work at quota ÷ wait. Where no quota
+     * can be set the run skips it and says why (with {@code CI=true} the run itself fails).
+     */
+    private static void assertCarriersFromACpuQuota(ExperimentReport report, String markdown) {
+        Finding quota = report.finding("container-cpu-limit-sets-carriers");
+        Optional<String> unavailable = CpuQuota.unavailableReason();
+        if (unavailable.isPresent()) {
+            assertThat(report.quota().unavailable()).isEqualTo(unavailable.get());
+            assertThat(quota.holds()).isNull();
+            assertThat(markdown).contains("## Inside a CPU quota", "Not measured: no CPU quota can be set here");
+            return;
+        }
+        assertThat(report.quota().servers()).extracting(QuotaReport.Server::jvm).containsExactly("quota-1-cpu");
+        assertThat(report.quota().servers().getFirst().carriers()).isEqualTo(1);
+        assertThat(quota.holds()).as(describe(quota)).isTrue();
+        assertThat(markdown).contains("## Inside a CPU quota", "| quota-1-cpu | 1 CPU | 100000 / 100000 |");
     }
 
     /** The starvation alerts on the run's own Prometheus: caught in every starved phase, silent in the others. */

@@ -15,6 +15,7 @@ public final class Findings {
     public static List<Finding> of(RunResults results, Plan plan) {
         List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved()));
         findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
+        findings.add(QuotaFindings.evaluate(results.quota()));
         findings.addAll(AlertFindings.evaluate(results.prometheus()));
         if (results.matrix() != null) {
             findings.addAll(MatrixFindings.evaluate(results.matrix(), plan.starved()));

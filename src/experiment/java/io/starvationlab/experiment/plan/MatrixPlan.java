@@ -104,7 +104,7 @@ public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeco
 
     /** The phase a cell runs, as the main plan would write it. */
     public Plan.Phase phase(Cell cell) {
-        return new Plan.Phase(cell.name(), cell.jvm(), cell.mode(), cell.downstream(), "private", ms, concurrency, seconds);
+        return new Plan.Phase(cell.name(), cell.jvm(), cell.mode(), cell.downstream(), "private", ms, concurrency, seconds, null);
     }
 
     public Duration duration() {

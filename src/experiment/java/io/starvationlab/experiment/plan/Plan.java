@@ -41,9 +41,11 @@ public record Plan(int version, int carriers, StarvationRule starved, ProbeSetti
 
     /**
      * A server JVM: flags, system properties, and the JDK feature versions it applies to; with
-     * {@code http2}, its loads and probes share one HTTP/2 connection.
+     * {@code http2}, its loads and probes share one HTTP/2 connection; with {@code cpuQuota}, it runs
+     * inside a cgroup with a quota of that many CPUs and takes its carriers from it (null: 4 carriers by
+     * {@code -XX:ActiveProcessorCount}).
      */
-    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk, boolean http2) {
+    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk, boolean http2, Double cpuQuota) {
 
         public boolean appliesTo(int feature) {
             return jdk == null || jdk.includes(feature);
@@ -67,8 +69,13 @@ public record Plan(int version, int carriers, StarvationRule starved, ProbeSetti
         }
     }
 
+    /** A phase of the plan; with {@code jdk}, it runs only on those JDKs (null: on every one). */
     public record Phase(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
-            @JsonProperty("seconds") double seconds) {
+            @JsonProperty("seconds") double seconds, JdkRange jdk) {
+
+        public boolean appliesTo(int feature) {
+            return jdk == null || jdk.includes(feature);
+        }
 
         public String workPath() {
             return "/work/" + mode + "?ms=" + ms + "&downstream=" + downstream + "&lock=" + lock;

@@ -14,6 +14,7 @@ import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.results.MatrixReport;
 import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.PrometheusReport;
+import io.starvationlab.experiment.results.QuotaReport;
 import io.starvationlab.experiment.results.RunResults;
 import io.starvationlab.experiment.run.Environment;
 import io.starvationlab.experiment.run.ServerFacts;
@@ -23,18 +24,19 @@ import io.starvationlab.experiment.run.ServerFacts;
  * cross-JDK matrix (null when the plan has none). Written as {@code report.json} (stable field names),
  * {@code report.md} and the pictures.
  *
- * @param notRun phases only asked once (a mode the JDK cannot run) and server JVMs skipped on this JDK
+ * @param notRun phases only asked once (a mode the JDK cannot run) and server JVMs and phases skipped here
+ * @param quota  the server JVMs inside a CPU quota
  */
 public record ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers,
         List<PhaseReport> phases, List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus,
-        MatrixReport matrix) {
+        MatrixReport matrix, QuotaReport quota) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public static ExperimentReport of(String startedAt, boolean quick, Environment environment, RunResults results, List<Finding> findings,
             String verdictRule) {
         return new ExperimentReport(startedAt, quick, environment, results.servers(), results.phases(), results.notRun(), findings, verdictRule,
-                results.prometheus(), results.matrix());
+                results.prometheus(), results.matrix(), results.quota());
     }
 
     /** The finding of that id; there is one of each in every run, judged or not. */

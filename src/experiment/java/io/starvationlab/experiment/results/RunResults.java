@@ -21,15 +21,16 @@ import io.starvationlab.experiment.run.ServerRecord;
  * @param phases   each server JVM's baseline, then its phases, in the order they ran
  * @param notRun   phases only asked once, and why (a mode the JDK cannot run), and server JVMs skipped on this JDK
  * @param matrix   the JDK matrix; null when the plan has none
+ * @param quota    the server JVMs inside a CPU quota, and those the plan has but this machine could not run
  */
 public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> phases, List<String> notRun, PrometheusReport prometheus,
-        MatrixReport matrix) {
+        MatrixReport matrix, QuotaReport quota) {
 
     public static RunResults of(Plan plan, MainRun.Record main, PrometheusRecord prometheus, MatrixRun.Record matrix) {
         Map<String, ServerFacts> servers = new LinkedHashMap<>();
         List<PhaseReport> phases = new ArrayList<>();
         List<String> notRun = new ArrayList<>();
-        main.skipped().forEach(jvm -> notRun.add("server JVM " + jvm));
+        main.skipped().forEach(skipped -> notRun.add(skipped.toString()));
         for (ServerRecord server : main.servers()) {
             servers.put(server.name(), server.facts());
             phases.add(PhaseReport.baseline(server.name(), server.baseline()));
@@ -42,7 +43,7 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
             }
         }
         return new RunResults(servers, List.copyOf(phases), List.copyOf(notRun), PrometheusReport.of(prometheus),
-                matrix == null ? null : MatrixReport.of(matrix, plan));
+                matrix == null ? null : MatrixReport.of(matrix, plan), QuotaReport.of(plan, main, phases, Runtime.getRuntime().availableProcessors()));
     }
 
     public Optional<PhaseReport> phase(String name) {

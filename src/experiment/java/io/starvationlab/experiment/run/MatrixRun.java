@@ -24,7 +24,7 @@ import io.starvationlab.experiment.server.Jdks;
  * Runs the plan's cross-JDK matrix with the one run loop ({@link ServerRun}): for each JDK of the
  * matrix found on this machine (fetched with {@code .ci/fetch-jdks} on Linux x86-64 when missing), each
  * matrix server JVM in turn with the cells that apply on it. On the JDK that ran the main plan, a cell
- * the main run measured identically (same mode, downstream, load and JVM flags) is taken from it.
+ * the main run measured identically (same mode, downstream, load and JVM flags, 4 carriers and no quota) is taken from it.
  */
 public final class MatrixRun {
 
@@ -125,7 +125,7 @@ public final class MatrixRun {
                 Plan.Jvm ran = plan.jvms().get(phase.jvm());
                 if (record.name().equals(cell.name()) && record.result() != null && phase.mode().equals(cell.mode())
                         && phase.downstream().equals(cell.downstream()) && "private".equals(phase.lock()) && phase.ms() == matrix.ms()
-                        && phase.concurrency() == matrix.concurrency() && ran != null && !ran.http2()
+                        && phase.concurrency() == matrix.concurrency() && ran != null && !ran.http2() && ran.cpuQuota() == null
                         && ran.commandLine().equals(jvm.commandLine())) {
                     return Optional.of(new Reused(server, record));
                 }

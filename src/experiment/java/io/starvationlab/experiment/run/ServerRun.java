@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -16,6 +17,7 @@ import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.plan.StarvationRule;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
+import io.starvationlab.experiment.server.CpuQuota;
 import io.starvationlab.experiment.server.Gauges;
 import io.starvationlab.experiment.server.Jdks;
 import io.starvationlab.experiment.server.LabServer;
@@ -35,8 +37,14 @@ public final class ServerRun {
      * @param name        its name in the run: logs, Prometheus' pod label, the report
      * @param commandLine its flags and {@code -D} properties
      * @param http2       whether its loads and probes share one HTTP/2 connection
+     * @param cpuQuota    the CPUs of the quota it runs inside, from which it takes its carriers; null: 4 carriers by
+     *                    {@code -XX:ActiveProcessorCount}, no quota
      */
-    public record Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2) {
+    public record Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2, Double cpuQuota) {
+
+        public Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2) {
+            this(name, description, jdk, commandLine, http2, null);
+        }
     }
 
     /** What every server JVM of one loop shares: the probes, the baseline's and the drain's lengths, the rule, where logs go. */
@@ -66,12 +74,15 @@ public final class ServerRun {
         progress.accept("Server " + spec.name() + ": " + spec.description());
         LabServer server;
         try {
-            server = LabServer.start(spec.jdk(), spec.commandLine(), Map.of(), settings.logs(), spec.name());
+            server = spec.cpuQuota() == null ? LabServer.start(spec.jdk(), spec.commandLine(), Map.of(), settings.logs(), spec.name())
+                    : LabServer.startInCpuQuota(spec.jdk(), spec.cpuQuota(), spec.commandLine(), Map.of(), settings.logs(), spec.name());
+        } catch (CpuQuota.Unavailable e) {
+            throw e; // not the JVM's refusal: whoever planned a quota asked first whether one can be set
         } catch (IllegalStateException e) {
             List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
             progress.accept("  the JVM did not start: " + String.join(" / ", says));
             done += phases.size();
-            return new ServerRecord(spec, null, says, null, List.of());
+            return new ServerRecord(spec, null, says, null, List.of(), null);
         }
         try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
@@ -84,11 +95,17 @@ public final class ServerRun {
     private ServerRecord measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
         ServerFacts facts = ServerFacts.read(spec.name(), spec.description(), runner.lab().info());
         List<String> says = jvmSays(runner.server().log(), spec.commandLine());
-        progress.accept(String.format(Locale.ROOT, "  %s %s, %d carriers, synchronized pins: %s, native: %s%s", facts.javaVersion(),
+        Optional<CpuQuota> quota = runner.server().cpuQuota();
+        progress.accept(String.format(Locale.ROOT, "  %s %s, %d carriers, synchronized pins: %s, native: %s%s%s", facts.javaVersion(),
                 facts.javaVendor(), facts.carriers(), facts.synchronizedPins(), facts.nativePinAvailable(),
-                says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
+                quota.map(q -> describe(q, facts)).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
         Instant warmUp = Instant.now();
-        WarmUp.run(runner, phases, facts);
+        CpuQuota.Throttling beforeWarmUp = quota.map(CpuQuota::throttling).orElse(null);
+        WarmUp.run(runner, phases, facts, quota.isPresent());
+        CpuQuota.Throttling warmUpThrottling = quota.map(q -> q.throttling().since(beforeWarmUp)).orElse(null);
+        if (warmUpThrottling != null) {
+            progress.accept("  warm-up: " + describe(warmUpThrottling));
+        }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
         Baseline.Measured baseline = Baseline.measure(runner, settings.baseline(), settings.drain(), progress);
         prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
@@ -105,11 +122,33 @@ public final class ServerRun {
             done++;
             progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
                     phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
+            CpuQuota.Throttling before = quota.map(CpuQuota::throttling).orElse(null);
             PhaseRecord record = PhaseKind.of(phase, facts).measure(session, phase, length);
+            if (before != null) {
+                record = record.throttled(quota.get().throttling().since(before));
+            }
             records.add(record);
             progress.accept("        " + describe(record, baseline.result()));
         }
-        return new ServerRecord(spec, facts, says, baseline.result(), List.copyOf(records));
+        return new ServerRecord(spec, facts, says, baseline.result(), List.copyOf(records), warmUpThrottling);
+    }
+
+    /** What the JVM sees of the quota it runs in. */
+    private static String describe(CpuQuota quota, ServerFacts facts) {
+        ServerFacts.Container container = facts.container();
+        return String.format(Locale.ROOT, "; inside a quota of %s CPU%s (%s): /lab/info quota %s us per %s us, %d effective CPUs, %d processors, GC %s",
+                cpus(quota.cpus()), quota.cpus() == 1 ? "" : "s", quota.group().getFileName(), container.cpuQuotaMicros(), container.cpuPeriodMicros(),
+                container.effectiveCpuCount(), facts.availableProcessors(), container.garbageCollector());
+    }
+
+    /** A quota's CPUs as the plan writes them: 1 for 1.0, 1.5 for 1.5. */
+    public static String cpus(double cpus) {
+        return cpus == Math.rint(cpus) ? String.valueOf((long) cpus) : String.valueOf(cpus);
+    }
+
+    private static String describe(CpuQuota.Throttling throttling) {
+        return String.format(Locale.ROOT, "throttled in %d of %d periods (%.0f ms)", throttling.throttledPeriods(), throttling.periods(),
+                throttling.throttledMillis());
     }
 
     /** The phase's raw figures and its verdict by the plan's rule, in a line; recorded as a window for Prometheus. */
@@ -123,9 +162,9 @@ public final class ServerRun {
         prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
         double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
         double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
-        return String.format(Locale.ROOT, "%.1f req/s, /probe/%s p%.0f %.1f ms (%.0fx its baseline), canary p99 %.1f ms, request wait p99 %.1f ms: %s",
+        return String.format(Locale.ROOT, "%.1f req/s, /probe/%s p%.0f %.1f ms (%.0fx its baseline), canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
                 result.throughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
-                result.requestWaitP99Millis(), verdict);
+                result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
     }
 
     /** What the JVM printed about the flags of its command line: its warning, or why it would not start. */

@@ -153,6 +153,6 @@ public class MatrixFindingsTest {
     }
 
     private static ServerFacts facts(String jvm, boolean pins) {
-        return new ServerFacts(jvm, "", "26.0.2", "Debian", 2, 4, 256, null, pins, true, 50, 16, 200, List.of(), 4);
+        return new ServerFacts(jvm, "", "26.0.2", "Debian", 2, 4, 256, null, pins, true, 50, 16, 200, List.of(), 4, null);
     }
 }
