@@ -67,7 +67,7 @@ public class LabResource {
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
                 downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
-                config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count());
+                config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count(), jvm.virtualPollers());
     }
 
     @GET

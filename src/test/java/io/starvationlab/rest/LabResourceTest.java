@@ -31,6 +31,8 @@ class LabResourceTest {
                 // measured at start-up: JDK 21-23 pin in synchronized, JDK 24+ do not (JEP 491) with default locking
                 .body("synchronizedPins", equalTo(jdk < 24))
                 .body("nativePinAvailable", equalTo(jdk >= 22))
+                // the test JVM sets no jdk.pollerMode: the JDK's default, virtual-thread pollers from 22
+                .body("virtualPollers", equalTo(jdk >= 22))
                 .body("downstreamPermits", equalTo(50))
                 .body("permits.db", equalTo(50))
                 .body("poolMaxSize", equalTo(64))
