@@ -197,7 +197,7 @@ public final class ExperimentRunner {
         PrometheusReport observed = prometheus.finish(jdk);
         // the JDK-sensitive cells on every JDK found, after the main plan
         MatrixReport matrix = new JdkMatrix(plan, quick, out, projectDir(), progress).run(reports);
-        List<Finding> findings = new ArrayList<>(Finding.evaluate(reports, servers, plan.starved()));
+        List<Finding> findings = new ArrayList<>(Finding.evaluate(reports, servers, plan.starved(), plan.untouched()));
         findings.addAll(observed.findings());
         if (matrix != null) {
             findings.addAll(matrix.findings());

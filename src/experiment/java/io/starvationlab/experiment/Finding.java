@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  */
 public record Finding(String claim, String expected, String measured, Boolean holds) {
 
-    static List<Finding> evaluate(List<PhaseReport> reports, Map<String, ServerFacts> servers, StarvationRule rule) {
+    static List<Finding> evaluate(List<PhaseReport> reports, Map<String, ServerFacts> servers, StarvationRule rule, UntouchedRule untouched) {
         Map<String, PhaseReport> byName = reports.stream().collect(Collectors.toMap(PhaseReport::name, Function.identity(), (a, b) -> a));
         Function<String, Optional<PhaseReport>> phase = name -> Optional.ofNullable(byName.get(name));
         Optional<PhaseReport> pinning = phase.apply("pinned-legacy-locking")
@@ -41,16 +41,11 @@ public record Finding(String claim, String expected, String measured, Boolean ho
                                         : EventLoopFindings.distribution(p))).collect(Collectors.joining("; ")),
                         holders.size() == 3 && holders.stream().allMatch(p -> PhaseReport.STARVED.equals(p.verdict()))));
 
-        findings.add(phase.apply("native").map(p -> {
-            PhaseReport base = byName.get(PhaseReport.BASELINE + "@" + p.jvm());
-            double worker = p.probes().get("worker").p99Millis() / Math.max(base.probes().get("worker").p99Millis(), 1);
-            double eventLoop = p.probes().get("event-loop").p99Millis() / Math.max(base.probes().get("event-loop").p99Millis(), 1);
-            double workerP99 = p.probes().get("worker").p99Millis();
-            double eventLoopP99 = p.probes().get("event-loop").p99Millis();
-            return new Finding("Worker-pool and event-loop endpoints are untouched", UNTOUCHED,
-                    String.format(Locale.ROOT, "worker %.1fx (%.1f ms), event-loop %.1fx (%.1f ms)", worker, workerP99, eventLoop, eventLoopP99),
-                    untouched(worker, workerP99) && untouched(eventLoop, eventLoopP99));
-        }).orElse(missing("Worker-pool and event-loop endpoints are untouched", UNTOUCHED)));
+        findings.add(phase.apply("native").map(p -> new Finding(UNTOUCHED, untouched.describe() + ", under native load",
+                untouched.probes().stream().map(name -> String.format(Locale.ROOT, "%s %.1f ms", name, untouched.figure(p.probes().get(name))))
+                        .collect(Collectors.joining(", ")),
+                untouched.probes().stream().allMatch(name -> untouched.untouched(untouched.figure(p.probes().get(name))))))
+                .orElse(missing(UNTOUCHED, untouched.describe() + ", under native load")));
 
         findings.add(ratio("ReentrantLock ~ no lock", "reentrant throughput within 10 % of unpinned", phase.apply("reentrant"),
                 phase.apply("unpinned"), r -> Math.abs(r - 1) <= 0.10));
@@ -108,16 +103,7 @@ public record Finding(String claim, String expected, String measured, Boolean ho
                 holds.test(ratio));
     }
 
-    private static final String UNTOUCHED = "their p99 <= 3x baseline, or under 100 ms, under native load";
-
-    /**
-     * An endpoint off the carriers is untouched when its tail stays near its baseline; on a small
-     * machine that runs the load client too, a tail of a few tens of milliseconds is the machine, not
-     * starvation, which takes the virtual probe to seconds.
-     */
-    private static boolean untouched(double timesBaseline, double p99Millis) {
-        return timesBaseline <= 3 || p99Millis < 100;
-    }
+    private static final String UNTOUCHED = "Worker-pool, event-loop and health endpoints are untouched";
 
     /** A throughput, or what it means when nothing completed. */
     static String perSecond(double throughput) {
