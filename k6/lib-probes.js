@@ -15,7 +15,7 @@ const probeOver = SLOW_PROBE_SECONDS.map((seconds) => ({ ms: seconds * 1000, rat
 /** The /lab/info facts the report states beside every result. */
 export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'carrierParallelism',
   'carrierMaxPoolSize', 'lockingMode', 'synchronizedPins', 'nativePinAvailable', 'nativePinUnavailableReason',
-  'downstreamPermits', 'permits', 'poolMaxSize', 'modes', 'eventLoops', 'embeddedDatabase', 'jvmArguments'];
+  'virtualPollers', 'downstreamPermits', 'permits', 'poolMaxSize', 'modes', 'eventLoops', 'embeddedDatabase', 'jvmArguments'];
 
 /**
  * One probe request, tagged probe:<name>, target:<name>, phase:<window>. Its wait is recorded again
@@ -29,8 +29,8 @@ export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'c
 export function sendProbe(route, phase, timeoutMs, eventLoops) {
   const tags = { kind: 'probe', probe: route.probe, target: route.target, phase };
   // A new connection per probe (the server closes it after the answer): Vert.x hands each new
-  // connection to the next event loop, so the probes sample every event loop evenly. A kept-alive
-  // connection drifts: a client stuck on a starved event loop opens another and keeps the one that answers.
+  // connection to the next event loop, and the order of the endpoints (routeAt) spreads each of them
+  // over every event loop.
   const res = http.get(route.url, { tags, timeout: `${timeoutMs}ms`, headers: { Connection: 'close' } });
   probeErrors.add(res.status !== 200, tags);
   const eventLoop = res.status === 200 ? eventLoopOf(answerField(res, 'eventLoop'), eventLoops) : null;
