@@ -39,7 +39,7 @@
 //   STARVING_MODES [PINNED_MODE with two targets]  modes whose load the thresholds expect to starve
 //                              /probe/virtual on this deployment (with two targets: on the pinned
 //                              one), beyond what starves on every JVM (lib-predictions.js)
-//   REPORT_DIR [.]             where handleSummary writes summary.json and report.md
+//   REPORT_DIR [.]             the existing directory handleSummary writes summary.json and report.md to
 //
 //   k6 run -e BASE_URL=http://localhost:8080 k6/starvation.js
 
