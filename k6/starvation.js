@@ -97,7 +97,6 @@ for (const load of layout.loads) {
 /** @type {import('k6/options').Options} */
 export const options = {
   scenarios,
-  // Only the init context k6 reads the options from (VU 0) needs the thresholds; VUs that probe do not.
   // Only the init context k6 reads the options from (VU 0) builds the thresholds: a VU that probes
   // does not need them, and 2,000 VUs each building them take seconds to start.
   thresholds: __VU === 0 ? thresholdsFor(layout) : {},
