@@ -21,8 +21,11 @@ import {
  *             max: number | undefined, count: number | undefined }} Latency
  * @typedef {{ probe: string, ms: number | undefined, untouched: boolean | null }} UntouchedProbe
  *   untouched: null where the work shares the probe's threads (recorded, not judged) or it has no data
- * @typedef {{ sent: number, planned: number, complete: boolean }} Sampling
- *   sent: probes sent in the window (answered or not); planned: the probes' rates x the window
+ * @typedef {{ sent: number, planned: number, dropped: number, complete: boolean }} Sampling
+ *   sent: probes sent in the window (answered or not); planned: the probes' rates x the window;
+ *   dropped: the probes of the target k6 could not start in the whole run (it counts them per
+ *   scenario, not per window); complete: none dropped. A probe k6 starts late (k6 short of CPU) is
+ *   sent, in the window its start falls in.
  * @typedef {{ target: string, window: string, probe: string, eventLoops: number | undefined,
  *             answers: Record<string, number>, total: number, leastAnswers: number | undefined,
  *             short: string[], judged: number, even: boolean | null }} Coverage
@@ -157,6 +160,7 @@ export function buildModel(data, layout) {
  * @returns {Verdict}
  */
 function judge(metrics, layout, load, info, coverage) {
+  const dropped = count(metrics, droppedKey(load.target)) || 0;
   const rule = layout.rules.starved;
   const prediction = info ? predict(load.mode, load.downstream, info) : { outcome: 'unknown', why: 'no /lab/info facts for this target' };
   const during = metrics[probeLatencyKey(load.target, load.phase, rule.probe)];
@@ -196,19 +200,9 @@ function judge(metrics, layout, load, info, coverage) {
     expected: prediction.outcome, why: prediction.why, observed, agrees, outcome: outcomeOf(observed, prediction.outcome, agrees),
     statistic: `p${rule.percentile}`, loadedMs, baselineMs, starvedFromMs: starvedFromMs(rule, baselineMs === undefined ? 0 : baselineMs),
     perSecond, modelPerSecond, untouched,
-    sampling: { sent, planned, complete: sent >= planned - completenessTolerance(planned) },
+    sampling: { sent, planned, dropped, complete: dropped === 0 },
     eventLoops: coverage.filter((c) => c.target === load.target && c.window === load.phase),
   };
-}
-
-/**
- * Probes a window may miss at its two edges without being short: the iterations k6 starts at the
- * boundary fall on either side of it.
- *
- * @param {number} planned
- */
-export function completenessTolerance(planned) {
-  return 2 + Math.floor(planned * 0.01);
 }
 
 /**
@@ -316,7 +310,8 @@ function notesOf(layout, probeRows, eventLoopRows, spread, dropped) {
   const notes = [];
   for (const [target, n] of Object.entries(dropped)) {
     if (n !== undefined && n > 0) {
-      notes.push(`k6 dropped ${n} probe iterations on ${target}: every probe VU was busy; each window that lost probes says so in its verdict.`);
+      notes.push(`k6 dropped ${n} probe iterations on ${target}: every probe VU was busy; `
+        + 'k6 counts them per run, so every window of the target says so in its verdict.');
     }
   }
   if (probeRows.every((row) => row.latency === undefined)) {

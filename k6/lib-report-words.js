@@ -47,8 +47,9 @@ function untouchedSentence(verdict, model) {
  */
 function samplingSentence(verdict) {
   const s = verdict.sampling;
-  const sent = s.complete ? `Probes: ${s.sent} of ${Math.round(s.planned)} sent`
-    : `Probes INCOMPLETE: ${s.sent} of ${Math.round(s.planned)} sent, k6 could not start the rest: the latencies are a lower bound`;
+  const sent = s.complete ? `Probes: ${s.sent} sent in the window of ${Math.round(s.planned)} planned, none dropped`
+    : `Probes INCOMPLETE: ${s.sent} sent in the window of ${Math.round(s.planned)} planned, and k6 dropped ${s.dropped} of this `
+      + 'target\'s probes in the run (every probe VU busy): the latencies are a lower bound';
   const uneven = verdict.eventLoops.filter((c) => c.even === false);
   const judged = verdict.eventLoops.filter((c) => c.even !== null);
   if (uneven.length > 0) {

@@ -9,11 +9,11 @@
  * @param {import('../../../../../k6/lib-config.js').Layout} layout the run's layout
  * @param {{ starving: (target: string, phase: string) => boolean,
  *           skipped?: (target: string, phase: string) => boolean, collapsing?: (target: string, phase: string) => boolean,
- *           overloaded?: number, dropped?: number, eventLoops?: string[],
+ *           overloaded?: number, dropped?: Record<string, number>, eventLoops?: string[],
  *           sent?: (target: string, phase: string, probe: string) => number | undefined,
  *           shunned?: (target: string, phase: string, probe: string) => string[],
  *           slowProbe?: (target: string, phase: string, probe: string) => number | undefined }} world
- *   collapsing: starving windows whose work completes 4 requests; eventLoops: the event_loop tags that serve
+ *   dropped: iterations k6 dropped, per scenario; collapsing: starving windows whose work completes 4 requests; eventLoops: the event_loop tags that serve
  *   probes (default 0 to 7); sent: probes sent instead of the
  *   planned ones; shunned: event loops that answer only one of the probe's answers; slowProbe: a p99 in ms
  * @returns {import('./summary-fixture.mjs').ValueModel}
@@ -90,7 +90,7 @@ export function starvationModel(layout, world) {
       return { rate: { passes: 0, fails: requests } };
     }
     if (name === 'dropped_iterations') {
-      return { count: tags.scenario !== undefined ? world.dropped || 0 : 0 };
+      return { count: tags.scenario !== undefined && world.dropped ? world.dropped[tags.scenario] || 0 : 0 };
     }
     if (type === 'trend') {
       return { trend: { p50: 2.1, p99: 1600, max: 2300, count: 12000 } };

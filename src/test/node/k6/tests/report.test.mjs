@@ -91,7 +91,7 @@ test('two targets, pinned starving on JDK 21: verdicts, facts, latency, event lo
   assert.match(md, new RegExp(`^The rules \\(plan\\.json\\): starved when /probe/virtual's p50 is at least 20x its baseline on the same JVM and at least 50 ms; `
     + `untouched when the worker, event-loop and health-live probes keep their p99 under ${BOUND} ms; every event loop answers at least a quarter of its even part `
     + 'of each probe\'s answers\\.', 'm'));
-  assert.match(md, /^- pinned: STARVES, as predicted under \/work\/pinned \(sleep\): \/probe\/virtual p50 1413 ms ≥ 50 ms \(20x its baseline 1\.8 ms, at least 50 ms\); 38\.0\/s \(carrier model 40\.0\/s\)\. Synchronized pins on this JVM \(synchronizedPins=true\)\. Untouched \(p99\): worker 7\.5, event-loop 7\.5, health-live 7\.5 ms\. Probes: 450 of 450 sent; every event loop reached evenly by virtual, worker, event-loop\.$/m);
+  assert.match(md, /^- pinned: STARVES, as predicted under \/work\/pinned \(sleep\): \/probe\/virtual p50 1413 ms ≥ 50 ms \(20x its baseline 1\.8 ms, at least 50 ms\); 38\.0\/s \(carrier model 40\.0\/s\)\. Synchronized pins on this JVM \(synchronizedPins=true\)\. Untouched \(p99\): worker 7\.5, event-loop 7\.5, health-live 7\.5 ms\. Probes: 450 sent in the window of 450 planned, none dropped; every event loop reached evenly by virtual, worker, event-loop\.$/m);
   assert.match(md, /^- unpinned: FREE, as predicted under \/work\/unpinned \(sleep\): \/probe\/virtual p50 1\.8 ms < 50 ms .*; 500\.0\/s\. A blocked virtual thread unmounts\./m);
   assert.match(md, /\| pinned \| http:\/\/lab-pinned:8080 \| 21\.0\.9 \(Eclipse Adoptium\) \| 4 \| 4 \/ 256 \| 2 \| true \| false \| false \| .* \| 64 \| 8 \|$/m);
   assert.match(md, /^\| target \| phase \| probe \| p10 \| p50 \| p90 \| p99 \| max \| over 1 s \| over 3 s \| requests \|$/m);
@@ -200,20 +200,26 @@ test('an untouched probe that is slow under the load is reported TOUCHED, with t
   assert.match(md, new RegExp(`- ✗ \`http_req_duration\\{probe:health-live,target:pinned,phase:load\\}\`: \`p\\(99\\)<${BOUND}\``));
 });
 
-test('probes k6 could not send are reported in the window\'s verdict: its latencies are a lower bound', async () => {
-  const { md, json } = await report({ env: TWO_TARGETS },
-    { ...PINNED_STARVES, dropped: 37, sent: (t, p, probe) => (t === 'pinned' && p === 'load' && probe === 'virtual' ? 233 : undefined) });
-  assert.match(md, /^- pinned: STARVES, as predicted .* Probes INCOMPLETE: 413 of 450 sent, k6 could not start the rest: the latencies are a lower bound;/m);
-  assert.match(md, /^- unpinned: FREE, as predicted .* Probes: 450 of 450 sent;/m);
-  assert.match(md, /^- Note: k6 dropped 37 probe iterations on pinned: every probe VU was busy; each window that lost probes says so in its verdict\.$/m);
+test('probes k6 dropped are reported in the verdicts of the target\'s windows: their latencies are a lower bound', async () => {
+  const { md, json } = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, dropped: { 'probe-pinned': 37 } });
+  assert.match(md, /^- pinned: STARVES, as predicted .* Probes INCOMPLETE: 450 sent in the window of 450 planned, and k6 dropped 37 of this target's probes in the run \(every probe VU busy\): the latencies are a lower bound;/m);
+  assert.match(md, /^- unpinned: FREE, as predicted .* Probes: 450 sent in the window of 450 planned, none dropped;/m);
+  assert.match(md, /^- Note: k6 dropped 37 probe iterations on pinned: every probe VU was busy; k6 counts them per run, so every window of the target says so in its verdict\.$/m);
   assert.deepEqual(json.starvationLab.verdicts.map((/** @type {any} */ v) => v.sampling), [
-    { sent: 413, planned: 450, complete: false }, { sent: 450, planned: 450, complete: true }]);
+    { sent: 450, planned: 450, dropped: 37, complete: false }, { sent: 450, planned: 450, dropped: 0, complete: true }]);
+});
+
+test('probes k6 started late fall in the window their start falls in, and none is missing', async () => {
+  const { md, json } = await report({ env: TWO_TARGETS },
+    { ...PINNED_STARVES, sent: (t, p, probe) => (t === 'pinned' && p === 'load' && probe === 'virtual' ? 264 : undefined) });
+  assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 444 sent in the window of 450 planned, none dropped;/m);
+  assert.equal(json.starvationLab.verdicts[0].sampling.complete, true);
 });
 
 test('an event loop that answered fewer than its least share makes the window UNEVEN, in its verdict and in the model', async () => {
   const { md, json } = await report({ env: TWO_TARGETS },
     { ...PINNED_STARVES, shunned: (t, p, probe) => (t === 'pinned' && p === 'load' && probe === 'virtual' ? ['3', '5'] : []) });
-  assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 450 of 450 sent; event loops UNEVEN: virtual reached event loops 3, 5 fewer than 8\.4 times of 270\.$/m);
+  assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 450 sent in the window of 450 planned, none dropped; event loops UNEVEN: virtual reached event loops 3, 5 fewer than 8\.4 times of 270\.$/m);
   assert.match(md, /^\| pinned \| load \| virtual \| 45 \| 45 \| 45 \| 1 \| 45 \| 1 \| 44 \| 44 \| 0 \| 8\.4 \| \*\*no\*\*: 3, 5 \|$/m);
   const pinned = json.starvationLab.verdicts.find((/** @type {any} */ v) => v.target === 'pinned');
   assert.deepEqual(pinned.eventLoops.find((/** @type {any} */ c) => c.probe === 'virtual').short, ['3', '5']);
@@ -276,7 +282,7 @@ test('a service whose answers name no event loop gets a report that says so', as
   const { md } = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, eventLoops: [] });
   assert.match(md, /^No probe answer named its event loop\.$/m);
   assert.match(md, /^- Note: No probe answer named its event loop \(eventLoop\): the probes are not broken down by event loop\.$/m);
-  assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 450 of 450 sent; the answers name no event loop\.$/m);
+  assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 450 sent in the window of 450 planned, none dropped; the answers name no event loop\.$/m);
 });
 
 for (const [name, env] of [['two targets', TWO_TARGETS], ['BASE_URL', {}]]) {
