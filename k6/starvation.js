@@ -47,7 +47,7 @@ import exec from 'k6/execution';
 import { sleep } from 'k6';
 import { arrivalRateOf, buildLayout, probeScheduleOf, routeAt, windowAt } from './lib-config.js';
 import { predict } from './lib-predictions.js';
-import { inspectTarget, sendProbe } from './lib-probes.js';
+import { inspectTarget, sendProbe, warmUp } from './lib-probes.js';
 import { renderMarkdown } from './lib-report-markdown.js';
 import { buildModel } from './lib-report-model.js';
 import { renderText } from './lib-report-text.js';
@@ -109,7 +109,8 @@ export const options = {
 };
 
 /**
- * Fails fast unless every target is ready; records each target's /lab/info for the report.
+ * Fails fast unless every target is ready; records each target's /lab/info for the report, and
+ * warms each target up before the baseline.
  */
 export function setup() {
   /** @type {Record<string, { url: string, facts: Record<string, unknown> }>} */
@@ -134,6 +135,9 @@ export function setup() {
           + `Run a JVM it starves, or set STARVING_MODES without ${load.mode}.`);
       }
     }
+    const runnable = layout.loads.filter((l) => l.target === target.name && predict(l.mode, l.downstream, seen.facts).outcome !== '501');
+    warmUp(target, layout.probes.filter((p) => p.target === target.name).map((p) => p.path),
+      [...new Set(runnable.map((l) => `/work/${l.mode}?ms=1&downstream=${l.downstream}&lock=${l.lock}`))]);
   }
   return { targets };
 }

@@ -56,8 +56,26 @@ test('setup() records each target\'s /lab/info facts for the report', async () =
     assert.equal(facts.synchronizedPins, true);
     assert.equal(facts.nativePinAvailable, false);
   }
-  assert.deepEqual(script.ctx.requests.map((r) => new URL(r.url).pathname),
+  assert.deepEqual(script.ctx.requests.filter((r) => r.tags.kind === 'setup').map((r) => new URL(r.url).pathname),
     ['/q/health/ready', '/lab/info', '/q/health/ready', '/lab/info']);
+});
+
+test('setup() warms each target up before the baseline: every probe, and the work the run sends, at 1 ms, but what the JVM cannot run', async () => {
+  for (const [info, modes] of [[JDK21_INFO, ['unpinned', 'reentrant', 'pinned', 'cpu']], [JDK25_INFO, ['unpinned', 'reentrant', 'pinned', 'native', 'cpu']]]) {
+    const script = await loadScript(STARVATION, { env: { QUICK: 'true' }, transport: fakeService({ info }) });
+    script.setup();
+    const warmUp = script.ctx.requests.filter((r) => r.tags.kind === 'warm-up');
+    /** @type {Record<string, number>} */
+    const sent = {};
+    for (const r of warmUp) {
+      const url = new URL(r.url);
+      sent[url.pathname + url.search] = (sent[url.pathname + url.search] || 0) + 1;
+    }
+    const expected = Object.fromEntries([...Object.values(ENDPOINTS).map((p) => [p, 100]),
+      ...modes.map((m) => [`/work/${m}?ms=1&downstream=sleep&lock=private`, 20])]);
+    assert.deepEqual(sent, expected, String(info.javaVersion));
+    assert.ok(warmUp.every((r) => r.status === 200 && r.tags.target === 'base' && r.tags.phase === undefined));
+  }
 });
 
 test('setup() fails fast, naming the target and the knob, when a target is not ready', async () => {
@@ -108,9 +126,13 @@ test('a probe answering 503 is a failed request and a probe error', async () => 
 });
 
 test('each probe answer\'s event loop tags its wait and its shares over 1 s and 3 s', async () => {
+  let warmUp = 0;
   const script = await loadScript(STARVATION, { env: { ...TWO_TARGETS, EVENT_LOOPS: '2' },
-    transport: fakeService({ eventLoop: (n) => `vert.x-eventloop-thread-${n}` }) });
+    transport: fakeService({ eventLoop: (n) => `vert.x-eventloop-thread-${n - warmUp}` }) });
   const data = script.setup();
+  warmUp = script.ctx.requests.filter((r) => r.url.includes('/probe/')).length;
+  script.ctx.requests.length = 0;
+  script.ctx.samples.length = 0;
   // the first three /probe/* answers (health answers name no event loop)
   for (let iteration = 0; script.ctx.requests.filter((r) => r.url.includes('/probe/')).length < 3; iteration++) {
     script.iterate('probe-pinned', data, { iteration });
