@@ -1,9 +1,11 @@
 // The run's layout, from __ENV and the shared experiment plan (plan.json). Pure functions: no k6
 // imports, so the Node checks and every k6 stage (init, VUs, handleSummary) build the same layout.
 
-/** Work modes of the contract, and those whose load never holds a carrier. */
+import { predictForEveryJvm } from './lib-predictions.js';
+import { readRules } from './lib-rules.js';
+
+/** Work modes of the contract. */
 export const MODES = ['unpinned', 'pinned', 'reentrant', 'native', 'cpu', 'platform'];
-export const NEVER_STARVING = ['unpinned', 'reentrant', 'platform'];
 export const DOWNSTREAMS = ['db', 'sleep'];
 export const LOCKS = ['private', 'shared'];
 export const MAX_MS = 30000;
@@ -17,9 +19,9 @@ export const OTHER_EVENT_LOOP = 'other';
 /**
  * @typedef {{ name: string, jvm: string, mode: string, downstream: string, lock: string,
  *             ms: number, concurrency: number, seconds: number }} PlanPhase
- * @typedef {{ probe: string, percentile: number, baselineFactor: number, minimumMillis: number }} StarvationRule
- * @typedef {{ starved: StarvationRule,
- *             probes: { ratePerSecond: number, timeoutMillis: number, endpoints: Record<string, string> },
+ * @typedef {{ starved: import('./lib-rules.js').StarvationRule, untouched: import('./lib-rules.js').UntouchedRule,
+ *             probes: { ratePerSecond: number, ratePerSecondByProbe?: Record<string, number>, timeoutMillis: number,
+ *                       leastEventLoopShare: number, endpoints: Record<string, string> },
  *             baselineSeconds: number, drainSeconds: number,
  *             quick?: { durationScale: number, minimumSeconds: number, skipPhases: string[],
  *                       baselineSeconds?: number, drainSeconds?: number },
@@ -29,12 +31,12 @@ export const OTHER_EVENT_LOOP = 'other';
  * @typedef {{ scenario: string, target: string, url: string, phase: string, mode: string,
  *             downstream: string, lock: string, ms: number, vus: number, maxVus: number,
  *             rate: number, start: number, seconds: number }} Load
- * @typedef {{ scenario: string, target: string, url: string, probe: string, path: string }} ProbeRoute
+ * @typedef {{ scenario: string, target: string, url: string, probe: string, path: string, rate: number }} ProbeRoute
  * @typedef {{ kind: 'two-targets' | 'one-target', targets: Target[], loads: Load[],
- *             windows: Window[], probes: ProbeRoute[], probeRate: number, probeVus: number, probeMaxVus: number,
- *             eventLoops: number, probeTimeoutMs: number, workTimeoutMs: number, rule: StarvationRule,
- *             latencyBoundMs: number, drainSeconds: number, totalSeconds: number, starvingModes: string[],
- *             reportDir: string }} Layout
+ *             windows: Window[], probes: ProbeRoute[], probeVus: number, eventLoops: number,
+ *             probeTimeoutMs: number, workTimeoutMs: number, rules: import('./lib-rules.js').Rules,
+ *             drainSeconds: number, totalSeconds: number, starvingModes: string[], reportDir: string }} Layout
+ *   probeVus: the VUs of each target's probe scenario (probeVusFor)
  */
 
 /**
@@ -62,7 +64,7 @@ export function buildLayout(env, plan) {
     ? quickPlan.baselineSeconds : scale(plan.baselineSeconds), 0);
   const drainSeconds = int(env, 'DRAIN_SECONDS', quickPlan && quickPlan.drainSeconds !== undefined
     ? quickPlan.drainSeconds : plan.drainSeconds, 0);
-  const probeRate = int(env, 'PROBE_RATE', plan.probes.ratePerSecond, 1);
+  const probeRate = env.PROBE_RATE === undefined || env.PROBE_RATE === '' ? null : int(env, 'PROBE_RATE', 0, 1);
 
   /** @type {Target[]} */
   const targets = twoTargets
@@ -103,28 +105,21 @@ export function buildLayout(env, plan) {
   }
   const totalSeconds = windows[windows.length - 1].end;
 
-  // One probe scenario per target takes the endpoints in turn, so each endpoint goes through every
-  // VU's keep-alive connection, and the VUs' connections, opened one after another, cover every event loop.
+  // One probe scenario per target sends every endpoint at its own rate (probeScheduleOf).
   /** @type {ProbeRoute[]} */
   const probes = [];
   for (const target of targets) {
     for (const [probe, path] of Object.entries(plan.probes.endpoints)) {
-      probes.push({ scenario: `probe-${target.name}`, target: target.name, url: target.url + path, probe, path });
+      const byProbe = plan.probes.ratePerSecondByProbe || {};
+      const rate = probeRate !== null ? probeRate : byProbe[probe] !== undefined ? byProbe[probe] : plan.probes.ratePerSecond;
+      probes.push({ scenario: `probe-${target.name}`, target: target.name, url: target.url + path, probe, path, rate });
     }
   }
-  const endpointCount = Object.keys(plan.probes.endpoints).length;
-  const eventLoops = int(env, 'EVENT_LOOPS', 8, 1);
-  const probeVus = int(env, 'PROBE_VUS', coprimeFrom(Math.max(eventLoops, probeRate * endpointCount), endpointCount), eventLoops);
-  if (gcd(probeVus, endpointCount) !== 1) {
-    throw new Error(`PROBE_VUS must share no factor with the ${endpointCount} probe endpoints (each endpoint would go `
-      + `through only ${probeVus / gcd(probeVus, endpointCount)} of the ${probeVus} connections); try ${coprimeFrom(probeVus, endpointCount)}`);
-  }
-  const probeMaxVus = int(env, 'PROBE_MAX_VUS', Math.max(200, probeVus), probeVus);
+  const probeTimeoutMs = int(env, 'PROBE_TIMEOUT_MS', plan.probes.timeoutMillis, 1);
 
-  const defaultStarving = twoTargets
-    ? loads.filter((l) => l.target === 'pinned' && !NEVER_STARVING.includes(l.mode)).map((l) => l.mode).join(',')
-    : 'cpu';
-  const starvingModes = list(env, 'STARVING_MODES', defaultStarving);
+  // The pinned deployment is there to starve: its mode is expected to, unless no JVM starves under it.
+  const starvingModes = list(env, 'STARVING_MODES', loads.filter((l) => l.target === 'pinned' && predictForEveryJvm(l.mode, l.downstream) !== 'free')
+    .map((l) => l.mode).join(','));
   for (const mode of starvingModes) {
     if (!MODES.includes(mode)) {
       throw new Error(`STARVING_MODES: unknown mode '${mode}' (modes: ${MODES.join(', ')})`);
@@ -137,14 +132,11 @@ export function buildLayout(env, plan) {
     loads,
     windows,
     probes,
-    probeRate,
-    probeVus,
-    probeMaxVus,
-    eventLoops,
-    probeTimeoutMs: int(env, 'PROBE_TIMEOUT_MS', plan.probes.timeoutMillis, 1),
+    probeVus: probeVusFor(probes.filter((p) => p.target === targets[0].name), probeTimeoutMs),
+    eventLoops: int(env, 'EVENT_LOOPS', 8, 1),
+    probeTimeoutMs,
     workTimeoutMs: int(env, 'WORK_TIMEOUT_MS', 60000, 1),
-    rule: starvationRule(plan),
-    latencyBoundMs: int(env, 'PROBE_P99_MS', 200, 1),
+    rules: readRules(plan),
     drainSeconds,
     totalSeconds,
     starvingModes,
@@ -153,19 +145,89 @@ export function buildLayout(env, plan) {
 }
 
 /**
- * The plan's one rule for "starved" (plan.json 'starved'), checked as the Java runner checks it.
+ * The VUs a target's probe scenario needs so that k6 drops no probe, whatever the service does: a
+ * probe holds its VU until it is answered or times out, so at most the probes of the timeout and
+ * one second more (to connect and read the answer) are in flight. k6 starts an iteration only on
+ * an idle VU, and drops it when none is.
  *
- * @param {Plan} plan
- * @returns {StarvationRule}
+ * @param {ProbeRoute[]} routes one target's
+ * @param {number} timeoutMs
  */
-export function starvationRule(plan) {
-  const rule = plan.starved;
-  if (!rule || !(rule.probe in plan.probes.endpoints) || !(rule.percentile > 0 && rule.percentile < 100)
-    || !(rule.baselineFactor >= 1) || !(rule.minimumMillis >= 0)) {
-    throw new Error('plan.json: starved needs a probe of probes.endpoints, a percentile in (0, 100), a baselineFactor >= 1 '
-      + `and a minimumMillis >= 0; got ${JSON.stringify(rule)}`);
+export function probeVusFor(routes, timeoutMs) {
+  return Math.ceil(routes.reduce((sum, r) => sum + r.rate, 0) * (timeoutMs / 1000 + 1));
+}
+
+/**
+ * The order in which a target's probe scenario sends its endpoints. The service deals new
+ * connections out over its event loops in turn, and each probe opens one, so the iterations that
+ * fall on one residue modulo the event loops reach one event loop: each residue walks its own copy
+ * of a smooth weighted round robin of the endpoints (each endpoint its weight's times per cycle,
+ * evenly spaced), from its own offset, all turned by a pseudo-random amount every cycle. So every
+ * endpoint reaches every event loop at its own rate within a few cycles, whatever the number of
+ * endpoints and their rates; connections others open in between only move residues to other event
+ * loops, and a wrong count of event loops does not keep an endpoint off some of them.
+ *
+ * @param {ProbeRoute[]} routes one target's, each at its rate
+ * @returns {{ routes: ProbeRoute[], weights: number[], sequence: number[] }} integer weights in the
+ *   rates' proportion, and one cycle: route indexes, each its weight's times
+ */
+export function probeScheduleOf(routes) {
+  const scaled = routes.map((r) => Math.round(r.rate * 1000));
+  const divisor = scaled.reduce((a, b) => gcd(a, b));
+  const weights = scaled.map((w) => w / divisor);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const current = weights.map(() => 0);
+  const sequence = [];
+  for (let slot = 0; slot < total; slot++) {
+    weights.forEach((w, i) => { current[i] += w; });
+    const pick = current.indexOf(Math.max(...current));
+    current[pick] -= total;
+    sequence.push(pick);
   }
-  return { probe: rule.probe, percentile: rule.percentile, baselineFactor: rule.baselineFactor, minimumMillis: rule.minimumMillis };
+  return { routes, weights, sequence };
+}
+
+/**
+ * The route of a probe scenario's iteration (see probeScheduleOf).
+ *
+ * @param {{ routes: ProbeRoute[], sequence: number[] }} schedule
+ * @param {number} iteration the scenario's iteration in the test
+ * @param {number} eventLoops the target's, from /lab/info
+ * @returns {ProbeRoute}
+ */
+export function routeAt(schedule, iteration, eventLoops) {
+  const cycle = schedule.sequence.length;
+  const residue = iteration % eventLoops;
+  const slot = Math.floor(iteration / eventLoops);
+  const turn = Math.round((residue * cycle) / eventLoops) + scramble(Math.floor(slot / cycle));
+  return schedule.routes[schedule.sequence[(slot + turn) % cycle]];
+}
+
+/**
+ * The total rate of one target's probes as k6's arrival rate: a whole number of iterations per timeUnit.
+ *
+ * @param {ProbeRoute[]} routes
+ * @returns {{ rate: number, timeUnit: string }}
+ */
+export function arrivalRateOf(routes) {
+  const total = routes.reduce((sum, r) => sum + r.rate, 0);
+  for (const seconds of [1, 10, 100, 1000]) {
+    if (Math.abs(total * seconds - Math.round(total * seconds)) < 1e-9) {
+      return { rate: Math.round(total * seconds), timeUnit: `${seconds}s` };
+    }
+  }
+  return { rate: Math.round(total * 1000), timeUnit: '1000s' };
+}
+
+/**
+ * A pseudo-random whole number from `seed` (a multiplicative hash and a step of a linear
+ * congruential generator): every VU computes the same turn for the same cycle.
+ *
+ * @param {number} seed
+ */
+function scramble(seed) {
+  const hashed = (seed * 2654435761 + 1013904223) % 4294967296;
+  return Math.floor(((hashed * 1664525 + 1013904223) % 4294967296) / 65536);
 }
 
 /**
@@ -211,23 +273,6 @@ export function windowAt(layout, seconds) {
 }
 
 /**
- * How a load window is expected to end for the rule's probe (virtual), as the thresholds can state it
- * before the run: 'starve' (a mode in STARVING_MODES; with two targets, on the pinned one: the
- * unpinned deployment is the control), 'hold' (a mode that never holds a carrier), or 'record'
- * (depends on the JVM: judged in report.md against /lab/info).
- *
- * @param {Layout} layout
- * @param {Load} load
- * @returns {'starve' | 'hold' | 'record'}
- */
-export function expectationOf(layout, load) {
-  if (layout.starvingModes.includes(load.mode) && (layout.kind === 'one-target' || load.target === 'pinned')) {
-    return 'starve';
-  }
-  return NEVER_STARVING.includes(load.mode) ? 'hold' : 'record';
-}
-
-/**
  * @param {Record<string, string>} env
  * @param {Plan} plan
  * @returns {PlanPhase[]}
@@ -256,20 +301,6 @@ function oneTargetPhases(env, plan, quick) {
   }
   const skipped = quick && plan.quick ? plan.quick.skipPhases : [];
   return runnable.filter((p) => (wanted.length === 0 || wanted.includes(p.name)) && !skipped.includes(p.name));
-}
-
-/**
- * The least number from `from` up that shares no factor with `n`.
- *
- * @param {number} from
- * @param {number} n
- */
-function coprimeFrom(from, n) {
-  let value = from;
-  while (gcd(value, n) !== 1) {
-    value += 1;
-  }
-  return value;
 }
 
 /**

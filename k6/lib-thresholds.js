@@ -2,7 +2,9 @@
 // k6 puts a tag-filtered sub-metric in the end-of-test summary only when a threshold names it, so
 // every sub-metric the report needs is named here, through the same key builders the report uses.
 
-import { eventLoopTags, expectationOf } from './lib-config.js';
+import { eventLoopTags } from './lib-config.js';
+import { predictForEveryJvm, sharesThreadsWith } from './lib-predictions.js';
+import { statOf } from './lib-rules.js';
 
 /** Custom metrics (defined in lib-probes.js and lib-work.js). */
 export const PROBE_ERRORS = 'probe_errors';
@@ -18,22 +20,13 @@ export const SLOW_PROBE_SECONDS = [1, 3];
 export const SUMMARY_TREND_STATS = ['min', 'p(10)', 'med', 'avg', 'p(90)', 'p(95)', 'p(99)', 'max', 'count'];
 
 /**
- * The summary's trend stat for the rule's percentile: k6 names the median 'med'.
+ * SUMMARY_TREND_STATS, and the rules' stats if they are not among them.
  *
- * @param {import('./lib-config.js').StarvationRule} rule
+ * @param {import('./lib-rules.js').Rules} rules
  */
-export function ruleStat(rule) {
-  return rule.percentile === 50 ? 'med' : `p(${rule.percentile})`;
-}
-
-/**
- * SUMMARY_TREND_STATS, and the rule's stat if it is not among them.
- *
- * @param {import('./lib-config.js').StarvationRule} rule
- */
-export function summaryTrendStats(rule) {
-  const stat = ruleStat(rule);
-  return SUMMARY_TREND_STATS.includes(stat) ? SUMMARY_TREND_STATS : [...SUMMARY_TREND_STATS, stat];
+export function summaryTrendStats(rules) {
+  const extra = [statOf(rules.starved.percentile), statOf(rules.untouched.percentile)].filter((s) => !SUMMARY_TREND_STATS.includes(s));
+  return [...SUMMARY_TREND_STATS, ...new Set(extra)];
 }
 
 /**
@@ -80,6 +73,17 @@ export function probeWaitKey(target, window, probe, eventLoop) {
 }
 
 /**
+ * Every probe sent counts here, answered or not: its total is the probes sent in the window.
+ *
+ * @param {string} target
+ * @param {string} window
+ * @param {string} probe
+ */
+export function probeErrorsKey(target, window, probe) {
+  return `${PROBE_ERRORS}{${probeTags(target, window, probe)}}`;
+}
+
+/**
  * @param {string} target
  * @param {string} window
  * @param {string} probe
@@ -87,14 +91,6 @@ export function probeWaitKey(target, window, probe, eventLoop) {
  */
 function probeTags(target, window, probe, eventLoop) {
   return `probe:${probe},target:${target},phase:${window}${eventLoop === undefined ? '' : `,event_loop:${eventLoop}`}`;
-}
-
-/**
- * @param {string} target
- * @param {string} window
- */
-export function probeErrorsKey(target, window) {
-  return `${PROBE_ERRORS}{target:${target},phase:${window}}`;
 }
 
 /**
@@ -115,88 +111,111 @@ export function workKey(metric, target, window) {
 }
 
 /**
+ * The iterations a target's probe scenario could not start.
+ *
+ * @param {string} target
+ */
+export function droppedKey(target) {
+  return `dropped_iterations{scenario:probe-${target}}`;
+}
+
+/**
+ * What a load does to the rule's probe, as far as it is known before setup() reads /lab/info:
+ * 'starves' (on every JVM, or a mode STARVING_MODES names: with two targets, on the pinned one, the
+ * unpinned deployment being the control), 'free' on every JVM, or 'depends' on the JVM (judged in
+ * report.md against /lab/info).
+ *
+ * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-config.js').Load} load
+ * @returns {'starves' | 'free' | 'depends'}
+ */
+export function expectationBeforeTheRun(layout, load) {
+  if (layout.starvingModes.includes(load.mode) && (layout.kind === 'one-target' || load.target === 'pinned')) {
+    return 'starves';
+  }
+  const everywhere = predictForEveryJvm(load.mode, load.downstream);
+  return everywhere === 'starves' || everywhere === 'collapses' ? 'starves' : everywhere === 'free' ? 'free' : 'depends';
+}
+
+/**
  * The threshold layout. Each threshold reads as the expected outcome, so ✓ means "as expected":
- *   med>=F / med<F  the rule's probe (virtual) starves / holds, F the rule's minimumMillis, on the
- *             rule's percentile (med for 50). A threshold cannot see the baseline, so it states
- *             the rule's floor only; the report applies the whole rule (F and baselineFactor × the
- *             baseline), and its verdict is the one that counts.
- *   p(99)<B   a latency bound, not the starvation rule: every other probe must stay under it
- *             (B = PROBE_P99_MS) unless the work shares its threads
+ *   med>=F / med<F  the starved rule's probe (virtual) starves / holds, F the rule's minimumMillis,
+ *             on the rule's percentile (med for 50). A threshold cannot see the baseline, so it
+ *             states the rule's floor only; the report applies the whole rule (F and
+ *             baselineFactor × the baseline), and its verdict is the one that counts.
+ *   p(99)<B   the untouched rule, whole: its probes stay under its bound B, unless the work shares
+ *             their threads (sharesThreadsWith)
+ *   rate<0.01 probes and work answered within the contract
  *   max>=0 / rate>=0 / count>=0
  *             recorded for the report only: the outcome depends on the JVM (judged in report.md
  *             against /lab/info), or the value is informative (503s under overload, the probe
- *             distribution: shares over 1 s and 3 s, per event loop)
+ *             distribution: shares over 1 s and 3 s, per event loop, dropped probes)
  * None aborts the run: the breach is the result, reported at the end.
  *
  * @param {import('./lib-config.js').Layout} layout
  * @returns {Record<string, import('k6/options').Threshold[]>}
  */
 export function thresholdsFor(layout) {
-  const rule = layout.rule;
-  const starves = expect(`${ruleStat(rule)}>=${rule.minimumMillis}`);
-  const ruleHolds = expect(`${ruleStat(rule)}<${rule.minimumMillis}`);
-  const withinBound = expect(`p(99)<${layout.latencyBoundMs}`);
+  const { starved, untouched } = layout.rules;
+  const starves = expect(`${statOf(starved.percentile)}>=${starved.minimumMillis}`);
+  const holds = expect(`${statOf(starved.percentile)}<${starved.minimumMillis}`);
+  const stays = expect(`${statOf(untouched.percentile)}<${untouched.maximumMillis}`);
   const recorded = expect('max>=0');
   /** @type {Record<string, import('k6/options').Threshold[]>} */
   const thresholds = {};
+
   /**
-   * k6 puts the shares over 1 s and 3 s in the summary only when a threshold names them.
+   * One window's thresholds for one target's probes; `load` is undefined in the baseline.
    *
    * @param {string} target
    * @param {string} window
-   * @param {string} probe
-   * @param {string} [eventLoop]
+   * @param {import('./lib-config.js').Load} [load]
    */
-  const recordShares = (target, window, probe, eventLoop) => {
-    for (const seconds of SLOW_PROBE_SECONDS) {
-      thresholds[probeOverKey(seconds, target, window, probe, eventLoop)] = [expect('rate>=0')];
+  const probeWindow = (target, window, load) => {
+    const expected = load ? expectationBeforeTheRun(layout, load) : 'free';
+    for (const route of layout.probes.filter((p) => p.target === target)) {
+      const key = probeLatencyKey(target, window, route.probe);
+      let answersInTime = expect('rate<0.01');
+      if (route.probe === starved.probe) {
+        thresholds[key] = [expected === 'starves' ? starves : expected === 'free' ? holds : recorded];
+        // a starving probe may meet its deadline (503)
+        answersInTime = expected === 'free' ? answersInTime : expect('rate>=0');
+      } else if (untouched.probes.includes(route.probe) && !(load && sharesThreadsWith(load.mode, route.probe))) {
+        thresholds[key] = [stays];
+      } else {
+        thresholds[key] = [recorded];
+      }
+      thresholds[probeErrorsKey(target, window, route.probe)] = [answersInTime];
+      for (const seconds of SLOW_PROBE_SECONDS) {
+        thresholds[probeOverKey(seconds, target, window, route.probe)] = [expect('rate>=0')];
+      }
+      // Every probe's answers per event loop (the even sampling is judged on them); the rule's
+      // probe's distribution per event loop too.
+      for (const eventLoop of eventLoopTags(layout)) {
+        thresholds[probeWaitKey(target, window, route.probe, eventLoop)] = [recorded];
+        if (route.probe === starved.probe && load) {
+          for (const seconds of SLOW_PROBE_SECONDS) {
+            thresholds[probeOverKey(seconds, target, window, route.probe, eventLoop)] = [expect('rate>=0')];
+          }
+        }
+      }
     }
   };
 
   for (const target of layout.targets) {
-    for (const route of layout.probes.filter((p) => p.target === target.name)) {
-      thresholds[probeLatencyKey(target.name, 'baseline', route.probe)] = [route.probe === rule.probe ? ruleHolds : withinBound];
-      recordShares(target.name, 'baseline', route.probe);
-    }
-    thresholds[probeErrorsKey(target.name, 'baseline')] = [expect('rate<0.01')];
+    probeWindow(target.name, 'baseline');
+    thresholds[droppedKey(target.name)] = [expect('count>=0')];
   }
-
   for (const load of layout.loads) {
-    const expected = expectationOf(layout, load);
-    for (const route of layout.probes.filter((p) => p.target === load.target)) {
-      const key = probeLatencyKey(load.target, load.phase, route.probe);
-      if (route.probe === rule.probe) {
-        thresholds[key] = [expected === 'starve' ? starves : expected === 'hold' ? ruleHolds : recorded];
-        for (const eventLoop of eventLoopTags(layout)) {
-          thresholds[probeWaitKey(load.target, load.phase, route.probe, eventLoop)] = [recorded];
-          recordShares(load.target, load.phase, route.probe, eventLoop);
-        }
-      } else if (sharesThreadsWithWork(load.mode, route.probe)) {
-        // cpu burns the cores every thread runs on; platform work shares the worker pool.
-        thresholds[key] = [recorded];
-      } else {
-        thresholds[key] = [withinBound];
-      }
-      recordShares(load.target, load.phase, route.probe);
-    }
-    thresholds[probeErrorsKey(load.target, load.phase)] = [expected === 'starve' ? expect('rate>=0') : expect('rate<0.01')];
-    // native answers 501 without FFM (JDK 21): its load is skipped there, so it may complete nothing.
-    thresholds[workKey(WORK_COMPLETED, load.target, load.phase)] = [load.mode === 'native' ? expect('count>=0') : expect('count>0')];
+    probeWindow(load.target, load.phase, load);
+    // Work that may not run (native without FFM idles) or may collapse can complete nothing.
+    const certain = ['starves', 'free'].includes(predictForEveryJvm(load.mode, load.downstream));
+    thresholds[workKey(WORK_COMPLETED, load.target, load.phase)] = [expect(certain ? 'count>0' : 'count>=0')];
     thresholds[workKey(WORK_OVERLOADED, load.target, load.phase)] = [expect('rate>=0')];
     thresholds[workKey(WORK_ERRORS, load.target, load.phase)] = [expect('rate<0.01')];
     thresholds[workLatencyKey(load.target, load.phase)] = [recorded];
   }
-  // Probe iterations k6 could not start (every probe VU busy): the latencies are then a lower bound.
-  thresholds.dropped_iterations = [expect('count>=0')];
   return thresholds;
-}
-
-/**
- * @param {string} mode
- * @param {string} probe
- */
-function sharesThreadsWithWork(mode, probe) {
-  return mode === 'cpu' || (mode === 'platform' && probe === 'worker');
 }
 
 /**

@@ -12,6 +12,7 @@
 import http from 'k6/http';
 import { check } from 'k6';
 import { HEALTH_PATHS, MODES, buildLayout } from './lib-config.js';
+import { predict } from './lib-predictions.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildLayout(__ENV, plan);
@@ -51,8 +52,9 @@ export function smoke() {
     check(info, { [`${target.name} /lab/info lists every mode`]: () => MODES.every((m) => modes.includes(m)) }, tags);
 
     for (const mode of modes) {
-      if (mode === 'native' && info.nativePinAvailable !== true) {
-        console.log(`${target.name}: skipping /work/native, this JVM has no FFM (Java ${info.javaVersion})`);
+      const prediction = predict(mode, 'sleep', info);
+      if (prediction.outcome === '501') {
+        console.log(`${target.name}: skipping /work/${mode} on Java ${info.javaVersion}: ${prediction.why}`);
         continue;
       }
       expectOk(`${target.url}/work/${mode}?ms=${workMs}&downstream=sleep&lock=private`,

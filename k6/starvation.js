@@ -4,8 +4,10 @@
 // arrival rate from the start (phase:baseline) and through the load (phase:load, or the plan's
 // phase name); the load hammers /work/{mode}. Only /probe/virtual shares the carriers with the
 // work, so only it starves when the work holds its carrier. "Starved" is the plan's one rule
-// (plan.json 'starved'), applied by the report; each probe answer names the event loop that
-// served it, and the report breaks the starved probe down by event loop.
+// (plan.json 'starved'), and so is "untouched" for the others ('untouched'), applied by the
+// thresholds and the report against what the JVM's facts predict (lib-predictions.js). Each probe
+// answer names the event loop that served it: the report counts every probe's answers per event
+// loop, and breaks the starved probe's wait down by event loop.
 //
 // Targets (one of):
 //   PINNED_URL + UNPINNED_URL  two deployments side by side (Kubernetes: http://lab-pinned:8080 and
@@ -23,62 +25,55 @@
 //   LOAD_RATE [unset]          work requests per second per target instead (open model)
 //   LOAD_MAX_VUS [LOAD_VUS]    VU ceiling for LOAD_RATE
 //   LOAD_SECONDS [plan: 6]     length of each load window
-//   BASELINE_SECONDS [plan: 4] probes alone before the first load
-//   DRAIN_SECONDS [plan: 2]    gap between two load windows (BASE_URL layout)
+//   BASELINE_SECONDS [plan: 2] probes alone before the first load
+//   DRAIN_SECONDS [plan: 1]    gap between two load windows (BASE_URL layout)
 //   PHASES [all default-JVM]   comma-separated plan phases to run (BASE_URL layout)
 //   QUICK [false]              true: the plan's quick settings (shorter, fewer phases)
-//   PROBE_RATE [plan: 10]      requests per second per probe and target
-//   EVENT_LOOPS [8]            the most event loops the report breaks down, and the least
-//                              number of probe VUs (Quarkus serves HTTP on one event loop per
-//                              CPU, at least 2; /lab/info says how many: eventLoops)
-//   PROBE_VUS [41]             VUs, each with its own keep-alive connection, each probe scenario
-//                              starts with: at least EVENT_LOOPS, sharing no factor with the
-//                              number of probe endpoints (default: a second of probes, made so)
-//   PROBE_MAX_VUS [200]        VU ceiling per probe scenario (starved probes hold VUs)
-//   PROBE_TIMEOUT_MS [plan: 30000]  probe request timeout
+//   PROBE_RATE [plan]          requests per second of every probe, per target, instead of the
+//                              plan's rates (ratePerSecond, ratePerSecondByProbe)
+//   PROBE_TIMEOUT_MS [plan: 30000]  probe request timeout; the probe VUs are sized from it
+//   EVENT_LOOPS [8]            event loops the report breaks the probes down by, one by one
+//                              (answers from later ones count as 'other'); /lab/info says how
+//                              many the service has (eventLoops)
 //   WORK_TIMEOUT_MS [60000]    work request timeout
-//   PROBE_P99_MS [200]         latency bound of the probes that must not starve (every probe
-//                              but the rule's, unless the work shares its threads); not the rule
-//   STARVING_MODES [PINNED_MODE, or cpu with BASE_URL]  modes whose load is expected to starve
-//                              /probe/virtual by the plan's rule (with two targets: on the
-//                              pinned one); modes that never hold a carrier (unpinned, reentrant,
-//                              platform) are expected not to; the rest are recorded and judged
-//                              in report.md against /lab/info
-//   REPORT_DIR [.]             where handleSummary writes summary.json and report.md
+//   STARVING_MODES [PINNED_MODE with two targets]  modes whose load the thresholds expect to starve
+//                              /probe/virtual on this deployment (with two targets: on the pinned
+//                              one), beyond what starves on every JVM (lib-predictions.js)
+//   REPORT_DIR [.]             the existing directory handleSummary writes summary.json and report.md to
 //
 //   k6 run -e BASE_URL=http://localhost:8080 k6/starvation.js
 
 import exec from 'k6/execution';
 import { sleep } from 'k6';
-import { buildLayout, windowAt } from './lib-config.js';
-import { inspectTarget, sendProbe } from './lib-probes.js';
-import { summaryFiles } from './lib-report.js';
+import { arrivalRateOf, buildLayout, probeScheduleOf, routeAt, windowAt } from './lib-config.js';
+import { predict } from './lib-predictions.js';
+import { inspectTarget, sendProbe, warmUp } from './lib-probes.js';
+import { renderMarkdown } from './lib-report-markdown.js';
+import { buildModel } from './lib-report-model.js';
+import { renderText } from './lib-report-text.js';
 import { summaryTrendStats, thresholdsFor } from './lib-thresholds.js';
 import { sendWork } from './lib-work.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildLayout(__ENV, plan);
 
-/** @type {Record<string, import('./lib-config.js').ProbeRoute[]>} each target's probe routes, taken in turn */
-const probeRoutes = {};
+/** @type {Record<string, ReturnType<typeof probeScheduleOf>>} each probe scenario's order */
+const schedules = {};
 /** @type {Record<string, import('k6/options').Scenario>} */
 const scenarios = {};
-for (const route of layout.probes) {
-  probeRoutes[route.scenario] = (probeRoutes[route.scenario] || []).concat([route]);
-}
-for (const [name, routes] of Object.entries(probeRoutes)) {
-  // Every VU keeps one keep-alive connection; all PROBE_VUS are idle at the start, so they open
-  // their connections one after another, and the service deals them out over its event loops.
-  scenarios[name] = {
-    executor: 'constant-arrival-rate',
+for (const target of layout.targets) {
+  const routes = layout.probes.filter((p) => p.target === target.name);
+  schedules[routes[0].scenario] = probeScheduleOf(routes);
+  // Every VU a probe may hold until it times out is there from the start (probeVusFor): k6 drops
+  // an iteration when no VU is idle, and a VU it starts mid-run comes too late for it.
+  scenarios[routes[0].scenario] = Object.assign({
+    executor: /** @type {const} */ ('constant-arrival-rate'),
     exec: 'probe',
-    rate: layout.probeRate * routes.length,
-    timeUnit: '1s',
     duration: `${layout.totalSeconds}s`,
     preAllocatedVUs: layout.probeVus,
-    maxVUs: layout.probeMaxVus,
-    tags: { kind: 'probe', target: routes[0].target },
-  };
+    maxVUs: layout.probeVus,
+    tags: { kind: 'probe', target: target.name },
+  }, arrivalRateOf(routes));
 }
 
 /** @type {Record<string, import('./lib-config.js').Load>} */
@@ -102,17 +97,20 @@ for (const load of layout.loads) {
 /** @type {import('k6/options').Options} */
 export const options = {
   scenarios,
-  thresholds: thresholdsFor(layout),
-  summaryTrendStats: summaryTrendStats(layout.rule),
+  // Only the init context k6 reads the options from (VU 0) builds the thresholds: a VU that probes
+  // does not need them, and 2,000 VUs each building them take seconds to start.
+  thresholds: __VU === 0 ? thresholdsFor(layout) : {},
+  summaryTrendStats: summaryTrendStats(layout.rules),
   // Keep-alive for the load, as k6's defaults; each probe asks for a new connection itself
-  // (Connection: close, lib-probes.js), so the probes sample every event loop in turn.
+  // (Connection: close, lib-probes.js).
   noConnectionReuse: false,
   noVUConnectionReuse: false,
   setupTimeout: '60s',
 };
 
 /**
- * Fails fast unless every target is ready; records each target's /lab/info for the report.
+ * Fails fast unless every target is ready; records each target's /lab/info for the report, and
+ * warms each target up before the baseline.
  */
 export function setup() {
   /** @type {Record<string, { url: string, facts: Record<string, unknown> }>} */
@@ -130,36 +128,44 @@ export function setup() {
       console.warn(`${target.name}: the service has ${eventLoops} event loops, the run samples and breaks down `
         + `${layout.eventLoops} (EVENT_LOOPS): set EVENT_LOOPS=${eventLoops}.`);
     }
-    for (const load of layout.loads.filter((l) => l.target === target.name)) {
-      if (load.mode === 'pinned' && layout.starvingModes.includes('pinned') && seen.facts.synchronizedPins === false) {
-        console.warn(`${target.name}: synchronized does not pin on Java ${seen.facts.javaVersion} `
-          + '(synchronizedPins=false): /work/pinned will not starve it. Run that JVM with -XX:LockingMode=1, '
-          + 'or set STARVING_MODES without pinned.');
+    for (const load of layout.loads.filter((l) => l.target === target.name && layout.starvingModes.includes(l.mode))) {
+      const prediction = predict(load.mode, load.downstream, seen.facts);
+      if (prediction.outcome === 'free') {
+        console.warn(`${target.name}: /work/${load.mode} will not starve Java ${seen.facts.javaVersion}: ${prediction.why}. `
+          + `Run a JVM it starves, or set STARVING_MODES without ${load.mode}.`);
       }
     }
+    const runnable = layout.loads.filter((l) => l.target === target.name && predict(l.mode, l.downstream, seen.facts).outcome !== '501');
+    warmUp(target, layout.probes.filter((p) => p.target === target.name).map((p) => p.path),
+      [...new Set(runnable.map((l) => `/work/${l.mode}?ms=1&downstream=${l.downstream}&lock=${l.lock}`))]);
   }
   return { targets };
 }
 
 /**
- * One probe request, to the target's endpoints in turn; the phase tag follows the run's clock.
+ * One probe request, to the endpoint the schedule gives this iteration for the target's event
+ * loops; the phase tag follows the run's clock.
+ *
+ * @param {{ targets: Record<string, { url: string, facts: Record<string, unknown> }> }} data
  */
-export function probe() {
-  const routes = probeRoutes[exec.scenario.name];
-  const route = routes[exec.scenario.iterationInTest % routes.length];
+export function probe(data) {
+  const schedule = schedules[exec.scenario.name];
+  const target = schedule.routes[0].target;
+  const served = data && data.targets[target] ? data.targets[target].facts.eventLoops : undefined;
+  const route = routeAt(schedule, exec.scenario.iterationInTest, typeof served === 'number' && served > 0 ? served : layout.eventLoops);
   const phase = windowAt(layout, (Date.now() - exec.scenario.startTime) / 1000);
   sendProbe(route, phase, layout.probeTimeoutMs, layout.eventLoops);
 }
 
 /**
- * One unit of work. native on a JVM without FFM answers 501: its window idles instead.
+ * One unit of work. A mode the JVM cannot run (native without FFM answers 501) idles instead.
  *
  * @param {{ targets: Record<string, { url: string, facts: Record<string, unknown> }> }} data
  */
 export function load(data) {
   const work = loads[exec.scenario.name];
   const facts = data && data.targets[work.target] ? data.targets[work.target].facts : null;
-  if (work.mode === 'native' && facts && facts.nativePinAvailable === false) {
+  if (facts && predict(work.mode, work.downstream, facts).outcome === '501') {
     sleep(1);
     return;
   }
@@ -167,8 +173,16 @@ export function load(data) {
 }
 
 /**
+ * REPORT_DIR/summary.json (k6's data plus the report's model), REPORT_DIR/report.md and stdout.
+ *
  * @param {any} data
  */
 export function handleSummary(data) {
-  return summaryFiles(data, layout);
+  const model = buildModel(data, layout);
+  const dir = layout.reportDir === '.' ? '' : `${layout.reportDir.replace(/\/+$/, '')}/`;
+  return {
+    [`${dir}summary.json`]: JSON.stringify(Object.assign({}, data, { starvationLab: model }), null, 2),
+    [`${dir}report.md`]: renderMarkdown(model),
+    stdout: `${renderText(model)}\n  files: ${dir}summary.json, ${dir}report.md\n\n`,
+  };
 }

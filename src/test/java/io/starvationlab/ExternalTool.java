@@ -28,12 +28,22 @@ public final class ExternalTool {
         return found.get();
     }
 
+    /** The tool from the PATH, else {@code elsewhere}; without either the whole test fails in CI and is skipped elsewhere. */
+    public static Path require(String name, String installHint, Path elsewhere) {
+        Optional<Path> found = onPath(name).or(() -> Optional.of(elsewhere).filter(Files::isExecutable));
+        if (found.isEmpty()) {
+            String message = name + " is neither on the PATH nor at " + elsewhere.toAbsolutePath().normalize() + " (" + installHint + ")";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail(message + ": required in CI");
+            }
+            Assumptions.abort(message);
+        }
+        return found.get();
+    }
+
     /** The tool, or empty after a loud SKIPPED line; in CI a missing tool fails the test. */
     public static Optional<Path> find(String name, String installHint) {
-        Optional<Path> found = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .map(directory -> Path.of(directory, name))
-                .filter(Files::isExecutable)
-                .findFirst();
+        Optional<Path> found = onPath(name);
         if (found.isEmpty()) {
             String message = name + " is not on the PATH (" + installHint + ")";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -42,5 +52,12 @@ public final class ExternalTool {
             System.err.println("SKIPPED: " + message);
         }
         return found;
+    }
+
+    private static Optional<Path> onPath(String name) {
+        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .map(directory -> Path.of(directory, name))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 }

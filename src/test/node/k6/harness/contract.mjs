@@ -1,16 +1,13 @@
 // The service's HTTP contract (README.md, "HTTP API") as the harness checks requests against it:
-// the paths, the work modes and their query parameters, and the tags each kind of request carries.
+// the paths, the work modes and their query parameters.
 // Written from the contract, not from the scripts, so a typo in a script cannot agree with itself.
 
 export const MODES = ['unpinned', 'pinned', 'reentrant', 'native', 'cpu', 'platform'];
 export const PROBE_PATHS = ['/probe/virtual', '/probe/worker', '/probe/event-loop'];
 export const HEALTH_PATHS = ['/q/health/live', '/q/health/ready', '/q/health/started'];
 export const LAB_PATHS = ['/lab/info', '/lab/pinning'];
-export const TARGETS = ['pinned', 'unpinned', 'base'];
 export const WORK_PARAMETERS = { ms: /^\d{1,9}$/, downstream: /^(db|sleep)$/, lock: /^(private|shared)$/ };
 export const MAX_MS = 30000;
-export const LAB_INFO_FIELDS = ['javaVersion', 'availableProcessors', 'carrierParallelism', 'carrierMaxPoolSize',
-  'lockingMode', 'synchronizedPins', 'nativePinAvailable', 'downstreamPermits', 'poolMaxSize', 'modes'];
 
 /**
  * What is wrong with a request's method, path and query, by the contract.
@@ -52,40 +49,6 @@ export function contractProblems(request) {
     problems.push(`${where}: no such endpoint in the contract (${path})`);
   } else if ([...url.searchParams.keys()].length > 0 && path !== '/lab/pinning') {
     problems.push(`${where}: ${path} takes no query parameters`);
-  }
-  return problems;
-}
-
-/**
- * What is wrong with the tags of a probe or work request.
- *
- * @param {{ url: string, tags: Record<string, string> }} request
- * @param {'probe' | 'work'} kind
- * @param {Record<string, string>} probeEndpoints plan.json probes.endpoints: probe name → path
- * @returns {string[]}
- */
-export function tagProblems(request, kind, probeEndpoints) {
-  const problems = [];
-  const tags = request.tags || {};
-  const where = `${request.url}`;
-  if (!TARGETS.includes(tags.target)) {
-    problems.push(`${where}: tag target must be one of ${TARGETS.join(', ')}, not ${JSON.stringify(tags.target)}`);
-  }
-  if (typeof tags.phase !== 'string' || tags.phase.length === 0) {
-    problems.push(`${where}: missing tag phase`);
-  }
-  const path = new URL(request.url).pathname;
-  if (kind === 'probe') {
-    if (!(tags.probe in probeEndpoints)) {
-      problems.push(`${where}: tag probe must be one of ${Object.keys(probeEndpoints).join(', ')}, not ${JSON.stringify(tags.probe)}`);
-    } else if (probeEndpoints[tags.probe] !== path) {
-      problems.push(`${where}: tag probe:${tags.probe} names ${probeEndpoints[tags.probe]}, but the request went to ${path}`);
-    }
-  } else {
-    const mode = path.replace(/^\/work\//, '');
-    if (tags.mode !== mode) {
-      problems.push(`${where}: tag mode must be ${JSON.stringify(mode)}, not ${JSON.stringify(tags.mode)}`);
-    }
   }
   return problems;
 }

@@ -3,19 +3,19 @@
 
 import { HEALTH_PATHS, MAX_MS, MODES, PROBE_PATHS } from './contract.mjs';
 
-/** A JDK 21 service: synchronized pins, no FFM. */
+/** A JDK 21 service: synchronized pins, no FFM, platform-thread I/O pollers. */
 export const JDK21_INFO = {
   javaVersion: '21.0.9', javaVendor: 'Eclipse Adoptium', availableProcessors: 4, carrierParallelism: 4,
   carrierMaxPoolSize: 256, lockingMode: 2, synchronizedPins: true, nativePinAvailable: false,
-  nativePinUnavailableReason: 'FFM upcalls need JDK 22 or later', downstreamPermits: 50, permits: { db: 50, sleep: 50 },
+  nativePinUnavailableReason: 'FFM upcalls need JDK 22 or later', virtualPollers: false, downstreamPermits: 50, permits: { db: 50, sleep: 50 },
   poolMaxSize: 64, modes: MODES, eventLoops: 8, embeddedDatabase: true, canary: true, pinningMonitor: true,
   jvmArguments: ['-XX:ActiveProcessorCount=4'],
 };
 
-/** A JDK 25 service: synchronized does not pin, FFM upcalls do. */
+/** A JDK 25 service: synchronized does not pin, FFM upcalls do, the I/O pollers are virtual threads. */
 export const JDK25_INFO = {
   ...JDK21_INFO, javaVersion: '25.0.1', lockingMode: null, synchronizedPins: false, nativePinAvailable: true,
-  nativePinUnavailableReason: null,
+  nativePinUnavailableReason: null, virtualPollers: true,
 };
 
 /**

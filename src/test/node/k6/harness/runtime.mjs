@@ -70,8 +70,9 @@ function open(path, mode) {
 }
 
 /**
- * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport, plan?: unknown }} LoadOptions
- * `plan` stands in for plan.json's content while the script loads.
+ * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport, plan?: unknown, vu?: number }} LoadOptions
+ * `plan` stands in for plan.json's content while the script loads; `vu` is __VU in the init context
+ * (0, the one k6 reads the options from, unless a test says otherwise).
  */
 
 /** @type {unknown} */
@@ -87,7 +88,7 @@ export async function loadScript(scriptPath, options = {}) {
   registerHooks();
   const ctx = resetContext({ env: options.env || {}, transport: options.transport || fakeService() });
   globalThis.__ENV = ctx.env;
-  globalThis.__VU = 0;
+  globalThis.__VU = options.vu || 0;
   globalThis.__ITER = 0;
   globalThis.open = open;
   generation += 1;

@@ -4,7 +4,7 @@
 // is there only when a threshold names it (and not at all under --no-thresholds); thresholds
 // report { ok } from evaluating the expression, as k6 does at the end of the run.
 
-import { BUILTIN_METRICS, parseMetricKey, parseThreshold } from './options-check.mjs';
+import { BUILTIN_METRICS, parseMetricKey, parseThreshold } from './k6-grammar.mjs';
 
 const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
 

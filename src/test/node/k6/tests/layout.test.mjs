@@ -1,4 +1,4 @@
-// lib-config.js: the layout read from __ENV and plan.json (targets, timeline, knobs).
+// lib-config.js: the layout read from __ENV and plan.json (targets, timeline, probe rates and VUs, knobs).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,10 +7,14 @@ import { K6_DIR, plan, TWO_TARGETS } from '../harness/paths.mjs';
 import { importSuiteModule } from '../harness/runtime.mjs';
 
 /** @type {typeof import('../../../../../k6/lib-config.js')} */
-const { buildLayout, eventLoopOf, eventLoopTags, expectationOf, windowAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+const { arrivalRateOf, buildLayout, eventLoopOf, eventLoopTags, probeVusFor, windowAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+/** @type {typeof import('../../../../../k6/lib-thresholds.js')} */
+const { expectationBeforeTheRun } = await importSuiteModule(resolve(K6_DIR, 'lib-thresholds.js'));
 
 const PLAN = plan();
 const DEFAULT_PHASES = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default');
+/** @param {string} probe */
+const planRate = (probe) => (PLAN.probes.ratePerSecondByProbe || {})[probe] ?? PLAN.probes.ratePerSecond;
 
 test('two targets: the same load on both, defaults from the plan\'s pinned phase', () => {
   const layout = buildLayout(TWO_TARGETS, PLAN);
@@ -25,30 +29,34 @@ test('two targets: the same load on both, defaults from the plan\'s pinned phase
     { name: 'baseline', start: 0, end: PLAN.baselineSeconds },
     { name: 'load', start: PLAN.baselineSeconds, end: PLAN.baselineSeconds + pinnedPhase.seconds },
   ]);
-  assert.equal(layout.probeRate, PLAN.probes.ratePerSecond);
   assert.equal(layout.probeTimeoutMs, PLAN.probes.timeoutMillis);
   assert.deepEqual(layout.starvingModes, ['pinned']);
   assert.equal(layout.probes.length, 2 * Object.keys(PLAN.probes.endpoints).length);
   assert.deepEqual([...new Set(layout.probes.map((p) => p.scenario))], ['probe-pinned', 'probe-unpinned']);
-  assert.deepEqual(layout.rule, { probe: PLAN.starved.probe, percentile: PLAN.starved.percentile,
-    baselineFactor: PLAN.starved.baselineFactor, minimumMillis: PLAN.starved.minimumMillis });
+  const { $comment: starvedWhy, ...starved } = PLAN.starved;
+  const { $comment: untouchedWhy, ...untouched } = PLAN.untouched;
+  assert.ok(starvedWhy && untouchedWhy, 'plan.json says why its rules are what they are');
+  assert.deepEqual(layout.rules, { starved, untouched, leastEventLoopShare: PLAN.probes.leastEventLoopShare });
 });
 
-test('probe VUs: at least the event loops, a second of probes, and no factor shared with the endpoints', () => {
-  const endpoints = Object.keys(PLAN.probes.endpoints).length;
-  const gcd = (/** @type {number} */ a, /** @type {number} */ b) => { while (b) { [a, b] = [b, a % b]; } return a; };
-  for (const env of [{}, { PROBE_RATE: '1' }, { EVENT_LOOPS: '16' }, { PROBE_RATE: '20', EVENT_LOOPS: '4' }]) {
-    const layout = buildLayout(env, PLAN);
-    assert.ok(layout.probeVus >= layout.eventLoops, JSON.stringify(env));
-    assert.ok(layout.probeVus >= layout.probeRate * endpoints, JSON.stringify(env));
-    assert.equal(gcd(layout.probeVus, endpoints), 1, JSON.stringify(env));
-    assert.ok(layout.probeMaxVus >= layout.probeVus, JSON.stringify(env));
+test('each probe runs at the plan\'s rate (ratePerSecondByProbe over ratePerSecond), or every one at PROBE_RATE', () => {
+  const layout = buildLayout({}, PLAN);
+  for (const route of layout.probes) {
+    assert.equal(route.rate, planRate(route.probe), route.probe);
   }
-  const defaults = buildLayout({}, PLAN);
-  assert.deepEqual([defaults.eventLoops, defaults.probeVus, defaults.probeMaxVus], [8, 41, 200]);
-  assert.throws(() => buildLayout({ PROBE_VUS: '40' }, PLAN), /PROBE_VUS must share no factor with the 4 probe endpoints .* try 41/);
-  assert.throws(() => buildLayout({ PROBE_VUS: '7' }, PLAN), /PROBE_VUS must be a whole number from 8/);
-  assert.throws(() => buildLayout({ PROBE_VUS: '45', PROBE_MAX_VUS: '44' }, PLAN), /PROBE_MAX_VUS must be a whole number from 45/);
+  assert.ok(layout.probes.some((r) => r.rate !== PLAN.probes.ratePerSecond), 'the plan gives some probe a rate of its own');
+  assert.ok(buildLayout({ PROBE_RATE: '20' }, PLAN).probes.every((r) => r.rate === 20));
+  assert.deepEqual(arrivalRateOf(layout.probes), { rate: Object.keys(PLAN.probes.endpoints).reduce((s, p) => s + planRate(p), 0), timeUnit: '1s' });
+  assert.deepEqual(arrivalRateOf([{ ...layout.probes[0], rate: 2.5 }, { ...layout.probes[1], rate: 0.25 }]), { rate: 275, timeUnit: '100s' });
+});
+
+test('probe VUs: every probe the timeout and a second more can hold in flight, so that k6 drops none', () => {
+  const total = Object.keys(PLAN.probes.endpoints).reduce((s, p) => s + planRate(p), 0);
+  const layout = buildLayout({}, PLAN);
+  assert.equal(layout.probeVus, Math.ceil(total * (PLAN.probes.timeoutMillis / 1000 + 1)));
+  assert.equal(buildLayout({ PROBE_TIMEOUT_MS: '4000' }, PLAN).probeVus, total * 5);
+  assert.equal(buildLayout({ PROBE_RATE: '10', PROBE_TIMEOUT_MS: '1500' }, PLAN).probeVus, 100);
+  assert.equal(probeVusFor([{ ...layout.probes[0], rate: 3 }], 2500), 11);
 });
 
 test('an answer\'s event loop becomes the number its thread name ends with, or other', () => {
@@ -61,11 +69,16 @@ test('an answer\'s event loop becomes the number its thread name ends with, or o
   assert.deepEqual(eventLoopTags(buildLayout({ EVENT_LOOPS: '2' }, PLAN)), ['0', '1', 'other']);
 });
 
-test('the plan\'s starved rule is checked as the Java runner checks it', () => {
+test('the plan\'s rules are checked as the Java runner checks them', () => {
   for (const starved of [undefined, { ...PLAN.starved, probe: 'carrier' }, { ...PLAN.starved, percentile: 100 },
     { ...PLAN.starved, baselineFactor: 0.5 }, { ...PLAN.starved, minimumMillis: -1 }]) {
     assert.throws(() => buildLayout({}, { ...PLAN, starved }), /plan\.json: starved needs a probe of probes\.endpoints/, JSON.stringify(starved));
   }
+  for (const untouched of [undefined, { ...PLAN.untouched, probes: [] }, { ...PLAN.untouched, probes: ['virtual'] },
+    { ...PLAN.untouched, probes: ['carrier'] }, { ...PLAN.untouched, maximumMillis: 0 }]) {
+    assert.throws(() => buildLayout({}, { ...PLAN, untouched }), /plan\.json: untouched needs probes/, JSON.stringify(untouched));
+  }
+  assert.throws(() => buildLayout({}, { ...PLAN, probes: { ...PLAN.probes, leastEventLoopShare: 0 } }), /leastEventLoopShare must be in \(0, 1\]/);
 });
 
 test('BASE_URL: the plan\'s default-JVM phases one after another, with drain gaps', () => {
@@ -81,7 +94,7 @@ test('BASE_URL: the plan\'s default-JVM phases one after another, with drain gap
     start += phase.seconds + PLAN.drainSeconds;
   }
   assert.equal(layout.totalSeconds, start - PLAN.drainSeconds);
-  assert.deepEqual(layout.starvingModes, ['cpu']);
+  assert.deepEqual(layout.starvingModes, [], 'what starves on every JVM comes from the predictions, not from a default');
 });
 
 test('windowAt tags baseline, each load window, and the drain gaps between them', () => {
@@ -98,14 +111,14 @@ test('windowAt tags baseline, each load window, and the drain gaps between them'
 test('knobs override the plan', () => {
   const layout = buildLayout({ ...TWO_TARGETS, PINNED_MODE: 'native', UNPINNED_MODE: 'reentrant', MS: '250',
     DOWNSTREAM: 'db', LOCK: 'shared', LOAD_VUS: '32', LOAD_RATE: '100', LOAD_MAX_VUS: '200', LOAD_SECONDS: '60',
-    BASELINE_SECONDS: '20', DRAIN_SECONDS: '5', PROBE_RATE: '20', EVENT_LOOPS: '16', PROBE_VUS: '33', PROBE_MAX_VUS: '80',
-    PROBE_TIMEOUT_MS: '5000', WORK_TIMEOUT_MS: '15000', PROBE_P99_MS: '100', REPORT_DIR: '/reports' }, PLAN);
+    BASELINE_SECONDS: '20', DRAIN_SECONDS: '5', PROBE_RATE: '20', EVENT_LOOPS: '16',
+    PROBE_TIMEOUT_MS: '5000', WORK_TIMEOUT_MS: '15000', REPORT_DIR: '/reports' }, PLAN);
   assert.deepEqual(layout.loads.map((l) => [l.mode, l.ms, l.downstream, l.lock, l.vus, l.rate, l.maxVus, l.start, l.seconds]), [
     ['native', 250, 'db', 'shared', 32, 100, 200, 20, 60],
     ['reentrant', 250, 'db', 'shared', 32, 100, 200, 20, 60],
   ]);
-  assert.deepEqual([layout.probeRate, layout.eventLoops, layout.probeVus, layout.probeMaxVus, layout.probeTimeoutMs, layout.workTimeoutMs,
-    layout.latencyBoundMs, layout.reportDir], [20, 16, 33, 80, 5000, 15000, 100, '/reports']);
+  assert.deepEqual([layout.eventLoops, layout.probeVus, layout.probeTimeoutMs, layout.workTimeoutMs, layout.reportDir],
+    [16, 4 * 20 * 6, 5000, 15000, '/reports']);
   assert.deepEqual(layout.starvingModes, ['native']);
 });
 
@@ -124,18 +137,19 @@ test('PHASES picks plan phases; QUICK applies the plan\'s quick settings', () =>
   }
 });
 
-test('STARVING_MODES states which virtual probes must starve; the rest hold or are recorded', () => {
+test('before the run the thresholds expect what every JVM does, and what STARVING_MODES names', () => {
   const expectations = (/** @type {Record<string, string>} */ env) => {
     const layout = buildLayout(env, PLAN);
-    return layout.loads.map((l) => `${l.target}/${l.mode}: ${expectationOf(layout, l)}`);
+    return layout.loads.map((l) => `${l.target}/${l.mode}: ${expectationBeforeTheRun(layout, l)}`);
   };
-  assert.deepEqual(expectations(TWO_TARGETS), ['pinned/pinned: starve', 'unpinned/unpinned: hold']);
-  assert.deepEqual(expectations({ ...TWO_TARGETS, STARVING_MODES: '' }), ['pinned/pinned: record', 'unpinned/unpinned: hold']);
-  // The unpinned deployment is the control: the same mode there is recorded, not expected to starve.
-  assert.deepEqual(expectations({ ...TWO_TARGETS, UNPINNED_MODE: 'pinned' }), ['pinned/pinned: starve', 'unpinned/pinned: record']);
-  assert.deepEqual(expectations({ PHASES: 'unpinned,pinned,native,cpu' }),
-    ['base/unpinned: hold', 'base/pinned: record', 'base/native: record', 'base/cpu: starve']);
-  assert.deepEqual(expectations({ PHASES: 'pinned,cpu', STARVING_MODES: 'pinned,cpu' }), ['base/pinned: starve', 'base/cpu: starve']);
+  assert.deepEqual(expectations(TWO_TARGETS), ['pinned/pinned: starves', 'unpinned/unpinned: free']);
+  assert.deepEqual(expectations({ ...TWO_TARGETS, STARVING_MODES: '' }), ['pinned/pinned: depends', 'unpinned/unpinned: free']);
+  // The unpinned deployment is the control: the same mode there depends on its JVM.
+  assert.deepEqual(expectations({ ...TWO_TARGETS, UNPINNED_MODE: 'pinned' }), ['pinned/pinned: starves', 'unpinned/pinned: depends']);
+  assert.deepEqual(expectations({ ...TWO_TARGETS, PINNED_MODE: 'reentrant' }), ['pinned/reentrant: free', 'unpinned/unpinned: free']);
+  assert.deepEqual(expectations({ PHASES: 'unpinned,pinned,native,cpu,native-db' }),
+    ['base/unpinned: free', 'base/pinned: depends', 'base/native: depends', 'base/cpu: starves', 'base/native: depends']);
+  assert.deepEqual(expectations({ PHASES: 'pinned,cpu', STARVING_MODES: 'pinned' }), ['base/pinned: starves', 'base/cpu: starves']);
 });
 
 test('a bad knob stops the script with the knob\'s name', () => {
@@ -149,7 +163,8 @@ test('a bad knob stops the script with the knob\'s name', () => {
     [{ LOCK: 'global' }, /LOCK must be one of private, shared/],
     [{ ...TWO_TARGETS, PINNED_MODE: 'pined' }, /PINNED_MODE must be one of/],
     [{ LOAD_VUS: '0' }, /LOAD_VUS must be a whole number from 1/],
-    [{ PROBE_RATE: 'ten' }, /PROBE_RATE must be a whole number/],
+    [{ PROBE_RATE: 'ten' }, /PROBE_RATE must be a whole number from 1/],
+    [{ PROBE_RATE: '0' }, /PROBE_RATE must be a whole number from 1/],
     [{ QUICK: 'yes' }, /QUICK must be true or false/],
     [{ PHASES: 'pinned-legacy-locking' }, /PHASES: 'pinned-legacy-locking' is not a phase of plan.json that runs on the default JVM/],
     [{ STARVING_MODES: 'pined' }, /STARVING_MODES: unknown mode 'pined'/],

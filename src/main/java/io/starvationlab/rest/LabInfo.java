@@ -20,11 +20,13 @@ import java.util.Map;
  * @param memoryLimitBytes   the container's memory limit; null when none is below the machine's memory
  * @param garbageCollector   the collector this JVM runs ({@code G1}, {@code Serial}, ...): set on the command
  *                           line or chosen by the JVM from the CPUs and memory it sees
+ * @param virtualPollers     whether the I/O pollers are virtual threads (JDK 22+ unless {@code -Djdk.pollerMode=1}): a
+ *                           carrier pinned on a socket read then waits for a poller that needs a carrier
  */
 public record LabInfo(String javaVersion, String javaVendor, int availableProcessors, int carrierParallelism,
         int carrierMaxPoolSize, Integer lockingMode, Boolean synchronizedPins, boolean nativePinAvailable,
         String nativePinUnavailableReason, int downstreamPermits, Map<String, Integer> permits, int poolMaxSize, int workerThreads,
         List<String> modes, boolean embeddedDatabase, boolean canary, boolean pinningMonitor, List<String> jvmArguments,
         int eventLoops, String cgroupVersion, Long cpuQuotaMicros, Long cpuPeriodMicros, int effectiveCpuCount, Long memoryLimitBytes,
-        String garbageCollector) {
+        String garbageCollector, boolean virtualPollers) {
 }

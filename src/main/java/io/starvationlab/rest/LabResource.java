@@ -75,7 +75,7 @@ public class LabResource {
                 downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
                 config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count(), container.cgroupVersion(),
                 container.cpuQuotaMicros(), container.cpuPeriodMicros(), container.effectiveCpuCount(), container.memoryLimitBytes(),
-                jvm.garbageCollector());
+                jvm.garbageCollector(), jvm.virtualPollers());
     }
 
     @GET

@@ -39,6 +39,8 @@ class LabResourceTest {
                 // measured at start-up, against what Prediction says of this JDK with its default locking
                 .body("synchronizedPins", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().synchronizedPins()))
                 .body("nativePinAvailable", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().nativePinAvailable()))
+                // the test JVM sets no jdk.pollerMode: the JDK's default, virtual-thread pollers from 22
+                .body("virtualPollers", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().virtualPollers()))
                 .body("downstreamPermits", equalTo(50))
                 .body("permits.db", equalTo(50))
                 .body("poolMaxSize", equalTo(64))

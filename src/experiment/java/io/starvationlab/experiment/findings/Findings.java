@@ -13,7 +13,7 @@ public final class Findings {
     }
 
     public static List<Finding> of(RunResults results, Plan plan) {
-        List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved()));
+        List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved(), plan.untouched()));
         findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
         findings.add(QuotaFindings.evaluate(results.quota()));
         findings.addAll(AlertFindings.evaluate(results.prometheus()));

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.plan.StarvationRule;
+import io.starvationlab.experiment.plan.UntouchedRule;
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.ProbeDistribution;
@@ -21,7 +22,7 @@ final class PhaseFindings {
     private PhaseFindings() {
     }
 
-    static List<Finding> evaluate(List<PhaseReport> reports, Map<String, ServerFacts> servers, StarvationRule rule) {
+    static List<Finding> evaluate(List<PhaseReport> reports, Map<String, ServerFacts> servers, StarvationRule rule, UntouchedRule untouched) {
         Map<String, PhaseReport> byName = reports.stream().collect(Collectors.toMap(PhaseReport::name, Function.identity(), (a, b) -> a));
         Function<String, Optional<PhaseReport>> phase = name -> Optional.ofNullable(byName.get(name));
         Optional<PhaseReport> pinning = phase.apply("pinned-legacy-locking")
@@ -47,16 +48,11 @@ final class PhaseFindings {
                                         : distribution(p))).collect(Collectors.joining("; ")),
                         holders.size() == 3 && holders.stream().allMatch(p -> PhaseReport.STARVED.equals(p.verdict()))));
 
-        findings.add(phase.apply("native").map(p -> {
-            PhaseReport base = byName.get(PhaseReport.BASELINE + "@" + p.jvm());
-            double worker = p.probes().get("worker").p99Millis() / Math.max(base.probes().get("worker").p99Millis(), 1);
-            double eventLoop = p.probes().get("event-loop").p99Millis() / Math.max(base.probes().get("event-loop").p99Millis(), 1);
-            double workerP99 = p.probes().get("worker").p99Millis();
-            double eventLoopP99 = p.probes().get("event-loop").p99Millis();
-            return new Finding("off-carrier-endpoints-untouched", "Worker-pool and event-loop endpoints are untouched", UNTOUCHED,
-                    String.format(Locale.ROOT, "worker %.1fx (%.1f ms), event-loop %.1fx (%.1f ms)", worker, workerP99, eventLoop, eventLoopP99),
-                    untouched(worker, workerP99) && untouched(eventLoop, eventLoopP99));
-        }).orElse(missing("off-carrier-endpoints-untouched", "Worker-pool and event-loop endpoints are untouched", UNTOUCHED)));
+        findings.add(phase.apply("native").map(p -> new Finding(UNTOUCHED_ID, UNTOUCHED, untouched.describe() + ", under native load",
+                untouched.probes().stream().map(name -> String.format(Locale.ROOT, "%s %.1f ms", name, figure(untouched, p, name)))
+                        .collect(Collectors.joining(", ")),
+                untouched.probes().stream().allMatch(name -> untouched.untouched(figure(untouched, p, name)))))
+                .orElse(missing(UNTOUCHED_ID, UNTOUCHED, untouched.describe() + ", under native load")));
 
         findings.add(ratio("reentrant-like-no-lock", "ReentrantLock ~ no lock", "reentrant throughput within 10 % of unpinned", phase.apply("reentrant"),
                 phase.apply("unpinned"), r -> Math.abs(r - 1) <= 0.10));
@@ -115,15 +111,12 @@ final class PhaseFindings {
                 holds.test(ratio));
     }
 
-    private static final String UNTOUCHED = "their p99 <= 3x baseline, or under 100 ms, under native load";
+    private static final String UNTOUCHED_ID = "off-carrier-endpoints-untouched";
+    private static final String UNTOUCHED = "Worker-pool, event-loop and health endpoints are untouched";
 
-    /**
-     * An endpoint off the carriers is untouched when its tail stays near its baseline; on a small
-     * machine that runs the load client too, a tail of a few tens of milliseconds is the machine, not
-     * starvation, which takes the virtual probe to seconds.
-     */
-    private static boolean untouched(double timesBaseline, double p99Millis) {
-        return timesBaseline <= 3 || p99Millis < 100;
+    private static double figure(UntouchedRule rule, PhaseReport phase, String probe) {
+        PhaseReport.ProbeFigures figures = phase.probes().get(probe);
+        return rule.figure(figures.p50Millis(), figures.p99Millis());
     }
 
     private static Finding missing(String id, String claim, String expected) {

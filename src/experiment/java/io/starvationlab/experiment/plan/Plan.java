@@ -16,15 +16,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * cross-JDK matrix, is the Java runner's only ({@link MatrixPlan}).
  */
 @JsonIgnoreProperties({ "$comment" })
-public record Plan(int version, int carriers, StarvationRule starved, ProbeSettings probes, double baselineSeconds, double drainSeconds,
+public record Plan(int version, int carriers, StarvationRule starved, UntouchedRule untouched, ProbeSettings probes, double baselineSeconds, double drainSeconds,
         Quick quick, Map<String, Jvm> jvms, List<Phase> phases, MatrixPlan matrix) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** {@code ratePerSecondByProbe} overrides {@code ratePerSecond} for the probes it names. */
+    /**
+     * {@code ratePerSecondByProbe} overrides {@code ratePerSecond} for the probes it names;
+     * {@code leastEventLoopShare}: the least share of its even part of a probe's answers each event loop must serve.
+     */
     @JsonIgnoreProperties({ "$comment" })
     public record ProbeSettings(double ratePerSecond, long timeoutMillis, Map<String, String> endpoints,
-            Map<String, Double> ratePerSecondByProbe) {
+            Map<String, Double> ratePerSecondByProbe, double leastEventLoopShare) {
 
         /** Each endpoint's rate, by probe name. */
         public Map<String, Double> rates() {

@@ -48,8 +48,11 @@ class ThresholdsTest {
         SOURCES.put("CarrierStarvation for", () -> (double) alert("CarrierStarvation").holdFor().toMillis());
         SOURCES.put("ProbeLatencyHigh", () -> comparisons("ProbeLatencyHigh").getFirst() * 1000);
         SOURCES.put("SustainedPinning", () -> comparisons("SustainedPinning").getFirst());
-        SOURCES.put("PROBE_P99_MS", () -> Double.parseDouble(find(PROJECT.resolve(Path.of("k6", "lib-config.js")),
-                "int\\(env, 'PROBE_P99_MS', (\\d+)")));
+        SOURCES.put("untouched.maximumMillis", () -> {
+            assertThat(Plan.ofProject().untouched().maximumMillis()).as("the untouched rule is ProbeLatencyHigh's bound")
+                    .isEqualTo(comparisons("ProbeLatencyHigh").getFirst() * 1000);
+            return Plan.ofProject().untouched().maximumMillis();
+        });
     }
 
     @Test
@@ -120,11 +123,6 @@ class ThresholdsTest {
         return numbers;
     }
 
-    private static String find(Path file, String regex) {
-        Matcher matcher = Pattern.compile(regex).matcher(read(file));
-        assertThat(matcher.find()).as(regex + " in " + file).isTrue();
-        return matcher.group(1);
-    }
 
     private static String read(Path file) {
         try {
