@@ -59,8 +59,9 @@ final class Report {
         out.append('\n');
         out.append("  wait for a carrier: ").append(verdict.inferredWait() == null ? "not inferred" : millis(verdict.inferredWait()))
                 .append(" (threshold ").append(millis(options.threshold())).append("), ").append(verdict.waitBasis()).append('\n');
-        out.append(String.format(Locale.ROOT, "  every carrier taken in %.0f %% of the samples; of the mounted threads' time, %.0f %% pinned, %.0f %% running%n",
-                100 * verdict.saturatedShare(), 100 * verdict.pinnedShare(), 100 * verdict.runningShare()));
+        out.append(String.format(Locale.ROOT, "  every carrier taken in %.0f %% of the samples; %s %.0f %% pinned, %.0f %% running%n",
+                100 * verdict.saturatedShare(), seen.hasThreadDumps() ? "of the mounted threads in the thread dumps," : "of the carriers' time,",
+                100 * verdict.pinnedShare(), 100 * verdict.runningShare()));
         verdict.details().forEach(detail -> out.append("  ").append(detail).append('\n'));
 
         out.append(String.format(Locale.ROOT, "%nCarriers: parallelism %d (%s), pool %s, max pool %d (%s)%n", scheduler.parallelism(),
@@ -159,13 +160,14 @@ final class Report {
         }
     }
 
+    /** What runs on the carriers: the thread dumps' mounted threads, or without dumps JFR's execution samples. */
     private void running(StringBuilder out) {
-        FrameGroups groups = seen.runningInDumps.isEmpty() ? virtualSamples : seen.runningInDumps;
+        FrameGroups groups = seen.hasThreadDumps() ? seen.runningInDumps : virtualSamples;
         if (groups.isEmpty()) {
             return;
         }
-        out.append(seen.runningInDumps.isEmpty() ? "\nRunning on the carriers (JFR execution samples of virtual threads):\n"
-                : "\nMounted and running, in the thread dumps (sightings):\n");
+        out.append(seen.hasThreadDumps() ? "\nMounted and running, in the thread dumps (sightings):\n"
+                : "\nRunning on the carriers (JFR execution samples of virtual threads):\n");
         for (FrameGroups.Group group : groups.ranked().stream().limit(5).toList()) {
             out.append(String.format(Locale.ROOT, "  %d x %s%n", group.count, group.frame));
             stack(out, group);

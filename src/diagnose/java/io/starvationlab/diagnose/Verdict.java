@@ -39,7 +39,7 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
     /** Share of the carriers' mounted time that decides a cause. */
     static final double DOMINANT = 0.5;
     /** Carriers' CPU per carrier past which taken carriers count as running, not blocked. */
-    static final double BUSY_CPU = 0.2;
+    static final double BUSY_CPU = 0.1;
 
     static Verdict judge(Observation seen, FrameGroups pinnedEvents, FrameGroups virtualSamples, List<Instant> starts, int parallelism,
             TargetJvm.Facts facts, Duration threshold) {
