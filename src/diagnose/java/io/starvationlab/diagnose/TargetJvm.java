@@ -74,6 +74,7 @@ final class TargetJvm implements AutoCloseable {
     private final Facts facts;
     private final String address;
     private int dumps;
+    private ThreadMXBean threads;
 
     private TargetJvm(JMXConnector connector, Long attachedPid, String address) throws IOException {
         this.connector = connector;
@@ -201,12 +202,9 @@ final class TargetJvm implements AutoCloseable {
     }
 
     /** The ids of the JVM's platform threads: a thread of a dump that is not one of them is virtual. */
-    long[] platformThreadIds() {
-        ThreadMXBean threads;
-        try {
+    long[] platformThreadIds() throws IOException {
+        if (threads == null) {
             threads = ManagementFactory.newPlatformMXBeanProxy(connection, ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
         return threads.getAllThreadIds();
     }

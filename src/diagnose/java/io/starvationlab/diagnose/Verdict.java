@@ -9,9 +9,9 @@ import java.util.Optional;
 /**
  * The one rule of the diagnosis. <b>Starved</b> when virtual threads waited for a carrier at least the
  * threshold: the longest wait the thread dumps show (a lower bound), or, without dumps, the mean wait
- * the scheduler's queue and the start rate give by Little's law (JDK 24+). Without either (JDK 21 seen
- * from another machine) no wait can be inferred: starved then means every carrier was taken in most
- * samples. The cause: <b>pinned</b> when mounted threads block on their carriers (thread dumps, or JFR's
+ * the scheduler's queue and the start rate give by Little's law (JDK 24+). Where the wait cannot be
+ * inferred (JDK 21 seen from another machine) or misses threads (JDK 21's dumps show no state, so a
+ * thread waiting to continue is not seen), starved also means every carrier taken in most samples. The cause: <b>pinned</b> when mounted threads block on their carriers (thread dumps, or JFR's
  * pinned episodes covering most of the carriers' time), <b>poller</b> when those pins wait on sockets and the
  * I/O pollers are virtual threads (JDK 22+), <b>CPU-bound</b> when the mounted threads run (thread dumps, or
  * busy carriers without pinned episodes).
@@ -49,10 +49,14 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
 
         Duration wait = null;
         String basis;
+        // JDK 21's dumps show only threads never run as waiting: a thread unparked and waiting to continue is missed
+        boolean waitMissesThreads = false;
         if (seen.hasThreadDumps()) {
             CarrierWaits.Longest longest = seen.waits.longest();
             wait = longest.atLeast();
-            basis = "seen waiting in successive thread dumps (a lower bound)";
+            waitMissesThreads = !seen.dumpsRecordState;
+            basis = waitMissesThreads ? "seen waiting in successive thread dumps (a lower bound; these dumps show only threads never run yet)"
+                    : "seen waiting in successive thread dumps (a lower bound)";
         } else if (samples.stream().allMatch(s -> s.queued() != null) && !samples.isEmpty()) {
             double queued = samples.stream().mapToLong(Sample::queued).average().orElse(0);
             long started = starts.stream().filter(t -> !t.isBefore(seen.start) && !t.isAfter(seen.start.plus(seen.length()))).count();
@@ -64,7 +68,7 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
         } else {
             basis = "no wait can be inferred: no thread dump and no scheduler MXBean here";
         }
-        boolean starved = wait != null ? wait.compareTo(threshold) >= 0 : saturated >= SATURATED;
+        boolean starved = wait != null && wait.compareTo(threshold) >= 0 || (wait == null || waitMissesThreads) && saturated >= SATURATED;
 
         double pinnedByEvents = Math.min(1, pinnedEvents.total().toNanos() / 1e9 / (window * parallelism));
         long sightings = seen.pinnedInDumps.count() + seen.runningInDumps.count();

@@ -28,6 +28,7 @@ class VerdictTest {
     void aWaitPastTheThresholdInTheDumpsIsStarvationAndMountedThreadsBlockedOnCarriersArePinning() {
         Observation seen = observation(10, 4, null, 60);
         seen.dumps = 10;
+        seen.dumpsRecordState = true;
         seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
         seen.waits.observe(new ThreadDump(T0.plusMillis(1500), List.of(waiting(7, T0.plusMillis(1500))), true));
         for (int i = 0; i < 40; i++) {
@@ -90,6 +91,24 @@ class VerdictTest {
         Observation idle = observation(20, 1, null, null);
         idle.noThreadDumps = "remote";
         assertThat(judge(idle, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK21).starved()).isFalse();
+    }
+
+    @Test
+    void jdk21DumpsMissThreadsWaitingToContinueSoCarriersTakenThroughoutCountToo() {
+        Observation seen = observation(20, 4, null, 0);
+        seen.dumps = 20;
+        for (int i = 0; i < 40; i++) {
+            seen.pinnedInDumps.add(PINNED_IN_MONITOR, null, null, List.of());
+        }
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK21);
+        assertThat(verdict.inferredWait()).isEqualTo(Duration.ZERO);
+        assertThat(verdict.waitBasis()).contains("only threads never run yet");
+        assertThat(verdict.starved()).isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+
+        seen.dumpsRecordState = true;
+        assertThat(judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK25).starved())
+                .as("dumps with states see every waiting thread: carriers taken with nobody waiting is not starvation").isFalse();
     }
 
     @Test
