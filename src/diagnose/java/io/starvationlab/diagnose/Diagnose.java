@@ -65,7 +65,7 @@ public final class Diagnose {
                 Verdict verdict = Verdict.judge(seen, pinned, samples, recording == null ? List.of() : recording.starts(), scheduler.parallelism(), facts,
                         options.threshold());
                 Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording, seen),
-                        verdict, Report.visibility(facts, seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());
+                        verdict, Report.visibility(seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());
                 System.out.print(report.text());
                 if (options.json() != null) {
                     Files.writeString(options.json(), report.json());

@@ -102,8 +102,4 @@ record Options(Long pid, String jmx, Duration duration, Duration interval, Durat
         }
         throw new IllegalArgumentException(option + " takes a positive whole number, not " + value);
     }
-
-    String target() {
-        return pid != null ? "pid " + pid : "JMX " + jmx;
-    }
 }

@@ -246,8 +246,7 @@ final class Report {
     }
 
     /** What this JVM lets the diagnosis see, from what it answered, not from its version. */
-    static List<Visibility> visibility(TargetJvm.Facts facts, Observation seen, boolean schedulerMxBean, FlightRecording recording,
-            String noRecording) {
+    static List<Visibility> visibility(Observation seen, boolean schedulerMxBean, FlightRecording recording, String noRecording) {
         List<Visibility> list = new ArrayList<>();
         list.add(seen.carrierPool != null
                 ? new Visibility(true, "carriers and the virtual thread each carries (jcmd Thread.print, every JDK): pool " + seen.carrierPool + "*")

@@ -8,7 +8,7 @@ import java.time.Instant;
  *
  * @param poolSize       the scheduler's platform threads (its MXBean on JDK 24+, else the carriers {@code Thread.print} lists)
  * @param carrying       carriers carrying a virtual thread ({@code Thread.print}, every JDK)
- * @param carrierCpuMillis the carriers' CPU time so far, summed ({@code Thread.print})
+ * @param carrierCpuMillis the carriers' CPU time so far, summed ({@code Thread.print}); NaN before any carrier was seen carrying
  * @param mounted        mounted virtual threads (scheduler MXBean, JDK 24+)
  * @param queued         virtual threads queued to start or continue (scheduler MXBean, JDK 24+)
  * @param waiting        virtual threads waiting for a carrier (thread dump)

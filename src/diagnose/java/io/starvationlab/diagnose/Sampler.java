@@ -56,7 +56,8 @@ final class Sampler {
         }
         List<Carriers.PlatformThread> pool = observation.carrierPool == null ? List.of() : Carriers.ofPool(threads, observation.carrierPool);
         Set<Long> carried = pool.stream().map(Carriers.PlatformThread::carrying).filter(id -> id != null).collect(Collectors.toSet());
-        double cpu = pool.stream().mapToDouble(Carriers.PlatformThread::cpuMillis).filter(Double::isFinite).sum();
+        // NaN until the pool is known: its CPU so far would count as this window's
+        double cpu = pool.isEmpty() ? Double.NaN : pool.stream().mapToDouble(Carriers.PlatformThread::cpuMillis).filter(Double::isFinite).sum();
         Optional<Map<String, Object>> scheduler = target.scheduler();
         Integer mounted = scheduler.map(s -> ((Number) s.get("MountedVirtualThreadCount")).intValue()).orElse(null);
         Long queued = scheduler.map(s -> ((Number) s.get("QueuedVirtualThreadCount")).longValue()).orElse(null);

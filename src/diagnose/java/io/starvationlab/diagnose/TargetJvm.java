@@ -170,10 +170,6 @@ final class TargetJvm implements AutoCloseable {
         return address;
     }
 
-    boolean attachedByPid() {
-        return attachedPid != null;
-    }
-
     /** {@code jcmd Thread.print}: every platform thread, and for each carrier the virtual thread it carries. */
     String threadPrint() throws IOException {
         return (String) diagnosticCommand("threadPrint", new String[0]);

@@ -138,11 +138,12 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
 
     /** The carriers' CPU time over the window, per carrier and second of wall time; NaN when Thread.print shows none. */
     static double carrierCpuPerCarrier(List<Sample> samples, int parallelism) {
-        if (samples.size() < 2) {
+        List<Sample> known = samples.stream().filter(s -> Double.isFinite(s.carrierCpuMillis())).toList();
+        if (known.size() < 2) {
             return Double.NaN;
         }
-        Sample first = samples.get(0);
-        Sample last = samples.get(samples.size() - 1);
+        Sample first = known.get(0);
+        Sample last = known.get(known.size() - 1);
         double wall = Duration.between(first.at(), last.at()).toNanos() / 1e6;
         return wall <= 0 ? Double.NaN : (last.carrierCpuMillis() - first.carrierCpuMillis()) / wall / Math.max(1, parallelism);
     }
