@@ -15,7 +15,9 @@ import java.time.Instant;
  * @param pinned         mounted virtual threads blocked on their carrier (thread dump)
  * @param running        mounted virtual threads running code (thread dump)
  * @param longestWait    the longest wait for a carrier seen so far (thread dumps)
+ * @param heldIdle       carriers carrying the same virtual thread as at the last sample and using almost no CPU since:
+ *                       blocked while mounted, i.e. pinned, seen without a thread dump ({@code Thread.print})
  */
 record Sample(Instant at, int poolSize, int carrying, double carrierCpuMillis, Integer mounted, Long queued, Integer waiting, Integer pinned,
-        Integer running, Duration longestWait) {
+        Integer running, Duration longestWait, int heldIdle) {
 }

@@ -21,6 +21,8 @@ final class Sampler {
     private final TargetJvm target;
     private final Options options;
     private final Observation observation;
+    private Map<Long, Carriers.PlatformThread> lastCarriers = Map.of();
+    private Instant lastAt;
 
     Sampler(TargetJvm target, Options options, Stacks stacks) {
         this.target = target;
@@ -97,7 +99,25 @@ final class Sampler {
             running = r;
         }
         observation.samples.add(new Sample(at, poolSize, carried.size(), cpu, mounted, queued, waiting, pinned, running,
-                dump.isPresent() ? observation.waits.longest().atLeast() : null));
+                dump.isPresent() ? observation.waits.longest().atLeast() : null, heldIdle(pool, at)));
+    }
+
+    /** Carriers that kept the same virtual thread since the last sample and used under a tenth of the time on CPU. */
+    private int heldIdle(List<Carriers.PlatformThread> pool, Instant at) {
+        int held = 0;
+        if (lastAt != null) {
+            double wallMillis = Duration.between(lastAt, at).toNanos() / 1e6;
+            for (Carriers.PlatformThread carrier : pool) {
+                Carriers.PlatformThread before = lastCarriers.get(carrier.id());
+                if (carrier.carrying() != null && before != null && carrier.carrying().equals(before.carrying())
+                        && carrier.cpuMillis() - before.cpuMillis() < 0.1 * wallMillis) {
+                    held++;
+                }
+            }
+        }
+        lastCarriers = pool.stream().collect(Collectors.toMap(Carriers.PlatformThread::id, c -> c, (a, b) -> a));
+        lastAt = at;
+        return held;
     }
 
     private Optional<ThreadDump> dump() {

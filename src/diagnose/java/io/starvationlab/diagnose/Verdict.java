@@ -11,10 +11,12 @@ import java.util.Optional;
  * threshold: the longest wait the thread dumps show (a lower bound), or, without dumps, the mean wait
  * the scheduler's queue and the start rate give by Little's law (JDK 24+). Where the wait cannot be
  * inferred (JDK 21 seen from another machine) or misses threads (JDK 21's dumps show no state, so a
- * thread waiting to continue is not seen), starved also means every carrier taken in most samples. The cause: <b>pinned</b> when mounted threads block on their carriers (thread dumps, or JFR's
- * pinned episodes covering most of the carriers' time), <b>poller</b> when those pins wait on sockets and the
- * I/O pollers are virtual threads (JDK 22+), <b>CPU-bound</b> when the mounted threads run (thread dumps, or
- * busy carriers without pinned episodes).
+ * thread waiting to continue is not seen), starved also means every carrier taken in most samples.
+ * <p>
+ * The cause: <b>pinned</b> when mounted threads block on their carriers (thread dumps, JFR's pinned
+ * episodes covering most of the carriers' time, or carriers keeping one thread without using CPU);
+ * <b>poller</b> when those pins wait on sockets and the I/O pollers are virtual threads (JDK 22+);
+ * <b>CPU-bound</b> when the mounted threads run (thread dumps, or busy carriers without pins).
  *
  * @param inferredWait the wait for a carrier the rule judged, or null when none could be inferred
  * @param waitBasis    how that wait was inferred
@@ -71,15 +73,17 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
         boolean starved = wait != null && wait.compareTo(threshold) >= 0 || (wait == null || waitMissesThreads) && saturated >= SATURATED;
 
         double pinnedByEvents = Math.min(1, pinnedEvents.total().toNanos() / 1e9 / (window * parallelism));
+        // a pin longer than the window ends after it, and JFR records it only then: carriers held idle show it meanwhile
+        double heldIdle = samples.size() < 2 ? 0 : samples.stream().skip(1).mapToInt(Sample::heldIdle).sum() / (double) ((samples.size() - 1) * parallelism);
         long sightings = seen.pinnedInDumps.count() + seen.runningInDumps.count();
         double pinnedByDumps = sightings == 0 ? 0 : seen.pinnedInDumps.count() / (double) sightings;
-        double pinned = Math.max(pinnedByEvents, pinnedByDumps);
+        double pinned = Math.min(1, Math.max(Math.max(pinnedByEvents, pinnedByDumps), heldIdle));
         double running;
         if (sightings > 0) {
             running = seen.runningInDumps.count() / (double) sightings;
         } else {
             double taken = samples.stream().mapToInt(Verdict::taken).average().orElse(0) / Math.max(1, parallelism);
-            running = carrierCpuPerCarrier(samples, parallelism) >= BUSY_CPU || !virtualSamples.isEmpty() ? Math.max(0, taken - pinnedByEvents) : 0;
+            running = carrierCpuPerCarrier(samples, parallelism) >= BUSY_CPU || !virtualSamples.isEmpty() ? Math.max(0, taken - pinned) : 0;
         }
 
         Cause cause;

@@ -111,6 +111,20 @@ class VerdictTest {
                 .as("dumps with states see every waiting thread: carriers taken with nobody waiting is not starvation").isFalse();
     }
 
+    /** A pin longer than the watch (a socket read waiting for a starved poller) ends after it: JFR has not recorded it yet. */
+    @Test
+    void carriersHeldIdleWithoutAnEndedPinAreStillPinned() {
+        Observation seen = observation(20, 4, 60L, null, 4);
+        seen.noThreadDumps = "remote";
+        FrameGroups samples = new FrameGroups(STACKS);
+        samples.add(COMPUTING, null, null, List.of());
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), samples, JDK25, List.of());
+        assertThat(verdict.starved()).as("60 queued and nothing started: %s", verdict.waitBasis()).isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.pinnedShare()).isEqualTo(1.0);
+        assertThat(verdict.runningShare()).isZero();
+    }
+
     @Test
     void shortWaitsAreNotStarvation() {
         Observation seen = observation(10, 2, 0L, 0);
@@ -134,12 +148,16 @@ class VerdictTest {
         return Verdict.judge(seen, pinned, samples, starts, 4, facts, THRESHOLD);
     }
 
-    /** {@code count} samples a quarter second apart over 5 s, {@code carrying} carriers taken in each. */
+    /** {@code count} samples a quarter second apart over 5 s, {@code carrying} carriers taken in each, none held idle. */
     private static Observation observation(int count, int carrying, Long queued, Integer waiting) {
+        return observation(count, carrying, queued, waiting, 0);
+    }
+
+    private static Observation observation(int count, int carrying, Long queued, Integer waiting, int heldIdle) {
         Observation seen = new Observation(T0, STACKS);
         for (int i = 0; i < count; i++) {
             seen.samples.add(new Sample(T0.plusMillis(250L * i), 4, carrying, 10.0 * i, queued == null ? null : carrying, queued, waiting, null, null,
-                    null));
+                    null, heldIdle));
         }
         seen.end = T0.plusSeconds(5);
         return seen;
