@@ -74,8 +74,8 @@ final class FrameGroups {
         for (Frame owner : monitorOwners) {
             group.monitorOwners.merge(owner.qualifiedMethod(), 1, Integer::sum);
         }
-        if (group.example.isEmpty() || frames.size() > group.example.size() && group.example.size() < 8) {
-            group.example = frames;
+        if (frames.size() > group.example.size()) {
+            group.example = frames; // the deepest seen: JFR cuts stacks at its depth, dumps do not
         }
         if (group.nativeCaller == null) {
             group.nativeCaller = stacks.nativeCaller(frames).orElse(null);

@@ -12,6 +12,7 @@ import java.util.Map;
 final class Report {
 
     private static final int STACK_DEPTH = 8;
+    private static final int MAX_STACK_DEPTH = 20;
     private static final int MAX_ROWS = 30;
 
     private final Options options;
@@ -175,9 +176,16 @@ final class Report {
     }
 
     private static void stack(StringBuilder out, FrameGroups.Group group) {
-        for (Frame frame : Stacks.top(group.example, STACK_DEPTH)) {
+        for (Frame frame : shown(group)) {
             out.append("      at ").append(frame.describe()).append('\n');
         }
+    }
+
+    /** The top of a group's stack down to two frames past the frame it is named by, or {@link #STACK_DEPTH} frames. */
+    private static List<Frame> shown(FrameGroups.Group group) {
+        List<Frame> top = Stacks.top(group.example, MAX_STACK_DEPTH);
+        int named = top.stream().map(Frame::qualifiedMethod).toList().indexOf(group.frame);
+        return top.subList(0, Math.min(top.size(), named < 0 ? STACK_DEPTH : Math.max(STACK_DEPTH, named + 3)));
     }
 
     String json() {
@@ -229,7 +237,7 @@ final class Report {
             g.put("monitorOwner", group.mostCommon(group.monitorOwners).orElse(null));
             g.put("nativeCaller", group.nativeCaller == null ? null : group.nativeCaller.qualifiedMethod());
             g.put("socket", group.socketIo == null ? null : group.socketIo.qualifiedMethod());
-            g.put("stack", Stacks.top(group.example, STACK_DEPTH).stream().map(Frame::describe).toList());
+            g.put("stack", shown(group).stream().map(Frame::describe).toList());
             list.add(g);
         }
         return list;
