@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { DIAGNOSE_JAR, jarBuilt, standIn } from './checks/diagnosis.mjs';
 import { checkImageContents, copiedFromBuild, filesUnder, runBuildStage, stagesOf, WALK_MARKER } from './checks/image-build.mjs';
 import { shellCommands } from './checks/readme.mjs';
 import { recognizerFor, RECOGNIZERS } from './checks/readme-walk.mjs';
@@ -105,6 +106,25 @@ function nativeRunner(workdir, source, line) {
   return violations;
 }
 
+/**
+ * The stand-in for the diagnosis of a pod: the README's JMX flags on a local JVM, the README's command
+ * against its JMX address (checks/diagnosis.mjs).
+ *
+ * @param {import('node:test').TestContext} t
+ * @param {string[]} flags
+ * @param {string[]} args
+ */
+async function diagnose(t, flags, args) {
+  const jdk = buildJdk();
+  const missing = !jdk ? `no JDK 21+ (JAVA_HOME or ${JDK_FALLBACK}) to run the diagnosis` : !jarBuilt() ? `${DIAGNOSE_JAR} is not built (./mvnw package builds it)` : null;
+  if (missing || !jdk) {
+    if (process.env.CI === 'true') throw new Error(String(missing));
+    t.diagnostic(`SKIPPED: ${missing}`);
+    return [];
+  }
+  return standIn(jdk, flags, args, (line) => t.diagnostic(line));
+}
+
 describe('kubernetes/README.md, walked', () => {
   test('every shell command passes the check that stands in for it', async (t) => {
     assert.equal(process.env[WALK_MARKER], undefined, 'the walker runs inside a build it started');
@@ -119,6 +139,7 @@ describe('kubernetes/README.md, walked', () => {
       },
       images: new Set(), repos: new Map(), releases: new Map(), cluster: undefined,
       buildImage: (/** @type {string} */ dockerfile) => buildImage(t, dockerfile),
+      diagnose: (/** @type {string[]} */ flags, /** @type {string[]} */ args) => diagnose(t, flags, args),
     };
     const unknown = [];
     const failures = [];
@@ -149,7 +170,7 @@ describe('the walker rejects broken steps', () => {
     const state = {
       renders: (/** @type {string} */ k) => render(kubectl, k), images: new Set(), repos: new Map([['grafana', 'https://grafana.github.io/helm-charts'],
         ['prometheus-community', 'https://prometheus-community.github.io/helm-charts']]), releases: new Map(), cluster: 'starvation-lab',
-      buildImage: () => [], ...extra,
+      buildImage: () => [], diagnose: () => [], ...extra,
     };
     const { words } = await import('./checks/readme.mjs');
     const results = [];
@@ -203,6 +224,32 @@ describe('the walker rejects broken steps', () => {
     assert.match(out, /-e LOAD_VU: not a knob/);
     assert.match(out, /init code refuses the options: PINNED_MODE must be one of/);
     assert.equal(await walk(sh('k6 run -e BASE_URL=http://localhost:8080 -e QUICK=true k6/starvation.js')), '');
+  });
+
+  test('JMX flags a port-forward cannot reach, a forward to another port, a diagnosis through no forward', async (t) => {
+    if (!requireTool(t, 'kubectl')) return;
+    const setEnv = (/** @type {string} */ flags) => `kubectl -n starvation-lab set env deployment/lab-pinned JDK_JAVA_OPTIONS="${flags}"`;
+    const good = '-Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.rmi.port=9010 -Dcom.sun.management.jmxremote.host=127.0.0.1'
+      + ' -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false';
+    const open = await walk(sh(setEnv('-Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false')));
+    assert.match(open, /rmi\.port must be the same port/);
+    assert.match(open, /JMX would listen on every address of the pod/);
+    assert.match(open, /the stubs would name the pod's address/);
+    const elsewhere = await walk(sh([setEnv(good), 'kubectl -n starvation-lab port-forward deployment/lab-pinned 19010:9010',
+      'kubectl -n starvation-lab port-forward deployment/lab-pinned 8080:8080'].join('\n')));
+    assert.match(elsewhere, /forward 9010 to the same local port/);
+    assert.match(elsewhere, /deployment\/lab-pinned opens no port 8080/);
+    assert.match(await walk(sh(`java -jar ${DIAGNOSE_JAR} --jmx localhost:9011 --seconds 30`)), /no port-forward above listens on 9011/);
+    assert.match(await walk(sh(`java -jar ${DIAGNOSE_JAR} --pid 1`)), /goes through a port-forward/);
+    /** @type {string[][]} */
+    const ran = [];
+    const control = await walk(sh([setEnv(good), 'kubectl -n starvation-lab port-forward deployment/lab-pinned 9010:9010',
+      `java -jar ${DIAGNOSE_JAR} --jmx localhost:9010 --seconds 30`].join('\n')), { diagnose: (/** @type {string[]} */ flags, /** @type {string[]} */ args) => {
+      ran.push([...flags, '|', ...args]);
+      return [];
+    } });
+    assert.equal(control.trim(), '', 'the control passes');
+    assert.deepEqual(ran, [[...good.split(' '), '|', '--jmx', 'localhost:9010', '--seconds', '30']], 'the stand-in gets the flags set above and the command');
   });
 
   test('an image loaded into the cluster that no docker build made', async () => {

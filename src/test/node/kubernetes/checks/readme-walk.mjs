@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { buildLayout } from '../../../../../k6/lib-config.js';
+import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './intervals.mjs';
 import {
@@ -50,7 +51,9 @@ const HELM_INSTALL_FLAGS = { '--namespace': true, '-n': true, '--create-namespac
 /**
  * @typedef {{ renders: (kustomization: string) => any[], images: Set<string>, repos: Map<string, string>,
  *             releases: Map<string, { chart: string, namespace: string }>, cluster?: string,
- *             buildImage: (dockerfile: string, tag: string) => string[] }} WalkState
+ *             buildImage: (dockerfile: string, tag: string) => string[],
+ *             jmx?: Map<string, { port: number, flags: string[] }>, forwards?: Map<number, { deployment: string, remote: number }>,
+ *             diagnose: (flags: string[], args: string[]) => Promise<string[]> | string[] }} WalkState
  * @typedef {{ name: string, matches: (w: string[], command: string) => boolean, check: (w: string[], state: WalkState, command: string) => string[] }} Recognizer
  */
 
@@ -175,7 +178,7 @@ export const RECOGNIZERS = [
     },
   },
   {
-    name: 'kubectl -n starvation-lab rollout status / get / delete / logs / cp / port-forward: the object is in the render',
+    name: 'kubectl -n starvation-lab rollout status / get / delete / logs / cp / port-forward / set env: the object is in the render',
     matches: (w) => w[0] === 'kubectl' && w[1] === '-n' && w[2] === NAMESPACE,
     check: (w, state) => labObjectCommand(w.slice(3), state),
   },
@@ -222,6 +225,20 @@ export const RECOGNIZERS = [
         violations.push(`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`);
       }
       return violations;
+    },
+  },
+  {
+    name: 'java -jar target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above; the stand-in runs it',
+    matches: (w) => w[0] === 'java' && w[1] === '-jar' && w[2] === DIAGNOSE_JAR,
+    check: (w, state) => {
+      const address = option(w, '--jmx');
+      const [, port] = /^localhost:(\d+)$/.exec(address ?? '') ?? [];
+      if (!port) return [`--jmx ${address}: the diagnosis of a pod goes through a port-forward, localhost:<port>`];
+      const forward = state.forwards?.get(Number(port));
+      if (!forward) return [`no port-forward above listens on ${port}`];
+      const jmx = state.jmx?.get(forward.deployment);
+      if (!jmx) return [`deployment/${forward.deployment} got no JMX flags above`];
+      return state.diagnose(jmx.flags, w.slice(3));
     },
   },
   {
@@ -272,10 +289,39 @@ function labObjectCommand(w, state) {
       return c && (c.volumeMounts ?? []).some((/** @type {any} */ m) => m.mountPath === path) ? [] : [`no container ${container} mounting ${path}`];
     }
     case 'port-forward': {
+      const [, deployment] = /^deployment\/(.+)$/.exec(ref ?? '') ?? [];
+      if (deployment) {
+        const [local, remote] = String(w.at(-1)).split(':').map(Number);
+        const missing = needObject(state, 'Deployment', deployment, 'base');
+        const jmx = state.jmx?.get(deployment);
+        if (missing.length) return missing;
+        if (!jmx || jmx.port !== remote) return [`deployment/${deployment} opens no port ${remote} (only the JMX port set above is forwarded to a Deployment)`];
+        if (local !== remote) return [`forward ${remote} to the same local port: the JMX stubs name ${remote}`];
+        state.forwards = state.forwards ?? new Map();
+        state.forwards.set(local, { deployment, remote });
+        return [];
+      }
       const [, service] = /^svc\/(.+)$/.exec(ref ?? '') ?? [];
       const port = Number(String(w.at(-1)).split(':').at(-1));
       const found = state.renders('base').find((o) => o.kind === 'Service' && o.metadata.name === service);
       return found && found.spec.ports.some((/** @type {any} */ p) => p.port === port) ? [] : [`no Service ${service} with port ${port}`];
+    }
+    case 'set': {
+      const [, deployment] = /^deployment\/(.+)$/.exec(ref ?? '') ?? [];
+      if (w[1] !== 'env' || !deployment) return [`kubectl set ${w[1]} ${w[2]}: only set env on a Deployment`];
+      const missing = needObject(state, 'Deployment', deployment, 'base');
+      if (missing.length) return missing;
+      const assignments = w.slice(3).filter((x) => x.includes('='));
+      const options = assignments.find((x) => x.startsWith('JDK_JAVA_OPTIONS='));
+      const others = assignments.filter((x) => x !== options).map((x) => x.split('=')[0]);
+      if (!options || others.length) return [`set env: only JDK_JAVA_OPTIONS, the diagnosis' JMX flags, is checked here${others.length ? `, not ${others.join(', ')}` : ''}`];
+      const flags = options.slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/);
+      const { port, violations } = checkJmxFlags(flags);
+      if (port) {
+        state.jmx = state.jmx ?? new Map();
+        state.jmx.set(deployment, { port, flags });
+      }
+      return violations;
     }
     case 'patch': {
       if (w[1] !== 'configmap' || w[2] !== 'lab-experiment') return [`patch ${w[1]} ${w[2]}: only lab-experiment is patched`];

@@ -1,0 +1,45 @@
+package io.starvationlab.diagnose;
+
+/**
+ * One frame of a stack, from a thread dump's text ({@code java.base/java.lang.Thread.sleep(Thread.java:507)})
+ * or from a JFR stack trace.
+ *
+ * @param line         the line number, or -1
+ * @param nativeMethod a native method, or a native frame JFR recorded
+ */
+record Frame(String className, String method, int line, boolean nativeMethod) {
+
+    /** Parses a frame of a JSON thread dump: {@code [loader/][module[@version]/]class.method(File.java:12)}. */
+    static Frame ofDumpText(String text) {
+        int open = text.indexOf('(');
+        String qualified = open < 0 ? text : text.substring(0, open);
+        qualified = qualified.substring(qualified.lastIndexOf('/') + 1);
+        int dot = qualified.lastIndexOf('.');
+        String className = dot < 0 ? qualified : qualified.substring(0, dot);
+        String method = dot < 0 ? "" : qualified.substring(dot + 1);
+        String location = open < 0 ? "" : text.substring(open + 1, Math.max(open + 1, text.length() - 1));
+        int line = -1;
+        int colon = location.lastIndexOf(':');
+        if (colon >= 0) {
+            try {
+                line = Integer.parseInt(location.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                line = -1;
+            }
+        }
+        return new Frame(className, method, line, location.equals("Native Method"));
+    }
+
+    /** {@code class.method}, the name reports give "the frame". */
+    String qualifiedMethod() {
+        return className + "." + method;
+    }
+
+    String describe() {
+        return qualifiedMethod() + (nativeMethod ? " (native)" : line > 0 ? ":" + line : "");
+    }
+
+    boolean is(String className, String method) {
+        return this.className.equals(className) && this.method.equals(method);
+    }
+}

@@ -1,0 +1,109 @@
+package io.starvationlab;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.starvationlab.experiment.server.ChildProcess;
+import io.starvationlab.experiment.server.Jdks;
+import io.starvationlab.experiment.server.LabServer;
+
+/**
+ * The second service ({@code src/test/second-service/SecondService.java}, the JDK's HTTP server and no lab
+ * code) started from its source file as its own JVM with 4 carriers, on any JDK 21+: on 21 its FFM upcall
+ * is a preview API, so the launch adds {@code --enable-preview --source 21}.
+ */
+final class SecondServiceProcess implements AutoCloseable {
+
+    static final Path SOURCE = Path.of(System.getProperty("lab.project.dir", "."), "src", "test", "second-service", "SecondService.java");
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Process process;
+    private final URI base;
+    private final Path log;
+
+    private SecondServiceProcess(Process process, URI base, Path log) {
+        this.process = process;
+        this.base = base;
+        this.log = log;
+    }
+
+    /** The command that starts it on {@code jdk} at {@code port}. */
+    static List<String> command(Jdks.Jdk jdk, int port) {
+        List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-XX:ActiveProcessorCount=" + LabServer.CARRIERS));
+        if (jdk.feature() < 22) {
+            command.addAll(List.of("--enable-preview", "--source", String.valueOf(jdk.feature())));
+        }
+        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", SOURCE.toAbsolutePath().toString(), String.valueOf(port)));
+        return command;
+    }
+
+    /** Starts it on {@code jdk} and returns once {@code /health} answers 200. */
+    static SecondServiceProcess start(Jdks.Jdk jdk, Path logDirectory, String name) {
+        int port = LabServer.freePort();
+        try {
+            Files.createDirectories(logDirectory);
+            Path log = logDirectory.resolve(name + ".log");
+            Process process = new ProcessBuilder(command(jdk, port)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            SecondServiceProcess service = new SecondServiceProcess(process, URI.create("http://localhost:" + port), log);
+            service.awaitHealthy();
+            return service;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void awaitHealthy() {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the second service exited with " + process.exitValue() + ":\n" + logText());
+            }
+            try {
+                HttpResponse<Void> health = client.send(HttpRequest.newBuilder(uri("/health")).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (health.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            LabServer.sleep(Duration.ofMillis(200));
+        }
+        close();
+        throw new IllegalStateException("the second service did not answer /health within " + START_TIMEOUT + ":\n" + logText());
+    }
+
+    URI uri(String pathAndQuery) {
+        return base.resolve(pathAndQuery);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        ChildProcess.endTree(process.toHandle());
+    }
+}

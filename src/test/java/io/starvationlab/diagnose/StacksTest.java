@@ -1,0 +1,69 @@
+package io.starvationlab.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class StacksTest {
+
+    /** A pinned episode of an FFM upcall that sleeps, as JFR records it on JDK 25 (method-handle frames trimmed). */
+    static final List<Frame> UPCALL = List.of(
+            new Frame("java.lang.VirtualThread", "postPinnedEvent", -1, true),
+            new Frame("java.lang.VirtualThread", "parkOnCarrierThread", 830, false),
+            new Frame("java.lang.Thread", "sleep", 540, false),
+            new Frame("com.example.Client", "call", 20, false),
+            new Frame("com.example.Native", "compare", 16, false),
+            new Frame("jdk.internal.foreign.abi.UpcallStub.0x000000000f218c00", "invoke", -1, false),
+            new Frame("java.lang.invoke.LambdaForm$MH.0x000000000f221400", "invokeExact_MT", -1, false),
+            new Frame("jdk.internal.foreign.abi.DowncallStub.0x000000000f21d000", "invoke", -1, false),
+            new Frame("java.lang.invoke.LambdaForm$MH.0x000000000f220800", "invokeExact_MT", -1, false),
+            new Frame("com.example.Native", "callInside", 27, false),
+            new Frame("com.example.Service", "handle", 12, false),
+            new Frame("java.lang.VirtualThread", "run", 460, false),
+            new Frame("jdk.internal.vm.Continuation", "enterSpecial", -1, true));
+
+    @Test
+    void theFrameIsTheInnermostOutsideTheJdkFrameworksAndSkippedPrefixes() {
+        assertThat(new Stacks(List.of()).applicationFrame(UPCALL)).map(Frame::qualifiedMethod).hasValue("com.example.Client.call");
+        assertThat(new Stacks(List.of("com.example.Client")).applicationFrame(UPCALL)).map(Frame::qualifiedMethod).hasValue("com.example.Native.compare");
+        assertThat(new Stacks(List.of()).applicationFrame(UPCALL.subList(0, 3))).isEmpty();
+    }
+
+    @Test
+    void theNativeCallerIsBelowTheTopmostNativeFrameUnderApplicationCode() {
+        assertThat(new Stacks(List.of()).nativeCaller(UPCALL)).map(Frame::qualifiedMethod).hasValue("com.example.Native.callInside");
+        List<Frame> jni = List.of(UPCALL.get(1), UPCALL.get(3), new Frame("com.example.Jni", "callback", -1, true), UPCALL.get(10));
+        assertThat(new Stacks(List.of()).nativeCaller(jni)).as("a JNI method names itself").map(Frame::qualifiedMethod).hasValue("com.example.Jni.callback");
+        List<Frame> noNative = List.of(UPCALL.get(1), UPCALL.get(3), UPCALL.get(10), UPCALL.get(12));
+        assertThat(new Stacks(List.of()).nativeCaller(noNative)).as("the continuation's own native entry is not a pin").isEmpty();
+    }
+
+    @Test
+    void socketWaitsAndBlockedCarriersAreRecognised() {
+        List<Frame> read = List.of(Frame.ofDumpText("java.base/sun.nio.ch.NioSocketImpl.park(NioSocketImpl.java:174)"),
+                Frame.ofDumpText("java.base/sun.nio.ch.NioSocketImpl.read(NioSocketImpl.java:354)"));
+        assertThat(Stacks.socketIo(read)).map(Frame::qualifiedMethod).hasValue("sun.nio.ch.NioSocketImpl.park");
+        assertThat(Stacks.socketIo(UPCALL)).isEmpty();
+        assertThat(Stacks.blockedOnCarrier(UPCALL)).isTrue();
+        assertThat(Stacks.blockedOnCarrier(List.of(Frame.ofDumpText("java.base/java.lang.Object.wait0(Native Method)")))).as("JDK 21's Object.wait").isTrue();
+        assertThat(Stacks.blockedOnCarrier(UPCALL.subList(3, 5))).isFalse();
+    }
+
+    @Test
+    void dumpFramesKeepClassMethodLineAndNativeness() {
+        Frame app = Frame.ofDumpText("app//com.example.Service.handle(Service.java:12)");
+        assertThat(app).isEqualTo(new Frame("com.example.Service", "handle", 12, false));
+        assertThat(Frame.ofDumpText("java.base/jdk.internal.misc.Unsafe.park(Native Method)"))
+                .isEqualTo(new Frame("jdk.internal.misc.Unsafe", "park", -1, true));
+        assertThat(Frame.ofDumpText("Target.work(Target.java:15)").describe()).isEqualTo("Target.work:15");
+    }
+
+    @Test
+    void shownStacksStartPastTheParkMachineryWithoutMethodHandlePlumbing() {
+        assertThat(Stacks.top(UPCALL, 4)).extracting(Frame::qualifiedMethod)
+                .containsExactly("com.example.Client.call", "com.example.Native.compare", "jdk.internal.foreign.abi.UpcallStub.0x000000000f218c00.invoke",
+                        "jdk.internal.foreign.abi.DowncallStub.0x000000000f21d000.invoke");
+    }
+}

@@ -1,0 +1,173 @@
+package io.starvationlab.diagnose;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class VerdictTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
+    private static final Duration THRESHOLD = Duration.ofMillis(500);
+    private static final Stacks STACKS = new Stacks(List.of());
+    private static final TargetJvm.Facts JDK21 = facts(21, null);
+    private static final TargetJvm.Facts JDK25 = facts(25, null);
+
+    private static final List<Frame> PINNED_IN_MONITOR = List.of(Frame.ofDumpText("java.base/java.lang.VirtualThread.parkOnCarrierThread(VirtualThread.java:677)"),
+            Frame.ofDumpText("java.base/java.lang.Thread.sleep(Thread.java:507)"), Frame.ofDumpText("com.example.Legacy.fetch(Legacy.java:9)"));
+    private static final List<Frame> PINNED_ON_SOCKET = List.of(Frame.ofDumpText("java.base/java.lang.VirtualThread.parkOnCarrierThread(VirtualThread.java:819)"),
+            Frame.ofDumpText("java.base/sun.nio.ch.NioSocketImpl.park(NioSocketImpl.java:174)"),
+            Frame.ofDumpText("java.base/sun.nio.ch.NioSocketImpl.read(NioSocketImpl.java:354)"), Frame.ofDumpText("com.example.Db.query(Db.java:40)"));
+    private static final List<Frame> COMPUTING = List.of(Frame.ofDumpText("com.example.Checksum.compute(Checksum.java:12)"));
+
+    @Test
+    void aWaitPastTheThresholdInTheDumpsIsStarvationAndMountedThreadsBlockedOnCarriersArePinning() {
+        Observation seen = observation(10, 4, null, 60);
+        seen.dumps = 10;
+        seen.dumpsRecordState = true;
+        seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
+        seen.waits.observe(new ThreadDump(T0.plusMillis(1500), List.of(waiting(7, T0.plusMillis(1500))), true));
+        for (int i = 0; i < 40; i++) {
+            seen.pinnedInDumps.add(PINNED_IN_MONITOR, null, null, List.of(PINNED_IN_MONITOR.get(2)));
+        }
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), List.of(), JDK25);
+        assertThat(verdict.starved()).isTrue();
+        assertThat(verdict.inferredWait()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.frame()).isEqualTo("com.example.Legacy.fetch");
+        assertThat(verdict.details()).anyMatch(d -> d.startsWith("holds a monitor: com.example.Legacy.fetch"));
+    }
+
+    @Test
+    void pinsOnSocketsWithVirtualPollersAreThePoller() {
+        Observation seen = observation(10, 4, null, 60);
+        seen.dumps = 10;
+        seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
+        seen.waits.observe(new ThreadDump(T0.plusSeconds(4), List.of(waiting(7, T0.plusSeconds(4))), true));
+        seen.pinnedInDumps.add(PINNED_ON_SOCKET, null, null, List.of());
+        assertThat(judge(seen, new FrameGroups(STACKS), List.of(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
+        assertThat(judge(seen, new FrameGroups(STACKS), List.of(), facts(25, "1")).cause()).as("platform pollers wake the read")
+                .isEqualTo(Verdict.Cause.PINNED);
+        assertThat(judge(seen, new FrameGroups(STACKS), List.of(), JDK21).cause()).as("JDK 21's pollers are platform threads")
+                .isEqualTo(Verdict.Cause.PINNED);
+    }
+
+    @Test
+    void withoutDumpsTheSchedulerQueueAndTheStartRateGiveTheWaitByLittlesLaw() {
+        Observation seen = observation(20, 4, 60L, null);
+        seen.noThreadDumps = "remote";
+        FrameGroups samples = new FrameGroups(STACKS);
+        samples.add(COMPUTING, null, null, List.of());
+        List<Instant> starts = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            starts.add(T0.plusMillis(25L * i)); // 40 a second over the 5 s window
+        }
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), samples, JDK25, starts);
+        assertThat(verdict.inferredWait()).isBetween(Duration.ofMillis(1400), Duration.ofMillis(1600));
+        assertThat(verdict.waitBasis()).contains("Little's law");
+        assertThat(verdict.starved()).isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.CPU_BOUND);
+        assertThat(verdict.frame()).isEqualTo("com.example.Checksum.compute");
+    }
+
+    @Test
+    void jdk21SeenFromAfarInfersNoWaitAndJudgesFromCarriersTaken() {
+        Observation seen = observation(20, 4, null, null);
+        seen.noThreadDumps = "remote";
+        FrameGroups pinned = new FrameGroups(STACKS);
+        for (int i = 0; i < 200; i++) {
+            pinned.add(PINNED_IN_MONITOR, Duration.ofMillis(100), null, List.of());
+        }
+        Verdict verdict = judge(seen, pinned, new FrameGroups(STACKS), JDK21);
+        assertThat(verdict.inferredWait()).isNull();
+        assertThat(verdict.starved()).as("every carrier taken in every sample").isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.pinnedShare()).isGreaterThan(0.9);
+
+        Observation idle = observation(20, 1, null, null);
+        idle.noThreadDumps = "remote";
+        assertThat(judge(idle, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK21).starved()).isFalse();
+    }
+
+    @Test
+    void jdk21DumpsMissThreadsWaitingToContinueSoCarriersTakenThroughoutCountToo() {
+        Observation seen = observation(20, 4, null, 0);
+        seen.dumps = 20;
+        for (int i = 0; i < 40; i++) {
+            seen.pinnedInDumps.add(PINNED_IN_MONITOR, null, null, List.of());
+        }
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK21);
+        assertThat(verdict.inferredWait()).isEqualTo(Duration.ZERO);
+        assertThat(verdict.waitBasis()).contains("only threads never run yet");
+        assertThat(verdict.starved()).isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+
+        seen.dumpsRecordState = true;
+        assertThat(judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK25).starved())
+                .as("dumps with states see every waiting thread: carriers taken with nobody waiting is not starvation").isFalse();
+    }
+
+    /** A pin longer than the watch (a socket read waiting for a starved poller) ends after it: JFR has not recorded it yet. */
+    @Test
+    void carriersHeldIdleWithoutAnEndedPinAreStillPinned() {
+        Observation seen = observation(20, 4, 60L, null, 4);
+        seen.noThreadDumps = "remote";
+        FrameGroups samples = new FrameGroups(STACKS);
+        samples.add(COMPUTING, null, null, List.of());
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), samples, JDK25, List.of());
+        assertThat(verdict.starved()).as("60 queued and nothing started: %s", verdict.waitBasis()).isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.pinnedShare()).isEqualTo(1.0);
+        assertThat(verdict.runningShare()).isZero();
+    }
+
+    @Test
+    void shortWaitsAreNotStarvation() {
+        Observation seen = observation(10, 2, 0L, 0);
+        seen.dumps = 10;
+        seen.runningInDumps.add(COMPUTING, null, null, List.of());
+        Verdict verdict = judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK25);
+        assertThat(verdict.starved()).isFalse();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.NONE);
+        assertThat(verdict.frame()).isNull();
+    }
+
+    private static Verdict judge(Observation seen, FrameGroups pinned, List<Instant> starts, TargetJvm.Facts facts) {
+        return judge(seen, pinned, new FrameGroups(STACKS), facts, starts);
+    }
+
+    private static Verdict judge(Observation seen, FrameGroups pinned, FrameGroups samples, TargetJvm.Facts facts) {
+        return judge(seen, pinned, samples, facts, List.of());
+    }
+
+    private static Verdict judge(Observation seen, FrameGroups pinned, FrameGroups samples, TargetJvm.Facts facts, List<Instant> starts) {
+        return Verdict.judge(seen, pinned, samples, starts, 4, facts, THRESHOLD);
+    }
+
+    /** {@code count} samples a quarter second apart over 5 s, {@code carrying} carriers taken in each, none held idle. */
+    private static Observation observation(int count, int carrying, Long queued, Integer waiting) {
+        return observation(count, carrying, queued, waiting, 0);
+    }
+
+    private static Observation observation(int count, int carrying, Long queued, Integer waiting, int heldIdle) {
+        Observation seen = new Observation(T0, STACKS);
+        for (int i = 0; i < count; i++) {
+            seen.samples.add(new Sample(T0.plusMillis(250L * i), 4, carrying, 10.0 * i, queued == null ? null : carrying, queued, waiting, null, null,
+                    null, heldIdle));
+        }
+        seen.end = T0.plusSeconds(5);
+        return seen;
+    }
+
+    private static ThreadDump.Thread waiting(long id, Instant at) {
+        return new ThreadDump.Thread(id, "", true, "RUNNABLE", null, List.of(), List.of(), at);
+    }
+
+    private static TargetJvm.Facts facts(int feature, String pollerMode) {
+        return new TargetJvm.Facts(1, feature + ".0.1", "test", feature, "Linux", 4, null, null, pollerMode, null, "/tmp", T0.minusSeconds(60));
+    }
+}
