@@ -40,7 +40,9 @@ class ColdStartIT {
     @RepeatedTest(5)
     void aFreshJvmStarvedAtOnceShouldAnswerBadInputAndProbesFromItsEventLoops(RepetitionInfo repetition) {
         long started = System.nanoTime();
-        try (LabServer server = LabServer.start(List.of(), SHORT_DEADLINES, StarvationIT.LOGS, "cold-start-" + repetition.getCurrentRepetition())) {
+        // the collector's and the safepoints' pauses in the server's log: the first suspects when an answer of the event loop is late
+        try (LabServer server = LabServer.start(List.of("-Xlog:gc,safepoint:stdout"), SHORT_DEADLINES, StarvationIT.LOGS,
+                "cold-start-" + repetition.getCurrentRepetition())) {
             long ready = System.nanoTime();
             LabClient lab = new LabClient(server.baseUri());
             String starving = "/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep";

@@ -1,6 +1,7 @@
 package io.starvationlab.rest;
 
 import jakarta.enterprise.event.Observes;
+import jakarta.ws.rs.ext.RuntimeDelegate;
 
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 import org.jboss.resteasy.reactive.server.core.CurrentRequestManager;
@@ -49,7 +50,13 @@ public class EventLoopWrites {
         context.resume(context.getContextExecutor());
     }
 
+    /**
+     * Also creates JAX-RS's {@link RuntimeDelegate}, which every {@code Response.status} needs and which
+     * it creates on first use under a lock: begun by a virtual thread that then waited for a starved
+     * carrier, it held the event loops' exception mappers for 3-6 s (seen in {@code ColdStartIT}).
+     */
     void warm(@Observes StartupEvent event, ObjectMapper json) throws JsonProcessingException {
+        RuntimeDelegate.getInstance();
         json.writeValueAsBytes(new WorkResult("unpinned", "sleep", "none", 0, 0, 0, "warm-up", true, "warm-up"));
         json.writeValueAsBytes(ProbeResource.ProbeAnswer.of("warm-up", "warm-up"));
     }
