@@ -3,12 +3,10 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -138,7 +136,7 @@ class CpuQuotaIT {
                 model, 100 * (load.throughput() / model - 1));
         assertThat(load.throughput()).as("%s at quota %d ÷ %d ms", mode, CPUS, WAIT.toMillis()).isBetween(0.9 * model, 1.1 * model);
         StarvationIT.assertStarved(true, load, idle);
-        assertNoEventLoopBlocked(server);
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     /** A group outlives nothing it started: what still runs in it is ended, and a group whose program died goes too. */
@@ -157,11 +155,4 @@ class CpuQuotaIT {
         assertThat(quota.group()).doesNotExist();
     }
 
-    /** No warning of Vert.x's blocked-thread checker about an event loop in the server's log. */
-    static void assertNoEventLoopBlocked(LabServer server) throws Exception {
-        String[] entries = Files.readString(server.log()).split("\n(?=\\S)");
-        List<String> blocked = Stream.of(entries)
-                .filter(entry -> entry.contains("BlockedThreadChecker") && entry.contains("vert.x-eventloop-thread")).toList();
-        assertThat(blocked).as("event loops reported blocked in %s", server.log()).isEmpty();
-    }
 }

@@ -45,7 +45,7 @@ class DiagnoseLabIT {
 
     @AfterEach
     void noEventLoopBlocked() {
-        ServerLog.assertNoEventLoopBlocked(server);
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     @Test

@@ -38,7 +38,7 @@ class DiagnoseLabJdk21IT {
 
     @AfterEach
     void noEventLoopBlocked() {
-        ServerLog.assertNoEventLoopBlocked(server);
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     @Test

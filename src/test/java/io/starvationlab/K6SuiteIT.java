@@ -2,7 +2,6 @@ package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -125,7 +124,7 @@ class K6SuiteIT {
                     coverage.path("window").asText(), coverage.path("probe").asText(), coverage.path("answers"), coverage.path("leastAnswers"))
                     .isTrue();
         }
-        assertNoEventLoopBlocked(server);
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     /** The outcome prediction-cases.json gives a mode and downstream on a JVM with the facts /lab/info reports. */
@@ -147,11 +146,4 @@ class K6SuiteIT {
         return list;
     }
 
-    /** No warning of Vert.x's blocked-thread checker about an event loop in the server's log. */
-    private static void assertNoEventLoopBlocked(LabServer server) throws Exception {
-        String[] entries = Files.readString(server.log()).split("\n(?=\\S)");
-        List<String> blocked = Stream.of(entries)
-                .filter(entry -> entry.contains("BlockedThreadChecker") && entry.contains("vert.x-eventloop-thread")).toList();
-        assertThat(blocked).as("event loops reported blocked in %s", server.log()).isEmpty();
-    }
 }
