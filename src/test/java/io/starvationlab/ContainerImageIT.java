@@ -15,7 +15,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -41,15 +40,11 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  */
 class ContainerImageIT {
 
-    static final String IMAGE = "localhost/starvation-lab:jdk21-it";
+    static final String IMAGE = ContainerImage.IMAGE;
     static final String CONTAINER = "starvation-lab-it-" + ProcessHandle.current().pid();
     static final int CPUS = 1;
     static final long MEMORY = 1L << 30;
-    /** The machine's limits refused podman's defaults: ulimits no higher than its own, runc for its hybrid cgroups. */
-    static final List<String> ENGINE = List.of("podman", "--runtime", "runc");
-    /** Debian's Java trust store, which also holds the CAs the machine adds (/usr/local/share/ca-certificates). */
-    static final Path TRUST_STORE = Path.of("/etc/ssl/certs/java/cacerts");
-    static final List<String> LIMITS = List.of("--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000");
+    static final List<String> LIMITS = ContainerImage.LIMITS;
 
     static Path project;
     static EmbeddedPostgres database;
@@ -61,41 +56,17 @@ class ContainerImageIT {
     @BeforeAll
     static void buildAndRunTheImage() throws IOException {
         project = Path.of(System.getProperty("lab.project.dir", ".")).toAbsolutePath();
-        requireEngine();
+        ContainerImage.require();
         engineReady = true;
-        long start = System.nanoTime();
-        ChildProcess.Result bases = ChildProcess.of(project.resolve("src/main/docker/debian-bases").toString(), "build-jdk25", "runtime-jdk21")
-                .run(Duration.ofMinutes(15));
-        assertThat(bases.exitCode()).as("debian-bases:%n%s", bases.output()).isZero();
-        List<String> buildArgs = bases.output().lines().filter(line -> line.endsWith("# Dockerfile.jvm")).findFirst()
-                .map(line -> List.of(line.replaceAll("\\s+#.*$", "").split("\\s+"))).orElseThrow();
-        double basesSeconds = seconds(start);
-
-        start = System.nanoTime();
-        List<String> build = new ArrayList<>(ENGINE);
-        // no layer cache: the sources differ on every run, and each run's layers would stay behind; Maven's
-        // repository stays in the build's cache mount (/root/.m2), so only the first build downloads
-        removeImage();
-        build.addAll(List.of("build", "--layers=false", "--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000"));
-        if (Files.isRegularFile(TRUST_STORE)) {
-            // the build's downloads (Maven) trust what this machine's Java trusts, a proxy's own CA included
-            build.addAll(List.of("--volume", TRUST_STORE + ":" + TRUST_STORE + ":ro"));
-        }
-        build.addAll(buildArgs);
-        build.addAll(List.of("-f", "src/main/docker/Dockerfile.jvm", "-t", IMAGE, "."));
-        ChildProcess.Result built = ChildProcess.of(build).in(project).run(Duration.ofMinutes(20));
-        Files.createDirectories(StarvationIT.LOGS);
-        Files.writeString(StarvationIT.LOGS.resolve("container-image-build.log"), built.output());
-        assertThat(built.exitCode()).as("%s:%n%s", String.join(" ", build), tail(built.output())).isZero();
-        double buildSeconds = seconds(start);
+        String built = ContainerImage.build(project);
 
         Path data = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "container-image-pg-");
         database = EmbeddedPostgres.builder().setPort(LabServer.freePort()).setDataDirectory(data).start();
         port = LabServer.freePort();
-        start = System.nanoTime();
+        long start = System.nanoTime();
         removeAtExit = new Thread(ContainerImageIT::removeContainer, "remove-" + CONTAINER);
         Runtime.getRuntime().addShutdownHook(removeAtExit);
-        List<String> run = new ArrayList<>(ENGINE);
+        List<String> run = new ArrayList<>(ContainerImage.ENGINE);
         run.addAll(List.of("run", "-d", "--name", CONTAINER));
         run.addAll(LIMITS);
         run.addAll(List.of("--cpus=" + CPUS, "--memory=" + MEMORY,
@@ -109,18 +80,18 @@ class ContainerImageIT {
         assertThat(started.exitCode()).as("%s:%n%s", String.join(" ", run), started.output()).isZero();
         lab = new LabClient(URI.create("http://localhost:" + port));
         awaitReady(Duration.ofSeconds(120));
-        System.out.printf("container image: bases %.1f s, build %.1f s, ready %.1f s after run%n", basesSeconds, buildSeconds, seconds(start));
+        System.out.printf("container image: %s, ready %.1f s after run%n", built, seconds(start));
     }
 
     @AfterAll
     static void stop() throws IOException {
         if (removeAtExit != null) {
-            Files.writeString(StarvationIT.LOGS.resolve("container-image.log"), engine(List.of("logs", CONTAINER)).output());
+            Files.writeString(StarvationIT.LOGS.resolve("container-image.log"), ContainerImage.engine(List.of("logs", CONTAINER)).output());
             removeContainer();
             Runtime.getRuntime().removeShutdownHook(removeAtExit);
         }
         if (engineReady) {
-            removeImage();
+            ContainerImage.remove();
         }
         if (database != null) {
             database.close();
@@ -151,7 +122,7 @@ class ContainerImageIT {
         List<String> command = new ArrayList<>(List.of("run", "--rm"));
         command.addAll(LIMITS);
         command.addAll(List.of("--cpus=2", "--memory=" + MEMORY, "--entrypoint", "java", IMAGE, "-XX:+PrintFlagsFinal", "-version"));
-        ChildProcess.Result flags = engine(command);
+        ChildProcess.Result flags = ContainerImage.engine(command);
         assertThat(flags.exitCode()).as(flags.output()).isZero();
         assertThat(flags.output()).containsPattern("bool UseSerialGC\\s+= true\\s+\\{product\\} \\{ergonomic\\}")
                 .containsPattern("bool UseG1GC\\s+= false");
@@ -193,35 +164,18 @@ class ContainerImageIT {
                 assertThat(answers.percentileMillis(99)).as(health + " p99, ms, while the carriers starve").isLessThan(1_000);
             }
         }
-        String logs = engine(List.of("logs", CONTAINER)).output();
+        String logs = ContainerImage.engine(List.of("logs", CONTAINER)).output();
         assertThat(logs.split("\n(?=\\S)")).as("event loops reported blocked")
                 .noneMatch(entry -> entry.contains("BlockedThreadChecker") && entry.contains("vert.x-eventloop-thread"));
     }
 
-    private static void requireEngine() {
-        List<String> missing = new ArrayList<>();
-        for (String tool : List.of("podman", "mmdebstrap")) {
-            if (ExternalTool.find(tool, "Debian's " + tool + " package; .ci/with-test-tools installs it").isEmpty()) {
-                missing.add(tool);
-            }
-        }
-        String uid = ChildProcess.of("id", "-u").run(Duration.ofSeconds(10)).output().trim();
-        String reason = !missing.isEmpty() ? "no " + String.join(", no ", missing)
-                : !uid.equals("0") ? "podman runs containers with CPU and memory limits as root here (cgroup v1), this is uid " + uid : null;
-        if (reason != null) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("The container image cannot be built and run here, required in CI: " + reason);
-            }
-            Assumptions.abort("The container image cannot be built and run here: " + reason);
-        }
-    }
 
     private static void awaitReady(Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline) {
-            ChildProcess.Result state = engine(List.of("inspect", "--format", "{{.State.Running}}", CONTAINER));
+            ChildProcess.Result state = ContainerImage.engine(List.of("inspect", "--format", "{{.State.Running}}", CONTAINER));
             if (!state.output().trim().equals("true")) {
-                fail("The container stopped while starting:\n" + engine(List.of("logs", CONTAINER)).output());
+                fail("The container stopped while starting:\n" + ContainerImage.engine(List.of("logs", CONTAINER)).output());
             }
             try {
                 if (lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 200) {
@@ -232,12 +186,12 @@ class ContainerImageIT {
             }
             LabServer.sleep(Duration.ofMillis(500));
         }
-        fail("The container was not ready within " + bound + ":\n" + engine(List.of("logs", CONTAINER)).output());
+        fail("The container was not ready within " + bound + ":\n" + ContainerImage.engine(List.of("logs", CONTAINER)).output());
     }
 
     /** The service's peak and current resident memory, from the kernel's view of the container's process. */
     private static String memory() throws IOException {
-        String pid = engine(List.of("inspect", "--format", "{{.State.Pid}}", CONTAINER)).output().trim();
+        String pid = ContainerImage.engine(List.of("inspect", "--format", "{{.State.Pid}}", CONTAINER)).output().trim();
         String status = Files.readString(Path.of("/proc", pid, "status"));
         return "VmHWM " + field(status, "VmHWM") + ", VmRSS " + field(status, "VmRSS") + " of a " + (MEMORY >> 20) + " MiB limit";
     }
@@ -247,27 +201,14 @@ class ContainerImageIT {
         return matcher.find() ? (Long.parseLong(matcher.group(1)) >> 10) + " MiB" : "?";
     }
 
-    /** The image and its layers go with the run: the bases stay, cached. */
-    private static void removeImage() {
-        engine(List.of("rmi", "--ignore", IMAGE));
-    }
 
     private static void removeContainer() {
-        engine(List.of("rm", "--force", "--time", "10", CONTAINER));
+        ContainerImage.engine(List.of("rm", "--force", "--time", "10", CONTAINER));
     }
 
-    private static ChildProcess.Result engine(List<String> arguments) {
-        List<String> command = new ArrayList<>(ENGINE);
-        command.addAll(arguments);
-        return ChildProcess.of(command).run(Duration.ofMinutes(2));
-    }
 
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
-    private static String tail(String output) {
-        List<String> lines = output.lines().toList();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
-    }
 }
