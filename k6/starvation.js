@@ -33,8 +33,8 @@
 //                              the untouched rule judges every other
 //   EXPECT_STARVED [unset]     true or false: what the thresholds expect of WATCH_STARVED's endpoint
 //                              under the load; unset: recorded, judged in the report only
-//   /lab/info is read where the service has one (facts, predictions of the lab's /work modes,
-//   the carrier model); elsewhere the report says the facts are unknown and judges no prediction.
+//   /lab/info is read where the service has one (its facts and event loops, for the report); no
+//   prediction of your request is judged, and without /lab/info the report says the facts are unknown.
 //
 // Knobs (__ENV, default in brackets; "plan" means k6/plan.json, shared with the Java runner):
 //   PINNED_MODE [pinned]       work mode on the pinned target (the default image runs JDK 21)
