@@ -16,6 +16,16 @@ export const HEALTH_PATHS = ['/q/health/live', '/q/health/ready', '/q/health/sta
 /** The event_loop tag of a probe answer from an event loop past EVENT_LOOPS (or of no number). */
 export const OTHER_EVENT_LOOP = 'other';
 
+/** Your own service's layout: its target, its load window, and the name WATCH_STARVED gives the load's own request. */
+export const OWN_TARGET = 'service';
+export const OWN_WINDOW = 'load';
+export const LOAD_PROBE = 'load';
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Knobs of the lab's /work endpoints and plan phases, which your own service's layout has no use for. */
+const LAB_KNOBS = ['MS', 'DOWNSTREAM', 'LOCK', 'PHASES', 'STARVING_MODES', 'PINNED_MODE', 'UNPINNED_MODE'];
+/** Knobs of your own service's layout, which the lab's layouts have no use for. */
+const OWN_KNOBS = ['LOAD_METHOD', 'LOAD_BODY', 'LOAD_CONTENT_TYPE', 'WATCH', 'WATCH_STARVED', 'EXPECT_STARVED'];
+
 /**
  * @typedef {{ name: string, jvm: string, mode: string, downstream: string, lock: string,
  *             ms: number, concurrency: number, seconds: number }} PlanPhase
@@ -28,20 +38,28 @@ export const OTHER_EVENT_LOOP = 'other';
  *             phases: PlanPhase[] }} Plan
  * @typedef {{ name: string, url: string }} Target
  * @typedef {{ name: string, start: number, end: number }} Window
+ * @typedef {{ method: string, url: string, body: string | null, contentType: string | null, module: string | null }} YourRequest
+ *   your own request: a method, URL and body (LOAD_URL), or the request() of a module of yours (LOAD_MODULE)
  * @typedef {{ scenario: string, target: string, url: string, phase: string, mode: string,
  *             downstream: string, lock: string, ms: number, vus: number, maxVus: number,
- *             rate: number, start: number, seconds: number }} Load
- * @typedef {{ scenario: string, target: string, url: string, probe: string, path: string, rate: number }} ProbeRoute
- * @typedef {{ kind: 'two-targets' | 'one-target', targets: Target[], loads: Load[],
+ *             rate: number, start: number, seconds: number, request?: YourRequest }} Load
+ *   request: your own service's load (mode 'request'); the lab's /work/{mode} otherwise
+ * @typedef {{ scenario: string, target: string, url: string, probe: string, path: string, rate: number,
+ *             request?: YourRequest }} ProbeRoute
+ *   request: the load's own request sent as a probe (WATCH_STARVED=load); a GET of url otherwise
+ * @typedef {{ kind: 'two-targets' | 'one-target' | 'own-service', targets: Target[], loads: Load[],
  *             windows: Window[], probes: ProbeRoute[], probeVus: number, eventLoops: number,
  *             probeTimeoutMs: number, workTimeoutMs: number, rules: import('./lib-rules.js').Rules,
- *             drainSeconds: number, totalSeconds: number, starvingModes: string[], reportDir: string }} Layout
- *   probeVus: the VUs of each target's probe scenario (probeVusFor)
+ *             drainSeconds: number, totalSeconds: number, starvingModes: string[], expectStarved: boolean | null,
+ *             reportDir: string }} Layout
+ *   probeVus: the VUs of each target's probe scenario (probeVusFor); expectStarved: what the thresholds
+ *   expect of your own service's load (EXPECT_STARVED), null: recorded only
  */
 
 /**
- * Reads the layout: PINNED_URL and UNPINNED_URL (two deployments side by side), or BASE_URL (one
- * service, the plan's default-JVM phases one after another). Throws with the knob's name on a bad value.
+ * Reads the layout: PINNED_URL and UNPINNED_URL (two deployments side by side), BASE_URL (one
+ * service, the plan's default-JVM phases one after another), or LOAD_URL or LOAD_MODULE (your own
+ * service: your load, the endpoints WATCH names). Throws with the knob's name on a bad value.
  *
  * @param {Record<string, string>} env
  * @param {Plan} plan
@@ -65,6 +83,13 @@ export function buildLayout(env, plan) {
   const drainSeconds = int(env, 'DRAIN_SECONDS', quickPlan && quickPlan.drainSeconds !== undefined
     ? quickPlan.drainSeconds : plan.drainSeconds, 0);
   const probeRate = env.PROBE_RATE === undefined || env.PROBE_RATE === '' ? null : int(env, 'PROBE_RATE', 0, 1);
+
+  if (given(env, 'LOAD_URL') || given(env, 'LOAD_MODULE')) {
+    return ownServiceLayout(env, plan, { baselineSeconds, drainSeconds, scale, probeRate });
+  }
+  for (const knob of OWN_KNOBS.filter((k) => given(env, k))) {
+    throw new Error(`${knob} is a knob of your own service's layout: set LOAD_URL (or LOAD_MODULE) too`);
+  }
 
   /** @type {Target[]} */
   const targets = twoTargets
@@ -140,8 +165,146 @@ export function buildLayout(env, plan) {
     drainSeconds,
     totalSeconds,
     starvingModes,
+    expectStarved: null,
     reportDir: env.REPORT_DIR === undefined || env.REPORT_DIR === '' ? '.' : env.REPORT_DIR,
   };
+}
+
+/**
+ * Your own service: one load window of your request (LOAD_URL with LOAD_METHOD and LOAD_BODY, or
+ * LOAD_MODULE's request()) after the baseline, and the endpoints WATCH names as the probes. The
+ * plan's starved rule judges the one WATCH_STARVED names (an endpoint on virtual threads, or 'load':
+ * the load's own request), the untouched rule every other.
+ *
+ * @param {Record<string, string>} env
+ * @param {Plan} plan
+ * @param {{ baselineSeconds: number, drainSeconds: number, scale: (seconds: number) => number, probeRate: number | null }} timing
+ * @returns {Layout}
+ */
+function ownServiceLayout(env, plan, timing) {
+  if (given(env, 'PINNED_URL') || given(env, 'UNPINNED_URL')) {
+    throw new Error('LOAD_URL and LOAD_MODULE load one service of yours: leave PINNED_URL and UNPINNED_URL unset');
+  }
+  if (given(env, 'LOAD_URL') && given(env, 'LOAD_MODULE')) {
+    throw new Error('set LOAD_URL (a method, URL and body) or LOAD_MODULE (a module of yours exporting request()), not both');
+  }
+  for (const knob of LAB_KNOBS.filter((k) => given(env, k))) {
+    throw new Error(`${knob} is a knob of the lab's /work endpoints and plan phases: with LOAD_URL or LOAD_MODULE the request `
+      + 'is yours (put it in LOAD_URL or your module), and EXPECT_STARVED says what to expect');
+  }
+  const module = given(env, 'LOAD_MODULE') ? env.LOAD_MODULE : null;
+  if (module !== null) {
+    for (const knob of ['LOAD_METHOD', 'LOAD_BODY', 'LOAD_CONTENT_TYPE'].filter((k) => given(env, k))) {
+      throw new Error(`${knob} shapes LOAD_URL's request: LOAD_MODULE's request() sends its own`);
+    }
+  }
+  const loadUrl = module === null ? requestUrl('LOAD_URL', env.LOAD_URL) : null;
+  const base = given(env, 'BASE_URL') || loadUrl === null ? url(env, 'BASE_URL', 'http://localhost:8080') : originOf(loadUrl);
+  const method = choice(env, 'LOAD_METHOD', 'GET', METHODS);
+  const body = given(env, 'LOAD_BODY') ? env.LOAD_BODY : null;
+  if (body !== null && method === 'GET') {
+    throw new Error('LOAD_BODY needs a LOAD_METHOD that sends one (POST, PUT, PATCH or DELETE), not GET');
+  }
+  /** @type {YourRequest} */
+  const request = { method, url: loadUrl || base, body, contentType: body === null ? null : env.LOAD_CONTENT_TYPE || 'application/json', module };
+
+  const phase = plan.phases.filter((p) => p.jvm === 'default')[0];
+  const seconds = int(env, 'LOAD_SECONDS', timing.scale(phase.seconds), 1);
+  const vus = int(env, 'LOAD_VUS', phase.concurrency, 1);
+  /** @type {Load} */
+  const load = { scenario: `load-${OWN_TARGET}`, target: OWN_TARGET, url: base, phase: OWN_WINDOW, mode: 'request', downstream: '',
+    lock: '', ms: 0, vus, maxVus: int(env, 'LOAD_MAX_VUS', vus, vus), rate: int(env, 'LOAD_RATE', 0, 0),
+    start: timing.baselineSeconds, seconds, request };
+  const windows = [{ name: 'baseline', start: 0, end: timing.baselineSeconds },
+    { name: OWN_WINDOW, start: timing.baselineSeconds, end: timing.baselineSeconds + seconds }];
+
+  const watched = watchList(env, base);
+  const starvedName = given(env, 'WATCH_STARVED') ? env.WATCH_STARVED.trim() : LOAD_PROBE;
+  if (starvedName !== LOAD_PROBE && !watched.some((w) => w.name === starvedName)) {
+    throw new Error(`WATCH_STARVED: '${starvedName}' is neither a name WATCH gives (${watched.map((w) => w.name).join(', ')}) `
+      + `nor '${LOAD_PROBE}' (the load's own request)`);
+  }
+  const others = watched.filter((w) => w.name !== starvedName);
+  if (others.length === 0) {
+    throw new Error(`WATCH: name an endpoint the load should leave untouched (its health check) besides WATCH_STARVED's '${starvedName}'`);
+  }
+  const byProbe = plan.probes.ratePerSecondByProbe || {};
+  const planRules = readRules(plan);
+  const starvedRate = timing.probeRate !== null ? timing.probeRate
+    : byProbe[planRules.starved.probe] !== undefined ? byProbe[planRules.starved.probe] : plan.probes.ratePerSecond;
+  const otherRate = timing.probeRate !== null ? timing.probeRate : plan.probes.ratePerSecond;
+  const route = (/** @type {string} */ probe, /** @type {string} */ where, /** @type {number} */ rate) =>
+    ({ scenario: `probe-${OWN_TARGET}`, target: OWN_TARGET, url: where, probe, path: pathOf(where), rate });
+  /** @type {ProbeRoute[]} */
+  const probes = [starvedName === LOAD_PROBE
+    ? Object.assign(route(LOAD_PROBE, request.url, starvedRate), { path: requestLabel(request), request })
+    : route(starvedName, /** @type {{ url: string }} */ (watched.find((w) => w.name === starvedName)).url, starvedRate),
+  ...others.map((w) => route(w.name, w.url, otherRate))];
+  const probeTimeoutMs = int(env, 'PROBE_TIMEOUT_MS', plan.probes.timeoutMillis, 1);
+
+  return {
+    kind: 'own-service',
+    targets: [{ name: OWN_TARGET, url: base }],
+    loads: [load],
+    windows,
+    probes,
+    probeVus: probeVusFor(probes, probeTimeoutMs),
+    eventLoops: int(env, 'EVENT_LOOPS', 8, 1),
+    probeTimeoutMs,
+    workTimeoutMs: int(env, 'WORK_TIMEOUT_MS', 60000, 1),
+    rules: {
+      starved: Object.assign({}, planRules.starved, { probe: starvedName, endpoint: probes[0].path }),
+      untouched: Object.assign({}, planRules.untouched, { probes: others.map((w) => w.name) }),
+      leastEventLoopShare: planRules.leastEventLoopShare,
+    },
+    drainSeconds: timing.drainSeconds,
+    totalSeconds: windows[1].end,
+    starvingModes: [],
+    expectStarved: given(env, 'EXPECT_STARVED') ? bool(env, 'EXPECT_STARVED', false) : null,
+    reportDir: env.REPORT_DIR === undefined || env.REPORT_DIR === '' ? '.' : env.REPORT_DIR,
+  };
+}
+
+/**
+ * WATCH: the endpoints to watch as name=URL pairs, comma-separated; a URL may be a path on the
+ * service (health=/health). Unset: the service's health check, health=/q/health/live.
+ *
+ * @param {Record<string, string>} env
+ * @param {string} base the service's URL
+ * @returns {{ name: string, url: string }[]}
+ */
+export function watchList(env, base) {
+  const entries = list(env, 'WATCH', 'health=/q/health/live');
+  if (entries.length === 0) {
+    throw new Error('WATCH: name at least one endpoint to watch, like health=http://localhost:8080/health');
+  }
+  /** @type {{ name: string, url: string }[]} */
+  const watched = [];
+  for (const entry of entries) {
+    const split = entry.indexOf('=');
+    const name = split < 0 ? entry : entry.slice(0, split).trim();
+    const where = split < 0 ? '' : entry.slice(split + 1).trim();
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(name) || name === LOAD_PROBE) {
+      throw new Error(`WATCH: '${name}' is not a name for an endpoint (lower-case letters, digits and '-', not '${LOAD_PROBE}'), in '${entry}'`);
+    }
+    if (where === '') {
+      throw new Error(`WATCH: '${name}' has no URL: write ${name}=http://host:port/path or ${name}=/path, in '${entry}'`);
+    }
+    if (watched.some((w) => w.name === name)) {
+      throw new Error(`WATCH: '${name}' is named twice`);
+    }
+    watched.push({ name, url: where.startsWith('/') ? base + where : requestUrl(`WATCH (${name})`, where) });
+  }
+  return watched;
+}
+
+/**
+ * How the report names your request: its method and URL, or the module whose request() sends it.
+ *
+ * @param {YourRequest} request
+ */
+export function requestLabel(request) {
+  return request.module !== null ? `request() of ${request.module}` : `${request.method} ${request.url}`;
 }
 
 /**
@@ -368,6 +531,39 @@ function bool(env, name, fallback) {
 function list(env, name, fallback) {
   const raw = env[name] === undefined ? fallback : env[name];
   return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/**
+ * Whether a knob is set to something.
+ *
+ * @param {Record<string, string>} env
+ * @param {string} name
+ */
+function given(env, name) {
+  return env[name] !== undefined && env[name] !== '';
+}
+
+/**
+ * A URL a request goes to: http(s), a host, and any path and query.
+ *
+ * @param {string} name the knob, for the message
+ * @param {string} value
+ */
+function requestUrl(name, value) {
+  if (!/^https?:\/\/[^/\s?#]+(?:[/?][^\s]*)?$/.test(value)) {
+    throw new Error(`${name} must be an http(s) URL, like http://localhost:8080/orders?id=1, not '${value}'`);
+  }
+  return value;
+}
+
+/** @param {string} value an http(s) URL */
+function originOf(value) {
+  return /** @type {RegExpExecArray} */ (/^https?:\/\/[^/\s?#]+/.exec(value))[0];
+}
+
+/** @param {string} value an http(s) URL */
+function pathOf(value) {
+  return value.replace(/^https?:\/\/[^/\s?#]+/, '') || '/';
 }
 
 /**

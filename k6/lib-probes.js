@@ -4,8 +4,9 @@ import http from 'k6/http';
 import { Rate, Trend } from 'k6/metrics';
 import { eventLoopOf } from './lib-config.js';
 import { PROBE_ERRORS, PROBE_WAIT, SLOW_PROBE_SECONDS, probeOverMetric } from './lib-thresholds.js';
+import { sendRequest } from './lib-work.js';
 
-/** Share of probe answers that were not 200 (timeouts included), tagged probe, target, phase. */
+/** Share of probe answers that were not 2xx (timeouts included), tagged probe, target, phase. */
 const probeErrors = new Rate(PROBE_ERRORS);
 /** Each answer's wait again, tagged with the event loop that served it (known only from the answer). */
 const probeWait = new Trend(PROBE_WAIT, true);
@@ -25,15 +26,18 @@ export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'c
  * @param {string} phase
  * @param {number} timeoutMs
  * @param {number} eventLoops the layout's EVENT_LOOPS: answers from later loops are tagged 'other'
+ * @param {import('./lib-work.js').RequestFunction | null} [yours] LOAD_MODULE's request(), for the load's own request as a probe
  */
-export function sendProbe(route, phase, timeoutMs, eventLoops) {
+export function sendProbe(route, phase, timeoutMs, eventLoops, yours = null) {
   const tags = { kind: 'probe', probe: route.probe, target: route.target, phase };
   // A new connection per probe (the server closes it after the answer): Vert.x hands each new
   // connection to the next event loop, and the order of the endpoints (routeAt) spreads each of them
   // over every event loop.
-  const res = http.get(route.url, { tags, timeout: `${timeoutMs}ms`, headers: { Connection: 'close' } });
-  probeErrors.add(res.status !== 200, tags);
-  const eventLoop = res.status === 200 ? eventLoopOf(answerField(res, 'eventLoop'), eventLoops) : null;
+  const params = { tags, timeout: `${timeoutMs}ms`, headers: { Connection: 'close' } };
+  const res = route.request ? sendRequest(route.request, params, yours) : http.get(route.url, params);
+  const ok = res.status >= 200 && res.status <= 299;
+  probeErrors.add(!ok, tags);
+  const eventLoop = ok ? eventLoopOf(answerField(res, 'eventLoop'), eventLoops) : null;
   /** @type {Record<string, string>} */
   const waitTags = eventLoop === null ? tags : Object.assign({ event_loop: eventLoop }, tags);
   const wait = res.timings.duration;
@@ -53,12 +57,8 @@ export function sendProbe(route, phase, timeoutMs, eventLoops) {
  * @param {string} name
  */
 function answerField(res, name) {
-  try {
-    const body = res.json();
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? /** @type {Record<string, unknown>} */ (body)[name] : undefined;
-  } catch (error) {
-    return undefined;
-  }
+  const body = answerBody(res);
+  return body === undefined ? undefined : body[name];
 }
 
 /** Requests per probe endpoint and per work request in the warm-up. */
@@ -84,6 +84,72 @@ export function warmUp(target, probePaths, workPaths) {
     for (let i = 0; i < WARM_UP.work; i++) {
       http.get(`${target.url}${path}`, { tags, timeout: '10s', responseCallback: http.expectedStatuses(200, 503) });
     }
+  }
+}
+
+/**
+ * Your own service's warm-up: each watched endpoint and the load's request, as warmUp does the lab's.
+ *
+ * @param {import('./lib-config.js').Target} target
+ * @param {import('./lib-config.js').ProbeRoute[]} routes
+ * @param {import('./lib-config.js').YourRequest} request
+ * @param {import('./lib-work.js').RequestFunction | null} yours LOAD_MODULE's request()
+ */
+export function warmUpService(target, routes, request, yours) {
+  const tags = { kind: 'warm-up', target: target.name };
+  for (const route of routes.filter((r) => !r.request)) {
+    for (let i = 0; i < WARM_UP.probes; i++) {
+      http.get(route.url, { tags, timeout: '10s', headers: { Connection: 'close' } });
+    }
+  }
+  for (let i = 0; i < WARM_UP.work; i++) {
+    sendRequest(request, { tags, timeout: '10s', responseCallback: http.expectedStatuses({ min: 200, max: 299 }, 503) }, yours);
+  }
+}
+
+/**
+ * Fails fast unless every watched endpoint of your own service answers 2xx, then returns the
+ * service's /lab/info facts where it has them, or null: a service that is not the lab has none, and
+ * its 404 is no failure.
+ *
+ * @param {import('./lib-config.js').Target} target
+ * @param {import('./lib-config.js').ProbeRoute[]} routes
+ * @returns {{ ok: true, facts: Record<string, unknown> | null } | { ok: false, reason: string }}
+ */
+export function inspectService(target, routes) {
+  const tags = { kind: 'setup', target: target.name };
+  for (const route of routes.filter((r) => !r.request)) {
+    const res = http.get(route.url, { tags, timeout: '10s' });
+    if (res.status < 200 || res.status > 299) {
+      const answer = res.status === 0 ? `no answer (${res.error})` : `HTTP ${res.status}`;
+      return { ok: false, reason: `${route.probe} ${route.url} is not ready: GET gave ${answer}` };
+    }
+  }
+  const info = http.get(`${target.url}/lab/info`, { tags, timeout: '10s', responseCallback: http.expectedStatuses({ min: 200, max: 499 }) });
+  const body = info.status === 200 ? answerBody(info) : undefined;
+  if (body === undefined) {
+    return { ok: true, facts: null };
+  }
+  /** @type {Record<string, unknown>} */
+  const facts = {};
+  for (const key of LAB_FACTS) {
+    facts[key] = body[key] === undefined ? null : body[key];
+  }
+  return { ok: true, facts };
+}
+
+/**
+ * A JSON object answer, or undefined.
+ *
+ * @param {import('k6/http').RefinedResponse<any>} res
+ * @returns {Record<string, unknown> | undefined}
+ */
+function answerBody(res) {
+  try {
+    const body = res.json();
+    return body !== null && typeof body === 'object' && !Array.isArray(body) ? /** @type {Record<string, unknown>} */ (body) : undefined;
+  } catch (error) {
+    return undefined;
   }
 }
 

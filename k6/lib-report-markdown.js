@@ -2,7 +2,7 @@
 
 import { RECORDED } from './lib-report-model.js';
 import { distribution, fact, ms, pct, spreadSentence, verdictSentence } from './lib-report-words.js';
-import { statOf } from './lib-rules.js';
+import { endpointOf, statOf } from './lib-rules.js';
 import { SLOW_PROBE_SECONDS } from './lib-thresholds.js';
 
 /**
@@ -13,9 +13,11 @@ export function renderMarkdown(model) {
   const passed = model.thresholds.filter((t) => t.ok).length;
   const rules = model.rules;
   lines.push('# Starvation Lab: k6 report', '');
-  lines.push(model.layout === 'two-targets'
-    ? `Two targets side by side under the same load: ${model.targets.map((t) => `**${t.name}** ${t.url}`).join(', ')}.`
-    : `One target, ${model.targets[0].url}: the plan's default-JVM phases one after another.`);
+  lines.push({
+    'two-targets': `Two targets side by side under the same load: ${model.targets.map((t) => `**${t.name}** ${t.url}`).join(', ')}.`,
+    'one-target': `One target, ${model.targets[0].url}: the plan's default-JVM phases one after another.`,
+    'own-service': `Your service, ${model.targets[0].url}: your load after a baseline, watching ${model.watched.join(', ')}.`,
+  }[model.layout] || '');
   lines.push(`The rules (plan.json): ${rules.starved.text}; ${rules.untouched.text}; ${rules.eventLoops.text}. `
     + `Run time: ${model.runSeconds === undefined ? 'n/a' : `${model.runSeconds.toFixed(1)} s`}. `
     + `Thresholds: ${passed} of ${model.thresholds.length} as expected.`, '');
@@ -69,7 +71,7 @@ export function renderMarkdown(model) {
   }
   lines.push('');
 
-  lines.push(`## /probe/${rules.starved.probe} per event loop (ms)`, '');
+  lines.push(`## ${endpointOf(rules.starved)} per event loop (ms)`, '');
   lines.push('A virtual thread reaches the carriers through the queue of the event loop that accepted its connection: '
     + 'the rows show how the wait differs with the event loop a probe came through.', '');
   if (model.eventLoops.length === 0) {
@@ -109,7 +111,7 @@ export function renderMarkdown(model) {
   const stat = statOf(rules.starved.percentile);
   lines.push('## Thresholds', '');
   lines.push('Each threshold states the expected outcome, so ✓ means "as expected": '
-    + `\`${stat}>=${rules.starved.minimumMillis}\` and \`${stat}<${rules.starved.minimumMillis}\` /probe/${rules.starved.probe} starving `
+    + `\`${stat}>=${rules.starved.minimumMillis}\` and \`${stat}<${rules.starved.minimumMillis}\` ${endpointOf(rules.starved)} starving `
     + 'or not by the starved rule\'s floor (a threshold cannot see the baseline: the verdict above applies the whole rule), '
     + `\`${statOf(rules.untouched.percentile)}<${rules.untouched.maximumMillis}\` the untouched rule, \`rate<0.01\` answers within the contract. `
     + `${model.thresholds.length - judging.length} more (\`max>=0\`, \`rate>=0\`, \`count>=0\`) record values for this report.`, '');

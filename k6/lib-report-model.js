@@ -3,7 +3,7 @@
 // through the event loops, work, errors and thresholds. The renderers (lib-report-markdown.js,
 // lib-report-text.js) only format it; summary.json carries it as `starvationLab`.
 
-import { OTHER_EVENT_LOOP, eventLoopTags } from './lib-config.js';
+import { OTHER_EVENT_LOOP, eventLoopTags, requestLabel } from './lib-config.js';
 import { COLLAPSE_BELOW, predict, sharesThreadsWith } from './lib-predictions.js';
 import {
   describeEventLoopCoverage, describeStarved, describeUntouched, eventLoopCoverage, isStarved, isUntouched, starvedFromMs, statOf,
@@ -31,12 +31,13 @@ import {
  *             short: string[], judged: number, even: boolean | null }} Coverage
  *   even: every event loop of the target answered at least leastAnswers; null when not judged
  *   (the answers name no event loop, or /lab/info gives no count)
- * @typedef {{ target: string, phase: string, mode: string, downstream: string, expected: string, why: string,
+ * @typedef {{ target: string, phase: string, mode: string, downstream: string, request: string, expected: string, why: string,
  *             observed: string, agrees: boolean | null, outcome: string, statistic: string,
  *             loadedMs: number | undefined, baselineMs: number | undefined, starvedFromMs: number,
  *             perSecond: number | undefined, modelPerSecond: number | undefined,
  *             untouched: UntouchedProbe[], sampling: Sampling, eventLoops: Coverage[] }} Verdict
- *   expected: the prediction (lib-predictions.js) from the target's /lab/info; observed: starves,
+ *   request: the load (/work/{mode}, or your own request); expected: the prediction (lib-predictions.js)
+ *   from the target's /lab/info, unknown for your own request or without /lab/info; observed: starves,
  *   collapses or free by the rules, skipped (not sent: the JVM cannot run it) or no data; agrees:
  *   null when there is no prediction to compare
  * @typedef {{ rate: number, total: number }} Share
@@ -57,7 +58,7 @@ import {
  *             rules: { starved: import('./lib-rules.js').StarvationRule & { text: string },
  *                      untouched: import('./lib-rules.js').UntouchedRule & { text: string },
  *                      eventLoops: { leastShare: number, text: string } },
- *             targets: import('./lib-config.js').Target[],
+ *             targets: import('./lib-config.js').Target[], watched: string[],
  *             facts: Record<string, Record<string, unknown> | null>, verdicts: Verdict[], probes: ProbeRow[],
  *             coverage: Coverage[], eventLoops: EventLoopRow[], eventLoopSpread: EventLoopSpread[],
  *             work: WorkRow[], errors: ErrorRow[], thresholds: ThresholdResult[],
@@ -118,7 +119,7 @@ export function buildModel(data, layout) {
     errorRows.push({ target: load.target, phase: load.phase, probeErrors: probeErrors(metrics, layout, load.target, load.phase),
       overloaded, workErrors });
     workRows.push({ target: load.target, phase: load.phase, mode: load.mode,
-      request: `/work/${load.mode}?ms=${load.ms}&downstream=${load.downstream}&lock=${load.lock}`,
+      request: load.request ? requestLabel(load.request) : `/work/${load.mode}?ms=${load.ms}&downstream=${load.downstream}&lock=${load.lock}`,
       load: load.rate > 0 ? `${load.rate}/s` : `${load.vus} VUs`,
       completed, perSecond: completed === undefined ? undefined : completed / load.seconds,
       latency: latency(metrics, workLatencyKey(load.target, load.phase)), overloaded, workErrors });
@@ -131,6 +132,10 @@ export function buildModel(data, layout) {
     dropped[target.name] = count(metrics, droppedKey(target.name));
   }
   const notes = summary.notes.concat(notesOf(layout, probeRows, eventLoopRows, spread, dropped));
+  if (layout.kind === 'own-service' && layout.targets.some((t) => facts[t.name] === null)) {
+    notes.push('The service has no /lab/info: its facts (Java, carriers, event loops) are unknown, no prediction is judged '
+      + 'and there is no carrier model; the verdict is what the rules saw.');
+  }
 
   return {
     layout: layout.kind,
@@ -139,7 +144,9 @@ export function buildModel(data, layout) {
       untouched: Object.assign({ text: describeUntouched(rules.untouched) }, rules.untouched),
       eventLoops: { leastShare: rules.leastEventLoopShare, text: describeEventLoopCoverage(rules.leastEventLoopShare) },
     },
-    targets: layout.targets, facts, verdicts, probes: probeRows, coverage,
+    targets: layout.targets,
+    watched: layout.probes.filter((p) => p.target === layout.targets[0].name).map((p) => `${p.probe} (${p.path})`),
+    facts, verdicts, probes: probeRows, coverage,
     eventLoops: eventLoopRows, eventLoopSpread: spread,
     work: workRows, errors: errorRows, thresholds: thresholdResults(metrics), droppedIterations: dropped, notes,
     runSeconds: summary.runMs === undefined ? undefined : summary.runMs / 1000,
@@ -162,7 +169,7 @@ export function buildModel(data, layout) {
 function judge(metrics, layout, load, info, coverage) {
   const dropped = count(metrics, droppedKey(load.target)) || 0;
   const rule = layout.rules.starved;
-  const prediction = info ? predict(load.mode, load.downstream, info) : { outcome: 'unknown', why: 'no /lab/info facts for this target' };
+  const prediction = predictionOf(load, info);
   const during = metrics[probeLatencyKey(load.target, load.phase, rule.probe)];
   const before = metrics[probeLatencyKey(load.target, 'baseline', rule.probe)];
   const stat = statOf(rule.percentile);
@@ -197,6 +204,7 @@ function judge(metrics, layout, load, info, coverage) {
 
   return {
     target: load.target, phase: load.phase, mode: load.mode, downstream: load.downstream,
+    request: load.request ? requestLabel(load.request) : `/work/${load.mode}`,
     expected: prediction.outcome, why: prediction.why, observed, agrees, outcome: outcomeOf(observed, prediction.outcome, agrees),
     statistic: `p${rule.percentile}`, loadedMs, baselineMs, starvedFromMs: starvedFromMs(rule, baselineMs === undefined ? 0 : baselineMs),
     perSecond, modelPerSecond, untouched,
@@ -206,14 +214,32 @@ function judge(metrics, layout, load, info, coverage) {
 }
 
 /**
+ * What the load was predicted to do: the lab's /work modes from the target's /lab/info; nothing for
+ * your own request, or without /lab/info.
+ *
+ * @param {import('./lib-config.js').Load} load
+ * @param {Record<string, unknown> | null} info
+ * @returns {import('./lib-predictions.js').Prediction}
+ */
+function predictionOf(load, info) {
+  if (load.request) {
+    return { outcome: 'unknown', why: info
+      ? 'the lab predicts only its own /work modes: no prediction of your request is judged'
+      : 'the service has no /lab/info: its facts are unknown, and no prediction is judged' };
+  }
+  return info ? predict(load.mode, load.downstream, info) : { outcome: 'unknown', why: 'no /lab/info facts for this target' };
+}
+
+/**
  * The carrier model of a load that holds its carriers: carriers (or fewer clients, or permits) x 1000 / ms.
+ * None for your own request, whose time per request the suite does not know.
  *
  * @param {import('./lib-config.js').Load} load
  * @param {Record<string, unknown> | null} info
  */
 function carrierModel(load, info) {
   const carriers = info ? info.carrierParallelism : undefined;
-  if (typeof carriers !== 'number') {
+  if (typeof carriers !== 'number' || load.request) {
     return undefined;
   }
   const permits = info && info.permits && typeof info.permits === 'object'

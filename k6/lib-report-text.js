@@ -1,6 +1,7 @@
 // The plain-text summary on stdout, from the report's model (lib-report-model.js).
 
 import { distribution, fact, ms, pct, spreadSentence, verdictSentence } from './lib-report-words.js';
+import { endpointOf } from './lib-rules.js';
 import { SLOW_PROBE_SECONDS } from './lib-thresholds.js';
 
 /**
@@ -9,7 +10,8 @@ import { SLOW_PROBE_SECONDS } from './lib-thresholds.js';
 export function renderText(model) {
   const lines = [];
   const failed = model.thresholds.filter((t) => !t.ok);
-  lines.push('', `Starvation Lab: ${model.layout === 'two-targets' ? 'two targets' : 'one target, phase after phase'}, `
+  lines.push('', `Starvation Lab: ${{ 'two-targets': 'two targets', 'one-target': 'one target, phase after phase',
+    'own-service': `your service, watching ${model.watched.join(', ')}` }[model.layout]}, `
     + `${model.rules.starved.text}; ${model.rules.untouched.text}`, '');
   for (const verdict of model.verdicts) {
     lines.push(`  ${verdictSentence(verdict, model)}`);
@@ -32,7 +34,7 @@ export function renderText(model) {
     lines.push(`  ${pad(row.target, 9)}${pad(row.phase, 16)}${pad(row.probe, 19)}${distribution(row.latency, row.over).map((c) => pad(c, 8)).join('')}`);
   }
   if (model.eventLoops.length > 0) {
-    lines.push('', `  /probe/${model.rules.starved.probe} per event loop (report.md has each one's distribution, and every probe's answers per event loop)`);
+    lines.push('', `  ${endpointOf(model.rules.starved)} per event loop (report.md has each one's distribution, and every probe's answers per event loop)`);
     for (const s of model.eventLoopSpread) {
       lines.push(`  ${spreadSentence(s)}`);
     }

@@ -1,6 +1,7 @@
 // The sentences and figures both renderers of the report use (report.md and stdout), so that they
 // say the same thing in the same words.
 
+import { endpointOf } from './lib-rules.js';
 import { SLOW_PROBE_SECONDS } from './lib-thresholds.js';
 
 /**
@@ -14,7 +15,7 @@ export function verdictSentence(verdict, model) {
   const where = model.layout === 'two-targets' ? verdict.target : `${verdict.target} / ${verdict.phase}`;
   const why = verdict.why.charAt(0).toUpperCase() + verdict.why.slice(1);
   if (verdict.observed === 'skipped' || verdict.observed === 'no data') {
-    return `${where}: ${verdict.outcome} under /work/${verdict.mode}. ${why}.`;
+    return `${where}: ${verdict.outcome} under ${verdict.request}. ${why}.`;
   }
   const rule = model.rules.starved;
   const relation = verdict.observed === 'free' ? '<' : '≥';
@@ -24,7 +25,8 @@ export function verdictSentence(verdict, model) {
   const holds = ['starves', 'collapses'].includes(verdict.observed) || ['starves', 'collapses'].includes(verdict.expected);
   const throughput = verdict.perSecond === undefined ? '' : `; ${verdict.perSecond.toFixed(1)}/s`
     + (verdict.modelPerSecond === undefined || !holds ? '' : ` (carrier model ${verdict.modelPerSecond.toFixed(1)}/s)`);
-  return `${where}: ${verdict.outcome} under /work/${verdict.mode} (${verdict.downstream}): /probe/${rule.probe} ${verdict.statistic} `
+  return `${where}: ${verdict.outcome} under ${verdict.request}${verdict.downstream ? ` (${verdict.downstream})` : ''}: `
+    + `${endpointOf(rule)} ${verdict.statistic} `
     + `${ms(verdict.loadedMs)} ms ${relation} ${ms(verdict.starvedFromMs)} ms (${from})${throughput}. ${why}. `
     + `${untouchedSentence(verdict, model)} ${samplingSentence(verdict)}`;
 }

@@ -3,7 +3,8 @@
 // src/test/node/k6/fixtures hold both languages to the same judgements. Pure functions, no k6 imports.
 
 /**
- * @typedef {{ probe: string, percentile: number, baselineFactor: number, minimumMillis: number }} StarvationRule
+ * @typedef {{ probe: string, percentile: number, baselineFactor: number, minimumMillis: number, endpoint?: string }} StarvationRule
+ *   endpoint: how the report names the probe's endpoint (your own service's); /probe/{probe} otherwise
  * @typedef {{ probes: string[], percentile: number, maximumMillis: number }} UntouchedRule
  * @typedef {{ starved: StarvationRule, untouched: UntouchedRule, leastEventLoopShare: number }} Rules
  */
@@ -77,8 +78,17 @@ export function starvedFromMs(rule, baselineMs) {
  * @param {StarvationRule} rule
  */
 export function describeStarved(rule) {
-  return `starved when /probe/${rule.probe}'s p${rule.percentile} is at least ${rule.baselineFactor}x its baseline `
+  return `starved when ${endpointOf(rule)}'s p${rule.percentile} is at least ${rule.baselineFactor}x its baseline `
     + `on the same JVM and at least ${rule.minimumMillis} ms`;
+}
+
+/**
+ * The starved rule's endpoint as the report names it: the lab's /probe/{probe}, or your own service's.
+ *
+ * @param {StarvationRule} rule
+ */
+export function endpointOf(rule) {
+  return rule.endpoint === undefined ? `/probe/${rule.probe}` : rule.endpoint;
 }
 
 /**

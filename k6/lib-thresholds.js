@@ -123,13 +123,16 @@ export function droppedKey(target) {
  * What a load does to the rule's probe, as far as it is known before setup() reads /lab/info:
  * 'starves' (on every JVM, or a mode STARVING_MODES names: with two targets, on the pinned one, the
  * unpinned deployment being the control), 'free' on every JVM, or 'depends' on the JVM (judged in
- * report.md against /lab/info).
+ * report.md against /lab/info). Your own service's load: what EXPECT_STARVED says, or 'depends'.
  *
  * @param {import('./lib-config.js').Layout} layout
  * @param {import('./lib-config.js').Load} load
  * @returns {'starves' | 'free' | 'depends'}
  */
 export function expectationBeforeTheRun(layout, load) {
+  if (layout.kind === 'own-service') {
+    return layout.expectStarved === null ? 'depends' : layout.expectStarved ? 'starves' : 'free';
+  }
   if (layout.starvingModes.includes(load.mode) && (layout.kind === 'one-target' || load.target === 'pinned')) {
     return 'starves';
   }
@@ -208,8 +211,9 @@ export function thresholdsFor(layout) {
   }
   for (const load of layout.loads) {
     probeWindow(load.target, load.phase, load);
-    // Work that may not run (native without FFM idles) or may collapse can complete nothing.
-    const certain = ['starves', 'free'].includes(predictForEveryJvm(load.mode, load.downstream));
+    // Work that may not run (native without FFM idles) or may collapse can complete nothing; your
+    // own service's load reaches it.
+    const certain = Boolean(load.request) || ['starves', 'free'].includes(predictForEveryJvm(load.mode, load.downstream));
     thresholds[workKey(WORK_COMPLETED, load.target, load.phase)] = [expect(certain ? 'count>0' : 'count>=0')];
     thresholds[workKey(WORK_OVERLOADED, load.target, load.phase)] = [expect('rate>=0')];
     thresholds[workKey(WORK_ERRORS, load.target, load.phase)] = [expect('rate<0.01')];

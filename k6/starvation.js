@@ -14,6 +14,27 @@
 //                              http://lab-unpinned:8080); the same load on both at once
 //   BASE_URL                   one service (default http://localhost:8080); the plan's default-JVM
 //                              phases one after another, each its own load scenario
+//   LOAD_URL or LOAD_MODULE    your own service: one load window of your request after the baseline,
+//                              the endpoints WATCH names as the probes (k6/README.md, "Your own service")
+//
+// Your own service (LOAD_URL or LOAD_MODULE):
+//   LOAD_URL [unset]           the load's request URL, http(s)://host:port/path?query; BASE_URL is
+//                              its origin unless set
+//   LOAD_METHOD [GET]          its method: GET, POST, PUT, PATCH or DELETE
+//   LOAD_BODY [unset]          its body
+//   LOAD_CONTENT_TYPE [application/json]  the body's Content-Type
+//   LOAD_MODULE [unset]        instead of LOAD_URL: a module of yours (absolute, or relative to this
+//                              script) exporting request(params), which sends your request with params
+//                              and returns k6's response; BASE_URL names the service
+//   WATCH [health=/q/health/live]  the endpoints to watch, name=URL comma-separated (a URL may be a
+//                              path on BASE_URL); each answers 2xx to a GET when the run starts
+//   WATCH_STARVED [load]       the name in WATCH of an endpoint on virtual threads that the plan's
+//                              starved rule judges, or load (the load's own request, as a probe);
+//                              the untouched rule judges every other
+//   EXPECT_STARVED [unset]     true or false: what the thresholds expect of WATCH_STARVED's endpoint
+//                              under the load; unset: recorded, judged in the report only
+//   /lab/info is read where the service has one (its facts and event loops, for the report); no
+//   prediction of your request is judged, and without /lab/info the report says the facts are unknown.
 //
 // Knobs (__ENV, default in brackets; "plan" means k6/plan.json, shared with the Java runner):
 //   PINNED_MODE [pinned]       work mode on the pinned target (the default image runs JDK 21)
@@ -28,6 +49,9 @@
 //   BASELINE_SECONDS [plan: 2] probes alone before the first load
 //   DRAIN_SECONDS [plan: 1]    gap between two load windows (BASE_URL layout)
 //   PHASES [all default-JVM]   comma-separated plan phases to run (BASE_URL layout)
+//   LOAD_SECONDS, LOAD_VUS, LOAD_RATE, LOAD_MAX_VUS, BASELINE_SECONDS, DRAIN_SECONDS, QUICK, the probe
+//   and timeout knobs apply to your own service's one load window too (its defaults: the plan's
+//   first default-JVM phase)
 //   QUICK [false]              true: the plan's quick settings (shorter, fewer phases)
 //   PROBE_RATE [plan]          requests per second of every probe, per target, instead of the
 //                              plan's rates (ratePerSecond, ratePerSecondByProbe)
@@ -47,7 +71,7 @@ import exec from 'k6/execution';
 import { sleep } from 'k6';
 import { arrivalRateOf, buildLayout, probeScheduleOf, routeAt, windowAt } from './lib-config.js';
 import { predict } from './lib-predictions.js';
-import { inspectTarget, sendProbe, warmUp } from './lib-probes.js';
+import { inspectService, inspectTarget, sendProbe, warmUp, warmUpService } from './lib-probes.js';
 import { renderMarkdown } from './lib-report-markdown.js';
 import { buildModel } from './lib-report-model.js';
 import { renderText } from './lib-report-text.js';
@@ -56,6 +80,25 @@ import { sendWork } from './lib-work.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildLayout(__ENV, plan);
+const yourRequest = layout.kind === 'own-service' && layout.loads[0].request ? requestOf(layout.loads[0].request.module) : null;
+
+/**
+ * LOAD_MODULE's request(), loaded in the init context (k6's require() takes a path known only at run
+ * time; its import() does not load modules).
+ *
+ * @param {string | null} path
+ * @returns {import('./lib-work.js').RequestFunction | null}
+ */
+function requestOf(path) {
+  if (path === null) {
+    return null;
+  }
+  const module = /** @type {Record<string, unknown>} */ (require(path));
+  if (typeof module.request !== 'function') {
+    throw new Error(`LOAD_MODULE ${path} exports no request(params) function`);
+  }
+  return /** @type {import('./lib-work.js').RequestFunction} */ (module.request);
+}
 
 /** @type {Record<string, ReturnType<typeof probeScheduleOf>>} each probe scenario's order */
 const schedules = {};
@@ -113,16 +156,22 @@ export const options = {
  * warms each target up before the baseline.
  */
 export function setup() {
-  /** @type {Record<string, { url: string, facts: Record<string, unknown> }>} */
+  /** @type {Record<string, { url: string, facts: Record<string, unknown> | null }>} */
   const targets = {};
   for (const target of layout.targets) {
-    const seen = inspectTarget(target);
+    const routes = layout.probes.filter((p) => p.target === target.name);
+    const seen = layout.kind === 'own-service' ? inspectService(target, routes) : inspectTarget(target);
     if (!seen.ok) {
-      exec.test.abort(`${seen.reason}. Start the service, or point ${layout.kind === 'two-targets'
-        ? 'PINNED_URL and UNPINNED_URL' : 'BASE_URL'} at it, then rerun.`);
+      exec.test.abort(`${seen.reason}. Start the service, or point ${{ 'two-targets': 'PINNED_URL and UNPINNED_URL',
+        'one-target': 'BASE_URL', 'own-service': 'LOAD_URL (or BASE_URL) and WATCH' }[layout.kind]} at it, then rerun.`);
       throw new Error(seen.reason);
     }
     targets[target.name] = { url: target.url, facts: seen.facts };
+    if (seen.facts === null) {
+      console.log(`${target.name}: ${target.url}/lab/info gives no facts: the report says they are unknown and judges no prediction.`);
+      warmUpService(target, routes, /** @type {import('./lib-config.js').YourRequest} */ (layout.loads[0].request), yourRequest);
+      continue;
+    }
     const eventLoops = seen.facts.eventLoops;
     if (typeof eventLoops === 'number' && eventLoops > layout.eventLoops) {
       console.warn(`${target.name}: the service has ${eventLoops} event loops, the run samples and breaks down `
@@ -135,8 +184,12 @@ export function setup() {
           + `Run a JVM it starves, or set STARVING_MODES without ${load.mode}.`);
       }
     }
+    if (layout.kind === 'own-service') {
+      warmUpService(target, routes, /** @type {import('./lib-config.js').YourRequest} */ (layout.loads[0].request), yourRequest);
+      continue;
+    }
     const runnable = layout.loads.filter((l) => l.target === target.name && predict(l.mode, l.downstream, seen.facts).outcome !== '501');
-    warmUp(target, layout.probes.filter((p) => p.target === target.name).map((p) => p.path),
+    warmUp(target, routes.map((p) => p.path),
       [...new Set(runnable.map((l) => `/work/${l.mode}?ms=1&downstream=${l.downstream}&lock=${l.lock}`))]);
   }
   return { targets };
@@ -146,30 +199,31 @@ export function setup() {
  * One probe request, to the endpoint the schedule gives this iteration for the target's event
  * loops; the phase tag follows the run's clock.
  *
- * @param {{ targets: Record<string, { url: string, facts: Record<string, unknown> }> }} data
+ * @param {{ targets: Record<string, { url: string, facts: Record<string, unknown> | null }> }} data
  */
 export function probe(data) {
   const schedule = schedules[exec.scenario.name];
   const target = schedule.routes[0].target;
-  const served = data && data.targets[target] ? data.targets[target].facts.eventLoops : undefined;
+  const facts = data && data.targets[target] ? data.targets[target].facts : null;
+  const served = facts ? facts.eventLoops : undefined;
   const route = routeAt(schedule, exec.scenario.iterationInTest, typeof served === 'number' && served > 0 ? served : layout.eventLoops);
   const phase = windowAt(layout, (Date.now() - exec.scenario.startTime) / 1000);
-  sendProbe(route, phase, layout.probeTimeoutMs, layout.eventLoops);
+  sendProbe(route, phase, layout.probeTimeoutMs, layout.eventLoops, yourRequest);
 }
 
 /**
  * One unit of work. A mode the JVM cannot run (native without FFM answers 501) idles instead.
  *
- * @param {{ targets: Record<string, { url: string, facts: Record<string, unknown> }> }} data
+ * @param {{ targets: Record<string, { url: string, facts: Record<string, unknown> | null }> }} data
  */
 export function load(data) {
   const work = loads[exec.scenario.name];
   const facts = data && data.targets[work.target] ? data.targets[work.target].facts : null;
-  if (facts && predict(work.mode, work.downstream, facts).outcome === '501') {
+  if (facts && !work.request && predict(work.mode, work.downstream, facts).outcome === '501') {
     sleep(1);
     return;
   }
-  sendWork(work, layout.workTimeoutMs);
+  sendWork(work, layout.workTimeoutMs, yourRequest);
 }
 
 /**

@@ -25,15 +25,18 @@ import com.sun.net.httpserver.HttpServer;
  * hold their carriers in the three ways a service can, and a health check off the carriers.
  *
  * <pre>
- * java --enable-native-access=ALL-UNNAMED SecondService.java 8081                        # JDK 22+
- * java --enable-preview --source 21 --enable-native-access=ALL-UNNAMED SecondService.java 8081   # JDK 21 (FFM is a preview there)
+ * java --enable-native-access=ALL-UNNAMED SecondService.java 8081 [9081]                 # JDK 22+
+ * java --enable-preview --source 21 --enable-native-access=ALL-UNNAMED SecondService.java 8081 [9081]   # JDK 21 (FFM is a preview there)
  * </pre>
  *
  * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23)
  * GET /native?ms=100  a blocking call made from inside a native frame: libc's bsearch calling back into Java (pins on every JDK)
  * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
  * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows
- * GET /health         answers at once, on the server's platform threads: stays fast while the carriers starve
+ * GET /health         answers at once, on the server's platform threads; its median stays fast while the carriers
+ *                     starve, but not its tail: it shares the server with the endpoints on virtual threads
+ * GET :9081/health    the same on a management port of its own (the optional second argument), a server no virtual
+ *                     thread touches: it stays fast while the carriers starve
  */
 public class SecondService {
 
@@ -52,7 +55,15 @@ public class SecondService {
         }));
         server.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
         server.start();
-        System.out.println("SecondService listening on " + port + " (JDK " + Runtime.version() + ")");
+        if (args.length > 1) {
+            // as a framework's management port: a server, dispatcher and threads of its own
+            HttpServer management = HttpServer.create(new InetSocketAddress(Integer.parseInt(args[1])), 64);
+            management.setExecutor(Executors.newFixedThreadPool(2));
+            management.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
+            management.start();
+        }
+        System.out.println("SecondService listening on " + port + (args.length > 1 ? ", management on " + args[1] : "")
+                + " (JDK " + Runtime.version() + ")");
     }
 
     interface Work {

@@ -22,7 +22,7 @@ import io.starvationlab.experiment.server.LabServer;
 
 /**
  * The k6 suite on a real k6 against the packaged service: k6 accepts the options of every layout
- * and refuses broken ones, {@code smoke.js} passes, and {@code starvation.js} (the plan's quick
+ * (your own service's too, with a module of yours) and refuses broken ones, {@code smoke.js} passes, and {@code starvation.js} (the plan's quick
  * settings) ends with every threshold as expected, every window's verdict as the JVM's facts predict
  * ({@code src/test/node/k6/fixtures/prediction-cases.json}), no probe dropped, and every probe that
  * names its event loop spread over all of them by the plan's rule.
@@ -59,7 +59,11 @@ class K6SuiteIT {
         for (Map<String, String> layout : List.of(Map.<String, String>of(), Map.of("QUICK", "true"),
                 Map.of("PINNED_URL", "http://lab-pinned:8080", "UNPINNED_URL", "http://lab-unpinned:8080"),
                 Map.of("PINNED_URL", "http://a:8080", "UNPINNED_URL", "http://b:8080", "LOAD_RATE", "200", "LOAD_MAX_VUS", "400",
-                        "STARVING_MODES", "", "PROBE_RATE", "7"))) {
+                        "STARVING_MODES", "", "PROBE_RATE", "7"),
+                Map.of("LOAD_URL", "http://orders:8081/native?ms=100", "WATCH", "hello=/hello,health=http://orders:9000/health",
+                        "WATCH_STARVED", "hello", "EXPECT_STARVED", "true"),
+                Map.of("LOAD_MODULE", FIXTURES.resolve("load-module.js").toString(), "BASE_URL", "http://orders.example:8080",
+                        "WATCH", "health=/health"))) {
             ChildProcess.Result inspected = k6.inspect(script, layout);
             assertThat(inspected.exitCode()).as("k6 inspect %s:\n%s", layout, inspected.output()).isZero();
         }
@@ -74,6 +78,14 @@ class K6SuiteIT {
             ChildProcess.Result refused = k6.inspect(FIXTURES.resolve(fixture), Map.of());
             assertThat(refused.exitCode()).as(fixture).isNotZero();
             assertThat(refused.output()).as(fixture).contains(message);
+        });
+        Map<Map<String, String>, String> brokenKnobs = Map.of(
+                Map.of("LOAD_URL", "http://orders:8081/native", "WATCH", "health"), "WATCH: 'health' has no URL",
+                Map.of("LOAD_MODULE", FIXTURES.resolve("broken-load-module.js").toString()), "exports no request(params) function");
+        brokenKnobs.forEach((knobs, message) -> {
+            ChildProcess.Result refused = k6.inspect(script, knobs);
+            assertThat(refused.exitCode()).as("%s", knobs).isNotZero();
+            assertThat(refused.output()).as("%s", knobs).contains(message);
         });
     }
 

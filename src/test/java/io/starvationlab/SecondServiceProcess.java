@@ -28,32 +28,40 @@ final class SecondServiceProcess implements AutoCloseable {
 
     private final Process process;
     private final URI base;
+    private final URI management;
     private final Path log;
 
-    private SecondServiceProcess(Process process, URI base, Path log) {
+    private SecondServiceProcess(Process process, URI base, URI management, Path log) {
         this.process = process;
         this.base = base;
+        this.management = management;
         this.log = log;
     }
 
-    /** The command that starts it on {@code jdk} at {@code port}. */
-    static List<String> command(Jdks.Jdk jdk, int port) {
+    /** The command that starts it on {@code jdk} at {@code port}, its management port (a health check of its own) at {@code managementPort}. */
+    static List<String> command(Jdks.Jdk jdk, int port, int managementPort) {
         List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-XX:ActiveProcessorCount=" + LabServer.CARRIERS));
         if (jdk.feature() < 22) {
             command.addAll(List.of("--enable-preview", "--source", String.valueOf(jdk.feature())));
         }
-        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", SOURCE.toAbsolutePath().toString(), String.valueOf(port)));
+        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", SOURCE.toAbsolutePath().toString(), String.valueOf(port),
+                String.valueOf(managementPort)));
         return command;
     }
 
     /** Starts it on {@code jdk} and returns once {@code /health} answers 200. */
     static SecondServiceProcess start(Jdks.Jdk jdk, Path logDirectory, String name) {
         int port = LabServer.freePort();
+        int managementPort = LabServer.freePort();
+        while (managementPort == port) {
+            managementPort = LabServer.freePort();
+        }
         try {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
-            Process process = new ProcessBuilder(command(jdk, port)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            SecondServiceProcess service = new SecondServiceProcess(process, URI.create("http://localhost:" + port), log);
+            Process process = new ProcessBuilder(command(jdk, port, managementPort)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            SecondServiceProcess service = new SecondServiceProcess(process, URI.create("http://localhost:" + port),
+                    URI.create("http://localhost:" + managementPort), log);
             service.awaitHealthy();
             return service;
         } catch (IOException e) {
@@ -88,6 +96,11 @@ final class SecondServiceProcess implements AutoCloseable {
 
     URI uri(String pathAndQuery) {
         return base.resolve(pathAndQuery);
+    }
+
+    /** On the management port: a server of its own, which no virtual thread touches. */
+    URI managementUri(String path) {
+        return management.resolve(path);
     }
 
     long pid() {

@@ -70,10 +70,29 @@ function open(path, mode) {
 }
 
 /**
- * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport, plan?: unknown, vu?: number }} LoadOptions
+ * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport, plan?: unknown, vu?: number,
+ *             modules?: Record<string, unknown> }} LoadOptions
  * `plan` stands in for plan.json's content while the script loads; `vu` is __VU in the init context
- * (0, the one k6 reads the options from, unless a test says otherwise).
+ * (0, the one k6 reads the options from, unless a test says otherwise); `modules`: what the init
+ * context's require(path) returns for each path (LOAD_MODULE), any other path is not found.
  */
+
+/**
+ * k6's init-context require(): a module the test provides by its path.
+ *
+ * @param {Record<string, unknown>} modules
+ */
+function requireOf(modules) {
+  return (/** @type {string} */ path) => {
+    if (context().stage !== 'init') {
+      throw new Error(`k6: require('${path}') is only available in the init context`);
+    }
+    if (!(path in modules)) {
+      throw new Error(`GoError: The moduleSpecifier "${path}" couldn't be found on local disk.`);
+    }
+    return modules[path];
+  };
+}
 
 /** @type {unknown} */
 let planOverride;
@@ -91,6 +110,7 @@ export async function loadScript(scriptPath, options = {}) {
   globalThis.__VU = options.vu || 0;
   globalThis.__ITER = 0;
   globalThis.open = open;
+  globalThis.require = requireOf(options.modules || {});
   generation += 1;
   const url = `${pathToFileURL(resolvePath(scriptPath)).href}?k6gen=${generation}`;
   let module;
