@@ -54,6 +54,8 @@ public final class ServerRun {
     private final Settings settings;
     private final PrometheusRun prometheus;
     private final Consumer<String> progress;
+    /** What runs on a server JVM after its phases, with the run's probes and scrapes stopped; null: nothing. */
+    private java.util.function.BiConsumer<Spec, LabServer> after;
     private int done;
     private int total;
 
@@ -66,6 +68,16 @@ public final class ServerRun {
     /** How many phases the loop will run in all, for its progress lines; unknown (0) unless said. */
     public ServerRun expecting(int phases) {
         this.total = phases;
+        return this;
+    }
+
+    /**
+     * Runs {@code step} on each server JVM after its phases, before it stops: the probes of the run have
+     * stopped and Prometheus no longer scrapes it, so that another client's load measures the server alone
+     * and raises no alert outside the phases'.
+     */
+    public ServerRun afterPhases(java.util.function.BiConsumer<Spec, LabServer> step) {
+        this.after = step;
         return this;
     }
 
@@ -86,7 +98,13 @@ public final class ServerRun {
         }
         try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
-            return measure(spec, runner, phases, duration);
+            ServerRecord record = measure(spec, runner, phases, duration);
+            if (after != null) {
+                runner.close();
+                scraped.close();
+                after.accept(spec, server);
+            }
+            return record;
         } catch (Exception e) {
             throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
@@ -162,8 +180,9 @@ public final class ServerRun {
         prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
         double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
         double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
-        return String.format(Locale.ROOT, "%.1f req/s, /probe/%s p%.0f %.1f ms (%.0fx its baseline), canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
-                result.throughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
+        return String.format(Locale.ROOT, "%.1f req/s in steady state (%.1f over the whole window), /probe/%s p%.0f %.1f ms (%.0fx its baseline),"
+                + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
+                result.throughput(), result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
                 result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
     }
 
