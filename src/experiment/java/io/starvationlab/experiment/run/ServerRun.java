@@ -100,6 +100,9 @@ public final class ServerRun {
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
             ServerRecord record = measure(spec, runner, phases, duration);
             if (after != null) {
+                if (!Gauges.read(runner.lab()).idle()) {
+                    Quiescence.await(runner.lab(), QUIET_WITHIN); // the last phase's requests that timed out may still hold carriers
+                }
                 runner.close();
                 scraped.close();
                 after.accept(spec, server);
