@@ -23,12 +23,13 @@ final class K6Findings {
     /** Both under this many requests per second: a collapse, whose ratio means nothing. */
     static final double COLLAPSED_PER_SECOND = 1;
     /**
-     * How far apart the two {@code /probe/virtual} p50s may be: within this factor of each other, or within
-     * {@link #P50_SLACK_MILLIS}. Measured on one server, the runner then k6, 3 runs of the seven default-JVM phases
-     * (k6/README.md, "Beside the Java runner").
+     * How far apart the two {@code /probe/virtual} p50s may be: within this factor of each other (a starved phase,
+     * whose wait depends on the event loop a probe came through), or within {@link #P50_SLACK_MILLIS} (a phase that
+     * does not starve, where each client's own cost of a request on the shared machine is what differs). Measured
+     * on one server, the runner then k6, the seven default-JVM phases (k6/README.md, "Beside the Java runner").
      */
-    static final double P50_FACTOR = 2;
-    static final double P50_SLACK_MILLIS = 5;
+    static final double P50_FACTOR = 2.5;
+    static final double P50_SLACK_MILLIS = 25;
 
     private K6Findings() {
     }
@@ -39,8 +40,8 @@ final class K6Findings {
 
     static String agreesExpected() {
         return String.format(Locale.ROOT, "per phase of the default server JVM: verdicts identical; throughput within %.0f %% of the larger "
-                + "(or both under %.0f/s); /probe/virtual p50 within %.0fx of each other or %.0f ms (k6 opens a connection per probe, as the runner "
-                + "does, from another process)", THROUGHPUT_TOLERANCE * 100, COLLAPSED_PER_SECOND, P50_FACTOR, P50_SLACK_MILLIS);
+                + "(or both under %.0f/s); /probe/virtual p50 within %.1fx of each other or %.0f ms (the runner's p50 over the probes sent while "
+                + "the load ran, as k6 counts its own)", THROUGHPUT_TOLERANCE * 100, COLLAPSED_PER_SECOND, P50_FACTOR, P50_SLACK_MILLIS);
     }
 
     private static Finding agrees(K6Comparison k6) {

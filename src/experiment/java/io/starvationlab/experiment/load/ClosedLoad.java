@@ -205,8 +205,8 @@ public final class ClosedLoad implements AutoCloseable {
     /**
      * The part of a load's window in steady state and the 200s answered in it: from {@code fromNanos}
      * (every client sending, and one request's wait since) to {@code toNanos} (the load stopped). Where
-     * that part is under half the window (a window barely longer than one request), the whole window
-     * counts, and {@code whole} says so.
+     * that part is under a quarter of the window (a window barely longer than one request, or clients
+     * that took most of it to start), the whole window counts, and {@code whole} says so.
      */
     public record SteadyState(double fromSeconds, double seconds, long answered, boolean whole) {
 
@@ -218,7 +218,7 @@ public final class ClosedLoad implements AutoCloseable {
         public static SteadyState of(long[] answeredAt, long startedNanos, long fromNanos, long toNanos) {
             long window = toNanos - startedNanos;
             long from = Math.max(fromNanos, startedNanos);
-            if (toNanos - from < window / 2) {
+            if (toNanos - from < window / 4) {
                 return new SteadyState(0, window / 1e9, countAfter(answeredAt, startedNanos, toNanos), true);
             }
             return new SteadyState((from - startedNanos) / 1e9, (toNanos - from) / 1e9, countAfter(answeredAt, from, toNanos), false);

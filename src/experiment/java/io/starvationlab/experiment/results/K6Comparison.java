@@ -24,7 +24,9 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
     /**
      * One phase as both clients measured it.
      *
-     * @param k6Observed k6's own word: starves, collapses, free, skipped or no data
+     * @param k6Observed    k6's own word: starves, collapses, free, skipped or no data
+     * @param javaPerSecond the runner's throughput in the load's steady state; {@code k6PerSecond}: k6's over its load window
+     * @param javaP50Millis the runner's {@code /probe/virtual} p50 over the probes sent while the load ran, as k6 counts its own
      */
     public record Row(String phase, String javaVerdict, String k6Verdict, String k6Observed, double javaPerSecond, Double k6PerSecond,
             double javaP50Millis, Double k6P50Millis, ProbeReach javaReach, ProbeReach k6Reach) {
@@ -34,8 +36,12 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
         return new K6Comparison(why, null, 0, 0, null, List.of(), 0, List.of());
     }
 
-    /** k6's {@code run} beside the Java runner's {@code phases} and their {@code reach}, judged by the plan's event-loop rule. */
-    static K6Comparison of(K6Suite.Run run, List<PhaseReport> phases, List<ProbeReach> reach, double leastShare) {
+    /**
+     * k6's {@code run} beside the Java runner's {@code phases}, the runner's {@code /probe/virtual} p50 over the probes sent
+     * while each phase's load ran ({@code p50WhileLoaded}: k6's window, without the drain) and their {@code reach}, judged by
+     * the plan's event-loop rule.
+     */
+    static K6Comparison of(K6Suite.Run run, List<PhaseReport> phases, Map<String, Double> p50WhileLoaded, List<ProbeReach> reach, double leastShare) {
         if (run.summary() == null) {
             return new K6Comparison(null, run.version(), run.exitCode(), run.seconds(), run.failure(), List.of(), 0, List.of());
         }
@@ -55,7 +61,8 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
                 k6Reach = ProbeReach.of(name, "k6", numbered, k6.eventLoops() == null ? 0 : k6.eventLoops(), leastShare, null);
             }
             rows.add(new Row(name, java.get().verdict(), k6 == null ? "no data" : verdict(k6.observed()), k6 == null ? "no data" : k6.observed(),
-                    java.get().throughputPerSecond(), k6 == null ? null : k6.perSecond(), java.get().probes().get("virtual").p50Millis(),
+                    java.get().throughputPerSecond(), k6 == null ? null : k6.perSecond(),
+                    p50WhileLoaded.getOrDefault(name, java.get().probes().get("virtual").p50Millis()),
                     k6 == null ? null : k6.virtualP50Millis(), javaReach, k6Reach));
         }
         return new K6Comparison(null, run.version(), run.exitCode(), run.seconds(), null, summary.thresholdsCrossed(), summary.droppedIterations(),

@@ -34,6 +34,7 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
         List<String> notRun = new ArrayList<>();
         List<ProbeReach> reach = new ArrayList<>();
         double leastShare = plan.probes().leastEventLoopShare();
+        Map<String, Double> whileLoaded = new LinkedHashMap<>();
         main.skipped().forEach(skipped -> notRun.add(skipped.toString()));
         for (ServerRecord server : main.servers()) {
             servers.put(server.name(), server.facts());
@@ -46,11 +47,18 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
                     var samples = phase.result().timeline() == null ? null : phase.result().timeline().samples().get(UnrelatedWait.PROBE);
                     reach.add(ProbeReach.of(phase.name(), server.name(), samples == null ? List.of() : samples, server.facts().eventLoops(),
                             leastShare, server.spec().http2()));
+                    if (MainRun.K6_SERVER.equals(server.name()) && phase.result().timeline() != null) {
+                        // k6 counts a probe in the load's window when it was sent while the load ran: the same probes here
+                        List<io.starvationlab.experiment.load.ProbeSample> during = phase.result().timeline().duringLoad(UnrelatedWait.PROBE,
+                                java.time.Duration.ZERO);
+                        whileLoaded.put(phase.name(), ProbeDistribution.of(during.stream().map(sample -> sample.latencyMillis()).toList(),
+                                (int) during.stream().filter(sample -> sample.status() != 200).count()).p50Millis());
+                    }
                 }
             }
         }
         K6Comparison k6 = main.k6() == null ? K6Comparison.notRun(main.k6NotRun())
-                : K6Comparison.of(main.k6(), phases.stream().filter(p -> MainRun.K6_SERVER.equals(p.jvm())).toList(), reach, leastShare);
+                : K6Comparison.of(main.k6(), phases.stream().filter(p -> MainRun.K6_SERVER.equals(p.jvm())).toList(), whileLoaded, reach, leastShare);
         return new RunResults(servers, List.copyOf(phases), List.copyOf(notRun), PrometheusReport.of(prometheus),
                 matrix == null ? null : MatrixReport.of(matrix, plan), QuotaReport.of(plan, main, phases, Runtime.getRuntime().availableProcessors()),
                 List.copyOf(reach), k6);

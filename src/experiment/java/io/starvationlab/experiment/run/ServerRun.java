@@ -183,9 +183,11 @@ public final class ServerRun {
         prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
         double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
         double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
-        return String.format(Locale.ROOT, "%.1f req/s in steady state (%.1f over the whole window), /probe/%s p%.0f %.1f ms (%.0fx its baseline),"
+        return String.format(Locale.ROOT, "%.1f req/s %s (%.1f over the whole window), /probe/%s p%.0f %.1f ms (%.0fx its baseline),"
                 + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
-                result.throughput(), result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
+                result.throughput(), result.load() == null || result.load().steady() == null ? "" : result.load().steady().whole()
+                        ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", result.load().steady().fromSeconds()),
+                result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
                 result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
     }
 

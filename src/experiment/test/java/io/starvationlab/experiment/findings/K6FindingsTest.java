@@ -35,7 +35,7 @@ class K6FindingsTest {
         Finding throughput = find(comparison(row("unpinned", "not starved", "free", 620, 550, 2, 2, EVEN)), K6Findings.AGREES);
         assertThat(throughput.holds()).isFalse();
         assertThat(throughput.measured()).contains("620.0/s / 550.0/s", "DIFFER: throughput");
-        assertThat(find(comparison(row("cpu", "starved", "starves", 39, 39, 1300, 2700, EVEN)), K6Findings.AGREES).holds()).isFalse();
+        assertThat(find(comparison(row("cpu", "starved", "starves", 39, 39, 1100, 2800, EVEN)), K6Findings.AGREES).holds()).isFalse();
     }
 
     @Test
@@ -43,9 +43,10 @@ class K6FindingsTest {
         assertThat(K6Findings.throughputAgrees(100, 90.5)).isTrue();
         assertThat(K6Findings.throughputAgrees(100, 89)).isFalse();
         assertThat(K6Findings.throughputAgrees(0, 0.6)).isTrue();
-        assertThat(K6Findings.p50Agrees(2, 6.9)).isTrue();
-        assertThat(K6Findings.p50Agrees(1000, 1990)).isTrue();
-        assertThat(K6Findings.p50Agrees(1000, 2100)).isFalse();
+        assertThat(K6Findings.p50Agrees(15.1, 1.8)).isTrue();
+        assertThat(K6Findings.p50Agrees(2, 30)).isFalse();
+        assertThat(K6Findings.p50Agrees(1000, 2490)).isTrue();
+        assertThat(K6Findings.p50Agrees(1000, 2600)).isFalse();
     }
 
     @Test

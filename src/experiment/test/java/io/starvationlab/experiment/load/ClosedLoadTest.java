@@ -40,12 +40,13 @@ class ClosedLoadTest {
 
     /** A window barely longer than one request has no steady part worth the name: the whole window counts, and says so. */
     @Test
-    void shouldCountTheWholeWindowWhenTheSteadyPartIsUnderHalfOfIt() {
+    void shouldCountTheWholeWindowWhenTheSteadyPartIsUnderAQuarterOfIt() {
         long[] answered = { 2 * S, 2 * S + 1, 3 * S };
-        ClosedLoad.SteadyState steady = ClosedLoad.SteadyState.of(answered, 0, 2 * S, 3 * S);
+        ClosedLoad.SteadyState steady = ClosedLoad.SteadyState.of(answered, 0, 2 * S + S / 2, 3 * S);
         assertThat(steady.whole()).isTrue();
         assertThat(steady.seconds()).isEqualTo(3);
         assertThat(steady.answered()).isEqualTo(3);
+        assertThat(ClosedLoad.SteadyState.of(answered, 0, 2 * S, 3 * S).whole()).as("a third of the window").isFalse();
     }
 
     /** Only answers after the start of the steady part and by the stop count. */
