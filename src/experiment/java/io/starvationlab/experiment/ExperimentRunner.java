@@ -13,8 +13,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.starvationlab.experiment.findings.Finding;
-import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.findings.Findings;
+import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRecord;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
@@ -144,15 +144,14 @@ public final class ExperimentRunner {
         PrometheusRecord observed;
         try (PrometheusRun prometheus = PrometheusRun.start(projectDir(), out, progress)) {
             Optional<K6Suite> k6 = K6Suite.find(projectDir());
+            String noK6 = "k6 not found (" + K6Suite.lookedFor(projectDir()) + "), comparison not run";
             if (k6.isEmpty()) {
-                String why = "k6 not found (" + K6Suite.lookedFor(projectDir()) + "), comparison not run";
                 if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                    throw new IllegalStateException(why + ": required in CI");
+                    throw new IllegalStateException(noK6 + ": required in CI");
                 }
-                progress.accept("SKIPPED " + why);
+                progress.accept("SKIPPED " + noK6);
             }
-            main = MainRun.run(plan, quick, only, out, prometheus, progress, k6.orElse(null),
-                    "k6 not found (" + K6Suite.lookedFor(projectDir()) + "), comparison not run");
+            main = MainRun.run(plan, quick, only, out, prometheus, progress, k6.orElse(null), noK6);
             observed = prometheus.finish(Runtime.version().feature());
         }
         // the JDK-sensitive cells on every JDK found, after the main plan

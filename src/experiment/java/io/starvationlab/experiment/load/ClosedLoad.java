@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -226,7 +227,7 @@ public final class ClosedLoad implements AutoCloseable {
 
         /** How many of {@code sorted} fall in ({@code from}, {@code to}]. */
         private static long countAfter(long[] sorted, long from, long to) {
-            return java.util.Arrays.stream(sorted).filter(at -> at > from && at <= to).count();
+            return Arrays.stream(sorted).filter(at -> at > from && at <= to).count();
         }
     }
 }

@@ -1,8 +1,11 @@
 package io.starvationlab.experiment.results;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 import io.starvationlab.experiment.load.ProbeSample;
 
@@ -32,15 +35,15 @@ public record ProbeReach(String phase, String jvm, Map<String, Long> answers, in
         double least = eventLoops < 1 ? Double.NaN : leastShare * total / eventLoops;
         String why = notJudged != null ? notJudged : total == 0 ? "no answer named its event loop" : eventLoops < 1 ? "no count of event loops" : null;
         Boolean even = why != null ? null
-                : java.util.stream.IntStream.range(0, eventLoops).allMatch(loop -> answers.getOrDefault(String.valueOf(loop), 0L) >= least);
-        Map<String, Long> sorted = new TreeMap<>(java.util.Comparator.comparingInt(ProbeReach::number).thenComparing(java.util.Comparator.naturalOrder()));
+                : IntStream.range(0, eventLoops).allMatch(loop -> answers.getOrDefault(String.valueOf(loop), 0L) >= least);
+        Map<String, Long> sorted = new TreeMap<>(Comparator.comparingInt(ProbeReach::number).thenComparing(Comparator.naturalOrder()));
         sorted.putAll(answers);
-        return new ProbeReach(phase, jvm, java.util.Collections.unmodifiableMap(sorted), eventLoops, least, even, why);
+        return new ProbeReach(phase, jvm, Collections.unmodifiableMap(sorted), eventLoops, least, even, why);
     }
 
     /** How many of the server's event loops answered at least once. */
     public long reached() {
-        return java.util.stream.IntStream.range(0, eventLoops).filter(loop -> answers.getOrDefault(String.valueOf(loop), 0L) > 0).count();
+        return IntStream.range(0, eventLoops).filter(loop -> answers.getOrDefault(String.valueOf(loop), 0L) > 0).count();
     }
 
     /** "4 of 4 (52, 48, 50, 49)": the event loops reached and the answers of each. */

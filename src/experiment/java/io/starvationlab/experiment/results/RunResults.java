@@ -1,11 +1,13 @@
 package io.starvationlab.experiment.results;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.starvationlab.experiment.load.ProbeSample;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRecord;
 import io.starvationlab.experiment.run.MainRun;
@@ -49,8 +51,8 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
                             leastShare, server.spec().http2()));
                     if (MainRun.K6_SERVER.equals(server.name()) && phase.result().timeline() != null) {
                         // k6 counts a probe in the load's window when it was sent while the load ran: the same probes here
-                        List<io.starvationlab.experiment.load.ProbeSample> during = phase.result().timeline().duringLoad(UnrelatedWait.PROBE,
-                                java.time.Duration.ZERO);
+                        List<ProbeSample> during = phase.result().timeline().duringLoad(UnrelatedWait.PROBE,
+                                Duration.ZERO);
                         whileLoaded.put(phase.name(), ProbeDistribution.of(during.stream().map(sample -> sample.latencyMillis()).toList(),
                                 (int) during.stream().filter(sample -> sample.status() != 200).count()).p50Millis());
                     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -55,7 +56,7 @@ public final class ServerRun {
     private final PrometheusRun prometheus;
     private final Consumer<String> progress;
     /** What runs on a server JVM after its phases, with the run's probes and scrapes stopped; null: nothing. */
-    private java.util.function.BiConsumer<Spec, LabServer> after;
+    private BiConsumer<Spec, LabServer> after;
     private int done;
     private int total;
 
@@ -76,7 +77,7 @@ public final class ServerRun {
      * stopped and Prometheus no longer scrapes it, so that another client's load measures the server alone
      * and raises no alert outside the phases'.
      */
-    public ServerRun afterPhases(java.util.function.BiConsumer<Spec, LabServer> step) {
+    public ServerRun afterPhases(BiConsumer<Spec, LabServer> step) {
         this.after = step;
         return this;
     }
