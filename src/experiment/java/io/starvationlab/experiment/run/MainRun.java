@@ -38,10 +38,6 @@ public final class MainRun {
      * suite's run on the default server JVM after the runner's phases, or why it did not run ({@code k6NotRun}).
      */
     public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable, K6Suite.Run k6, String k6NotRun) {
-
-        public Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable) {
-            this(servers, skipped, cpuQuotaUnavailable, null, "not asked");
-        }
     }
 
     /** A server JVM of the plan, or one of its phases, not run here ({@code phase} null for the whole server JVM). */
@@ -56,14 +52,10 @@ public final class MainRun {
     private MainRun() {
     }
 
-    /** The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty. */
-    public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress) {
-        return run(plan, quick, only, out, prometheus, progress, null, "not asked");
-    }
-
     /**
-     * As {@link #run(Plan, boolean, Set, Path, PrometheusRun, Consumer)}, and then {@code k6} on the default server JVM's
-     * phases (in quick mode {@link #K6_QUICK_PHASES} of them); {@code k6NotFound} says why when {@code k6} is null.
+     * The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty; then {@code k6}
+     * on the default server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them), {@code k6NotFound} saying why
+     * when {@code k6} is null.
      */
     public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress,
             K6Suite k6, String k6NotFound) {
