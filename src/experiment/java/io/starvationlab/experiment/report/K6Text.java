@@ -21,8 +21,8 @@ final class K6Text {
             md.append("`").append(k6.version()).append("` ran and gave no figures: ").append(k6.failure()).append(".\n\n");
         } else {
             md.append(String.format(Locale.ROOT, "`k6 run k6/starvation.js` (%s) on the default server JVM after the runner's phases, the runner's"
-                    + " probes stopped: exit %d after %.0f s, %s, %s. Each cell is runner / k6; throughput is the runner's over the load's steady"
-                    + " state and k6's over its load window (the answers inside it); the p50 of the probes sent while the load ran; event loops:"
+                    + " probes stopped: exit %d after %.0f s, %s, %s. Each cell is runner / k6; throughput is over each load's steady state (k6's: the"
+                    + " answers inside its window over the window less one request's wait, its VUs all starting at once); the p50 of the probes sent while the load ran; event loops:"
                     + " reached of the server's (answers of each: the runner's over the phase and its drain, k6's over the load window).%n%n", k6.version(), k6.exitCode(), k6.seconds(),
                     k6.thresholdsCrossed().isEmpty() ? "every threshold as expected" : "thresholds crossed: " + String.join(", ", k6.thresholdsCrossed()),
                     k6.droppedIterations() == 0 ? "no probe dropped" : k6.droppedIterations() + " probes dropped"));

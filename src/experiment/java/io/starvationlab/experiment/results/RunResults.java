@@ -37,6 +37,7 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
         List<ProbeReach> reach = new ArrayList<>();
         double leastShare = plan.probes().leastEventLoopShare();
         Map<String, Double> whileLoaded = new LinkedHashMap<>();
+        Map<String, Double> windows = new LinkedHashMap<>();
         main.skipped().forEach(skipped -> notRun.add(skipped.toString()));
         for (ServerRecord server : main.servers()) {
             servers.put(server.name(), server.facts());
@@ -55,12 +56,14 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
                                 Duration.ZERO);
                         whileLoaded.put(phase.name(), ProbeDistribution.of(during.stream().map(sample -> sample.latencyMillis()).toList(),
                                 (int) during.stream().filter(sample -> sample.status() != 200).count()).p50Millis());
+                        windows.put(phase.name(), Duration.between(phase.start(), phase.loadEnd()).toMillis() / 1000.0);
                     }
                 }
             }
         }
         K6Comparison k6 = main.k6() == null ? K6Comparison.notRun(main.k6NotRun())
-                : K6Comparison.of(main.k6(), phases.stream().filter(p -> MainRun.K6_SERVER.equals(p.jvm())).toList(), whileLoaded, reach, leastShare);
+                : K6Comparison.of(main.k6(), phases.stream().filter(p -> MainRun.K6_SERVER.equals(p.jvm())).toList(), whileLoaded, windows, reach,
+                        leastShare);
         return new RunResults(servers, List.copyOf(phases), List.copyOf(notRun), PrometheusReport.of(prometheus),
                 matrix == null ? null : MatrixReport.of(matrix, plan), QuotaReport.of(plan, main, phases, Runtime.getRuntime().availableProcessors()),
                 List.copyOf(reach), k6);
