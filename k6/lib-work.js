@@ -4,7 +4,10 @@
 // A 503 (permits exhausted, too many requests in flight, database down) is the service shedding
 // load as designed, not a broken request: it is marked expected, so http_req_failed counts only
 // real failures, and counted apart in work_overloaded. Anything else but 2xx is a work_error.
+// work_completed counts the 2xx answered inside the load's window, so that completed / seconds is
+// the window's throughput: those answered in the drain after it (gracefulStop) came after it.
 
+import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter, Rate } from 'k6/metrics';
 import { WORK_COMPLETED, WORK_ERRORS, WORK_OVERLOADED } from './lib-thresholds.js';
@@ -40,7 +43,7 @@ export function sendWork(load, timeoutMs, yours = null) {
   const params = { tags, timeout: `${timeoutMs}ms`, responseCallback: answersAsDesigned };
   const res = load.request ? sendRequest(load.request, params, yours) : http.get(workUrl(load), params);
   const ok = res.status >= 200 && res.status <= 299;
-  if (ok) {
+  if (ok && Date.now() - exec.scenario.startTime <= load.seconds * 1000) {
     completed.add(1, tags);
   }
   overloaded.add(res.status === 503, tags);

@@ -11,9 +11,12 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.ExperimentRunner;
 import io.starvationlab.experiment.findings.Finding;
+import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.report.ExperimentReport;
+import io.starvationlab.experiment.results.K6Comparison;
 import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.QuotaReport;
+import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.server.CpuQuota;
 
 /**
@@ -48,6 +51,25 @@ class ExperimentQuickIT {
                 .allSatisfy(phase -> assertThat(chart).contains(phase.name()));
         assertAlertsOnALivePrometheus(report, out, markdown);
         assertCarriersFromACpuQuota(report, markdown);
+        assertK6BesideTheRunner(report, markdown);
+    }
+
+    /**
+     * k6 on the quick run's two default-JVM phases, after the runner's, on the same server: both clients' figures
+     * side by side and agreeing ({@code k6-agrees-with-java-runner}, held above with every judged finding). Where
+     * k6 is not found the report says the comparison did not run (with {@code CI=true} the run itself fails).
+     */
+    private static void assertK6BesideTheRunner(ExperimentReport report, String markdown) {
+        assertThat(markdown).contains("## k6 beside the Java runner");
+        if (K6Suite.find(K6.PROJECT).isEmpty()) {
+            assertThat(report.k6().notRun()).contains("k6 not found");
+            assertThat(report.finding("k6-agrees-with-java-runner").holds()).isNull();
+            return;
+        }
+        assertThat(report.k6().failure()).isNull();
+        assertThat(report.k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(MainRun.K6_QUICK_PHASES);
+        assertThat(report.finding("k6-agrees-with-java-runner").holds()).as(report.finding("k6-agrees-with-java-runner").measured()).isTrue();
+        assertThat(report.finding("probes-reach-every-event-loop").holds()).as(report.finding("probes-reach-every-event-loop").measured()).isTrue();
     }
 
     /**

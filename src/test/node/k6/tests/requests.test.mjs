@@ -111,6 +111,17 @@ test('a 503 under overload is expected by the load request and counted as overlo
     [['work_overloaded', 1], ['work_errors', 0]]);
 });
 
+test('work answered inside its window counts as completed; answered in the drain after it, not', async () => {
+  const script = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService() });
+  const data = script.setup();
+  const seconds = script.options.scenarios['load-unpinned'].duration;
+  const completed = () => script.ctx.samples.filter((s) => s.metric === 'work_completed').length;
+  script.iterate('load-unpinned', data, { at: 1 });
+  assert.equal(completed(), 1, `answered 1 s into a ${seconds} window`);
+  script.iterate('load-unpinned', data, { at: Number(seconds.replace('s', '')) + 0.5 });
+  assert.equal(completed(), 1, 'answered in the gracefulStop drain, after the window');
+});
+
 test('a probe answering 503 is a failed request and a probe error', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS,
     transport: fakeService({ status: (url) => (url.pathname === '/probe/virtual' ? 503 : undefined) }) });

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
@@ -13,6 +14,7 @@ import java.util.stream.Stream;
 
 import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.findings.Findings;
+import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRecord;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
@@ -141,7 +143,15 @@ public final class ExperimentRunner {
         MainRun.Record main;
         PrometheusRecord observed;
         try (PrometheusRun prometheus = PrometheusRun.start(projectDir(), out, progress)) {
-            main = MainRun.run(plan, quick, only, out, prometheus, progress);
+            Optional<K6Suite> k6 = K6Suite.find(projectDir());
+            String noK6 = "k6 not found (" + K6Suite.lookedFor(projectDir()) + "), comparison not run";
+            if (k6.isEmpty()) {
+                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                    throw new IllegalStateException(noK6 + ": required in CI");
+                }
+                progress.accept("SKIPPED " + noK6);
+            }
+            main = MainRun.run(plan, quick, only, out, prometheus, progress, k6.orElse(null), noK6);
             observed = prometheus.finish(Runtime.version().feature());
         }
         // the JDK-sensitive cells on every JDK found, after the main plan

@@ -17,6 +17,7 @@ public final class Findings {
         findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
         findings.add(QuotaFindings.evaluate(results.quota()));
         findings.addAll(AlertFindings.evaluate(results.prometheus()));
+        findings.addAll(K6Findings.evaluate(results.k6(), results.virtualReach()));
         if (results.matrix() != null) {
             findings.addAll(MatrixFindings.evaluate(results.matrix(), plan.starved()));
             findings.add(PredictionFindings.matrix(results.matrix()));

@@ -6,11 +6,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.starvationlab.experiment.server.LabServer;
@@ -20,6 +22,10 @@ import io.starvationlab.experiment.server.LabServer;
  * next request as soon as its previous one answered. Platform threads because a load client sharing
  * carriers with what it measures starves with it. Latencies go to a histogram; tests that judge each
  * request can also keep every {@link Outcome}.
+ * <p>
+ * Throughput is counted in steady state: from the moment the last client sent its first request, plus
+ * the request's own wait (its {@code ?ms=}), until the load stopped. Before that no client has yet had
+ * an answer to send again after, and a window that counted it would read 2,000 clients x 1 s as 1,400/s.
  */
 public final class ClosedLoad implements AutoCloseable {
 
@@ -30,6 +36,11 @@ public final class ClosedLoad implements AutoCloseable {
     private final List<Thread> workers = new ArrayList<>();
     private final Latencies latencies = new Latencies();
     private final LongAdder okWhileRunning = new LongAdder();
+    /** When each 200 answered while the load ran came ({@link System#nanoTime()}). */
+    private final ConcurrentLinkedQueue<Long> okAnsweredAt = new ConcurrentLinkedQueue<>();
+    /** When the last client to start sent its first request. */
+    private final AtomicLong allSendingAt = new AtomicLong();
+    private final long waitNanos;
     private final ConcurrentLinkedQueue<Outcome> outcomes;
     private final HttpClient client;
     private final boolean ownsClient;
@@ -43,6 +54,7 @@ public final class ClosedLoad implements AutoCloseable {
         this.client = client;
         this.ownsClient = ownsClient;
         this.stopped = new CountDownLatch(concurrency);
+        this.waitNanos = ownWait(target).toNanos();
         HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
         for (int i = 0; i < concurrency; i++) {
             workers.add(Thread.ofPlatform().daemon().name("load-worker-" + i).stackSize(256 * 1024).start(() -> loop(request)));
@@ -86,9 +98,14 @@ public final class ClosedLoad implements AutoCloseable {
     }
 
     private void loop(HttpRequest request) {
+        boolean first = true;
         try {
             while (running) {
                 long start = System.nanoTime();
+                if (first) {
+                    allSendingAt.accumulateAndGet(start, Math::max);
+                    first = false;
+                }
                 HttpResponse<Void> response;
                 try {
                     response = client.send(request, HttpResponse.BodyHandlers.discarding());
@@ -102,6 +119,7 @@ public final class ClosedLoad implements AutoCloseable {
                 latencies.record(took, status);
                 if (running && status == 200) {
                     okWhileRunning.increment();
+                    okAnsweredAt.add(start + took);
                 }
                 if (outcomes != null) {
                     outcomes.add(new Outcome(status, response == null ? null : response.headers().firstValue("Retry-After").orElse(null),
@@ -132,7 +150,27 @@ public final class ClosedLoad implements AutoCloseable {
 
     public Result result() {
         long end = stoppedAt == 0 ? System.nanoTime() : stoppedAt;
-        return new Result(latencies, okWhileRunning.sum(), (end - startedAt) / 1e9, outcomes == null ? List.of() : List.copyOf(outcomes));
+        long[] answered = okAnsweredAt.stream().mapToLong(Long::longValue).sorted().toArray();
+        long from = allSendingAt.get() == 0 ? startedAt : allSendingAt.get() + waitNanos;
+        return new Result(latencies, okWhileRunning.sum(), (end - startedAt) / 1e9, outcomes == null ? List.of() : List.copyOf(outcomes),
+                SteadyState.of(answered, startedAt, from, end));
+    }
+
+    /** The wait a work request asks for, its {@code ?ms=}; zero for a request that names none. */
+    static Duration ownWait(URI target) {
+        String query = target.getRawQuery();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                if (pair.startsWith("ms=")) {
+                    try {
+                        return Duration.ofMillis(Long.parseLong(pair.substring(3)));
+                    } catch (NumberFormatException e) {
+                        return Duration.ZERO;
+                    }
+                }
+            }
+        }
+        return Duration.ZERO;
     }
 
     @Override
@@ -147,11 +185,49 @@ public final class ClosedLoad implements AutoCloseable {
 
     /**
      * Every answer, including those of requests still in flight when the load stopped; {@code throughput}
-     * counts only the 200s answered while it ran, per second. {@code outcomes} is empty unless kept.
+     * counts the 200s answered in the load's steady state, per second ({@code windowThroughput}: over the
+     * whole time it ran). {@code outcomes} is empty unless kept.
      */
-    public record Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes) {
+    public record Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes, SteadyState steady) {
+
+        public Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes) {
+            this(latencies, okWhileRunning, seconds, outcomes, null);
+        }
+
         public double throughput() {
+            return steady == null ? windowThroughput() : steady.perSecond();
+        }
+
+        public double windowThroughput() {
             return okWhileRunning / seconds;
+        }
+    }
+
+    /**
+     * The part of a load's window in steady state and the 200s answered in it: from {@code fromNanos}
+     * (every client sending, and one request's wait since) to {@code toNanos} (the load stopped). Where
+     * that part is under a quarter of the window (a window barely longer than one request, or clients
+     * that took most of it to start), the whole window counts, and {@code whole} says so.
+     */
+    public record SteadyState(double fromSeconds, double seconds, long answered, boolean whole) {
+
+        public double perSecond() {
+            return seconds <= 0 ? 0 : answered / seconds;
+        }
+
+        /** {@code answeredAt} sorted; every instant in {@link System#nanoTime()}. */
+        public static SteadyState of(long[] answeredAt, long startedNanos, long fromNanos, long toNanos) {
+            long window = toNanos - startedNanos;
+            long from = Math.max(fromNanos, startedNanos);
+            if (toNanos - from < window / 4) {
+                return new SteadyState(0, window / 1e9, countAfter(answeredAt, startedNanos, toNanos), true);
+            }
+            return new SteadyState((from - startedNanos) / 1e9, (toNanos - from) / 1e9, countAfter(answeredAt, from, toNanos), false);
+        }
+
+        /** How many of {@code sorted} fall in ({@code from}, {@code to}]. */
+        private static long countAfter(long[] sorted, long from, long to) {
+            return Arrays.stream(sorted).filter(at -> at > from && at <= to).count();
         }
     }
 }

@@ -11,8 +11,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.starvationlab.experiment.findings.Finding;
+import io.starvationlab.experiment.results.K6Comparison;
 import io.starvationlab.experiment.results.MatrixReport;
 import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.ProbeReach;
 import io.starvationlab.experiment.results.PrometheusReport;
 import io.starvationlab.experiment.results.QuotaReport;
 import io.starvationlab.experiment.results.RunResults;
@@ -26,17 +28,25 @@ import io.starvationlab.experiment.run.ServerFacts;
  *
  * @param notRun phases only asked once (a mode the JDK cannot run) and server JVMs and phases skipped here
  * @param quota  the server JVMs inside a CPU quota
+ * @param virtualReach how the runner's {@code /probe/virtual} came through the event loops, per phase
+ * @param k6     the k6 suite beside the runner on the default server JVM, or why it did not run
  */
 public record ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers,
         List<PhaseReport> phases, List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus,
-        MatrixReport matrix, QuotaReport quota) {
+        MatrixReport matrix, QuotaReport quota, List<ProbeReach> virtualReach, K6Comparison k6) {
+
+    public ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers, List<PhaseReport> phases,
+            List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus, MatrixReport matrix, QuotaReport quota) {
+        this(startedAt, quick, environment, servers, phases, notRun, findings, verdictRule, prometheus, matrix, quota, List.of(),
+                K6Comparison.notRun("not in this report"));
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public static ExperimentReport of(String startedAt, boolean quick, Environment environment, RunResults results, List<Finding> findings,
             String verdictRule) {
         return new ExperimentReport(startedAt, quick, environment, results.servers(), results.phases(), results.notRun(), findings, verdictRule,
-                results.prometheus(), results.matrix(), results.quota());
+                results.prometheus(), results.matrix(), results.quota(), results.virtualReach(), results.k6());
     }
 
     /** The finding of that id; there is one of each in every run, judged or not. */

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.server.CpuQuota;
@@ -23,11 +24,20 @@ import io.starvationlab.experiment.server.Jdks;
  */
 public final class MainRun {
 
+    /** The server JVM the k6 suite runs against: it cannot restart a server, so it runs the plan's phases of this one. */
+    public static final String K6_SERVER = "default";
+    /**
+     * The quick run's k6 phases: one that starves on every JVM and one that starves on none, so that the
+     * comparison is made on both verdicts at little cost (the k6 suite's own test runs its quick plan whole).
+     */
+    public static final List<String> K6_QUICK_PHASES = List.of("unpinned", "cpu");
+
     /**
      * The main plan as run: each server JVM with its phases, the server JVMs and phases skipped here, and
-     * why no CPU quota can be set here when the plan has server JVMs inside one (null otherwise).
+     * why no CPU quota can be set here when the plan has server JVMs inside one (null otherwise); the k6
+     * suite's run on the default server JVM after the runner's phases, or why it did not run ({@code k6NotRun}).
      */
-    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable) {
+    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable, K6Suite.Run k6, String k6NotRun) {
     }
 
     /** A server JVM of the plan, or one of its phases, not run here ({@code phase} null for the whole server JVM). */
@@ -42,8 +52,13 @@ public final class MainRun {
     private MainRun() {
     }
 
-    /** The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty. */
-    public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress) {
+    /**
+     * The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty; then {@code k6}
+     * on the default server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them), {@code k6NotFound} saying why
+     * when {@code k6} is null.
+     */
+    public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress,
+            K6Suite k6, String k6NotFound) {
         Jdks.Jdk current = Jdks.current();
         List<Skipped> skipped = new ArrayList<>();
         Map<String, List<Plan.Phase>> groups = new LinkedHashMap<>();
@@ -68,6 +83,19 @@ public final class MainRun {
         progress.accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, groups.size(), current.describe()));
         ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(),
                 out.resolve("logs")), prometheus, progress).expecting(total);
+        List<String> k6Phases = groups.getOrDefault(K6_SERVER, List.of()).stream().map(Plan.Phase::name)
+                .filter(name -> !quick || K6_QUICK_PHASES.contains(name)).toList();
+        K6Suite.Run[] k6Run = new K6Suite.Run[1];
+        if (k6 != null && !k6Phases.isEmpty()) {
+            loop.afterPhases((spec, server) -> {
+                if (spec.name().equals(K6_SERVER)) {
+                    progress.accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
+                    k6Run[0] = k6.run(server.baseUri(), k6Phases, quick, out.resolve("k6"), out.resolve("logs").resolve("k6.log"));
+                    progress.accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
+                            k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
+                }
+            });
+        }
         List<ServerRecord> servers = new ArrayList<>();
         groups.forEach((name, phases) -> {
             Plan.Jvm jvm = plan.jvms().get(name);
@@ -86,7 +114,9 @@ public final class MainRun {
             }
             servers.add(server);
         });
-        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota);
+        String k6NotRun = k6 == null ? k6NotFound : k6Phases.isEmpty() ? "no phase of the default server JVM in this run"
+                : k6Run[0] == null ? "the default server JVM did not run its phases" : null;
+        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota, k6Run[0], k6NotRun);
     }
 
     /**

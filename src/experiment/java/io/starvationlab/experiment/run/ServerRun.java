@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -54,6 +55,8 @@ public final class ServerRun {
     private final Settings settings;
     private final PrometheusRun prometheus;
     private final Consumer<String> progress;
+    /** What runs on a server JVM after its phases, with the run's probes and scrapes stopped; null: nothing. */
+    private BiConsumer<Spec, LabServer> after;
     private int done;
     private int total;
 
@@ -66,6 +69,16 @@ public final class ServerRun {
     /** How many phases the loop will run in all, for its progress lines; unknown (0) unless said. */
     public ServerRun expecting(int phases) {
         this.total = phases;
+        return this;
+    }
+
+    /**
+     * Runs {@code step} on each server JVM after its phases, before it stops: the probes of the run have
+     * stopped and Prometheus no longer scrapes it, so that another client's load measures the server alone
+     * and raises no alert outside the phases'.
+     */
+    public ServerRun afterPhases(BiConsumer<Spec, LabServer> step) {
+        this.after = step;
         return this;
     }
 
@@ -86,7 +99,16 @@ public final class ServerRun {
         }
         try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
-            return measure(spec, runner, phases, duration);
+            ServerRecord record = measure(spec, runner, phases, duration);
+            if (after != null) {
+                if (!Gauges.read(runner.lab()).idle()) {
+                    Quiescence.await(runner.lab(), QUIET_WITHIN); // the last phase's requests that timed out may still hold carriers
+                }
+                runner.close();
+                scraped.close();
+                after.accept(spec, server);
+            }
+            return record;
         } catch (Exception e) {
             throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
@@ -162,8 +184,11 @@ public final class ServerRun {
         prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
         double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
         double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
-        return String.format(Locale.ROOT, "%.1f req/s, /probe/%s p%.0f %.1f ms (%.0fx its baseline), canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
-                result.throughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
+        return String.format(Locale.ROOT, "%.1f req/s %s (%.1f over the whole window), /probe/%s p%.0f %.1f ms (%.0fx its baseline),"
+                + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
+                result.throughput(), result.load() == null || result.load().steady() == null ? "" : result.load().steady().whole()
+                        ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", result.load().steady().fromSeconds()),
+                result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
                 result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
     }
 

@@ -25,7 +25,7 @@ class RoomsTest {
     private static final Path PROJECT = Path.of(System.getProperty("lab.project.dir", "."));
     private static final Path SOURCES = PROJECT.resolve(Path.of("src", "experiment", "java"));
     /** In the order the data flows; a room may refer to itself and to the rooms before it. */
-    static final List<String> ROOMS = List.of("experiment.plan", "experiment.server", "experiment.load", "experiment.prometheus",
+    static final List<String> ROOMS = List.of("experiment.plan", "experiment.server", "experiment.load", "experiment.k6", "experiment.prometheus",
             "experiment.run", "experiment.results", "experiment.findings", "experiment.report", "experiment", "benchmark");
     private static final Pattern REFERENCE = Pattern.compile("io\\.starvationlab\\.((?:experiment|benchmark)(?:\\.[a-z0-9]+)?)\\.[A-Z]");
 
