@@ -14,12 +14,14 @@ import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.report.ExperimentReport;
 import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.QuotaReport;
+import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.server.CpuQuota;
 
 /**
  * The experiment in quick mode, end to end: every finding it can judge holds, each phase starves
  * exactly where the one prediction says ({@code phases-as-predicted}), the server JVM inside a CPU quota
- * runs the quota's carriers, and the files a reader gets.
+ * runs the quota's carriers, a fresh JVM starved at once blocks its event loops only with the bean left
+ * lazy, no other server JVM's event loop is reported blocked, and the files a reader gets.
  */
 class ExperimentQuickIT {
 
@@ -48,6 +50,18 @@ class ExperimentQuickIT {
                 .allSatisfy(phase -> assertThat(chart).contains(phase.name()));
         assertAlertsOnALivePrometheus(report, out, markdown);
         assertCarriersFromACpuQuota(report, markdown);
+        assertColdStartsAndNoEventLoopBlocked(report, markdown);
+    }
+
+    /** The quick run's one repeat of the cold start, lazy and eager, and the blocked-thread checker over every server JVM. */
+    private static void assertColdStartsAndNoEventLoopBlocked(ExperimentReport report, String markdown) {
+        assertThat(report.coldStarts()).extracting(ColdStartRecord::server).containsExactly("cold-start-lazy-1", "cold-start-eager-1");
+        for (String id : List.of("lazy-bean-blocks-event-loops", "no-event-loop-blocked")) {
+            assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
+        }
+        assertThat(report.eventLoopsBlocked()).as("every server JVM of the main plan read for the checker's warnings")
+                .containsOnlyKeys(report.servers().keySet());
+        assertThat(markdown).contains("## A fresh JVM starved at once", "| 1 | lazy |", "| 1 | eager |");
     }
 
     /**

@@ -16,7 +16,9 @@ import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.PrometheusReport;
 import io.starvationlab.experiment.results.QuotaReport;
 import io.starvationlab.experiment.results.RunResults;
+import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.run.Environment;
+import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.ServerFacts;
 
 /**
@@ -26,17 +28,19 @@ import io.starvationlab.experiment.run.ServerFacts;
  *
  * @param notRun phases only asked once (a mode the JDK cannot run) and server JVMs and phases skipped here
  * @param quota  the server JVMs inside a CPU quota
+ * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of each server JVM of the main plan
+ * @param coldStarts the fresh JVMs starved at once, each repeat's lazy and eager
  */
 public record ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers,
         List<PhaseReport> phases, List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus,
-        MatrixReport matrix, QuotaReport quota) {
+        MatrixReport matrix, QuotaReport quota, Map<String, EventLoopsBlocked> eventLoopsBlocked, List<ColdStartRecord> coldStarts) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public static ExperimentReport of(String startedAt, boolean quick, Environment environment, RunResults results, List<Finding> findings,
             String verdictRule) {
         return new ExperimentReport(startedAt, quick, environment, results.servers(), results.phases(), results.notRun(), findings, verdictRule,
-                results.prometheus(), results.matrix(), results.quota());
+                results.prometheus(), results.matrix(), results.quota(), results.eventLoopsBlocked(), results.coldStarts());
     }
 
     /** The finding of that id; there is one of each in every run, judged or not. */

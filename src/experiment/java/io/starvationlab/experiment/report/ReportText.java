@@ -100,6 +100,7 @@ public final class ReportText {
         md.append("\n![probe p99 per phase, log scale](probe-p99.svg)\n");
         md.append(WaitText.markdown(report)).append('\n');
         md.append(QuotaText.markdown(report.quota()));
+        md.append(ColdStartText.markdown(report.coldStarts()));
         if (report.matrix() != null) {
             md.append(MatrixText.markdown(report.matrix())).append('\n');
         }

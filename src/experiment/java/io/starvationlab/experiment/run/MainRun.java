@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
+import io.starvationlab.experiment.plan.ColdStart;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.server.CpuQuota;
@@ -24,10 +25,10 @@ import io.starvationlab.experiment.server.Jdks;
 public final class MainRun {
 
     /**
-     * The main plan as run: each server JVM with its phases, the server JVMs and phases skipped here, and
-     * why no CPU quota can be set here when the plan has server JVMs inside one (null otherwise).
+     * The main plan as run: each server JVM with its phases, the server JVMs and phases skipped here, why no
+     * CPU quota can be set here when the plan has server JVMs inside one (null otherwise), and the cold-start runs.
      */
-    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable) {
+    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable, List<ColdStartRecord> coldStarts) {
     }
 
     /** A server JVM of the plan, or one of its phases, not run here ({@code phase} null for the whole server JVM). */
@@ -42,7 +43,10 @@ public final class MainRun {
     private MainRun() {
     }
 
-    /** The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty. */
+    /**
+     * The phases of {@code plan} in quick or full mode, then its cold-start runs; only those named in {@code only}
+     * ({@link ColdStart#NAME} for the cold-start runs) unless it is empty.
+     */
     public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress) {
         Jdks.Jdk current = Jdks.current();
         List<Skipped> skipped = new ArrayList<>();
@@ -86,7 +90,9 @@ public final class MainRun {
             }
             servers.add(server);
         });
-        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota);
+        List<ColdStartRecord> coldStarts = plan.coldStart() != null && (only.isEmpty() || only.contains(ColdStart.NAME))
+                ? ColdStartRun.run(plan.coldStart(), quick, current, out.resolve("logs"), progress) : List.of();
+        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota, coldStarts);
     }
 
     /**

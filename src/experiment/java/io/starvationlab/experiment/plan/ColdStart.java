@@ -1,0 +1,22 @@
+package io.starvationlab.experiment.plan;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+/**
+ * The plan's cold-start runs: fresh server JVMs starved at once, each repeat one with a bean the event
+ * loops need left to its first use and one with it created at start-up; the Java runner's only.
+ *
+ * @param repeats      how many pairs of fresh JVMs a full run starts
+ * @param quickRepeats how many a quick run starts
+ * @param seconds      how long each is starved, from the moment its event loops need the bean
+ */
+@JsonIgnoreProperties({ "$comment" })
+public record ColdStart(int repeats, int quickRepeats, double seconds) {
+
+    /** What {@code -Dexperiment.phases=} calls the cold-start runs. */
+    public static final String NAME = "cold-start";
+
+    public int repeats(boolean quickMode) {
+        return quickMode ? quickRepeats : repeats;
+    }
+}
