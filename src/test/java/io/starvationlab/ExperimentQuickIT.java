@@ -55,7 +55,7 @@ class ExperimentQuickIT {
 
     /** The quick run's one repeat of the cold start, lazy and eager, and the blocked-thread checker over every server JVM. */
     private static void assertColdStartsAndNoEventLoopBlocked(ExperimentReport report, String markdown) {
-        assertThat(report.coldStarts()).extracting(ColdStartRecord::server).containsExactly("cold-start-lazy-1", "cold-start-eager-1");
+        assertThat(report.coldStarts()).extracting(ColdStartRecord::server).containsExactly("cold-start-eager-1", "cold-start-lazy-1");
         for (String id : List.of("lazy-bean-blocks-event-loops", "no-event-loop-blocked")) {
             assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
         }

@@ -1,5 +1,7 @@
 package io.starvationlab.experiment.plan;
 
+import java.time.Duration;
+
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 /**
@@ -9,14 +11,19 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param repeats      how many pairs of fresh JVMs a full run starts
  * @param quickRepeats how many a quick run starts
  * @param seconds      how long each is starved, from the moment its event loops need the bean
+ * @param quickSeconds the same in a quick run
  */
 @JsonIgnoreProperties({ "$comment" })
-public record ColdStart(int repeats, int quickRepeats, double seconds) {
+public record ColdStart(int repeats, int quickRepeats, double seconds, double quickSeconds) {
 
     /** What {@code -Dexperiment.phases=} calls the cold-start runs. */
     public static final String NAME = "cold-start";
 
     public int repeats(boolean quickMode) {
         return quickMode ? quickRepeats : repeats;
+    }
+
+    public Duration starved(boolean quickMode) {
+        return Duration.ofMillis((long) ((quickMode ? quickSeconds : seconds) * 1000));
     }
 }

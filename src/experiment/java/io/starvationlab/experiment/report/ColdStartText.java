@@ -53,14 +53,14 @@ final class ColdStartText {
         return probe.statuses().entrySet().stream().map(status -> status.getValue() + " x " + status.getKey()).collect(Collectors.joining(", "));
     }
 
-    /** The event loop and the top frames it waited in: ArC's lock, and the call that needed the bean. */
+    /** The event loop and the top frames it waited in, past the JDK's own (the lock's): ArC's, and the call that needed the bean. */
     private static String firstFrames(EventLoopsBlocked blocked) {
         if (!blocked.any()) {
             return "-";
         }
         List<String> lines = blocked.firstWarning();
         String thread = lines.getFirst().replaceFirst(".*Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+).*", "$1");
-        return thread + ": " + lines.stream().skip(1).filter(line -> line.startsWith("at ")).limit(FRAMES)
+        return thread + ": " + lines.stream().skip(1).filter(line -> line.startsWith("at ") && !line.startsWith("at java.")).limit(FRAMES)
                 .map(line -> "`" + line.substring(3).replace("|", "\\|") + "`").collect(Collectors.joining(" ← "));
     }
 }

@@ -17,8 +17,8 @@ import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
 
 /**
- * The cold-start runs: for each repeat, a fresh server JVM with the bean left lazy and one with it created at
- * start-up, each starved at once by {@link ColdStartRace}. Not a kind of phase: nothing runs before the load,
+ * The cold-start runs: for each repeat, a fresh server JVM with the bean created at start-up and one with it left
+ * lazy, each starved at once by {@link ColdStartRace}. Not a kind of phase: nothing runs before the load,
  * neither warm-up nor baseline, since what a fresh JVM creates on first use is what is measured.
  */
 public final class ColdStartRun {
@@ -31,12 +31,13 @@ public final class ColdStartRun {
 
     public static List<ColdStartRecord> run(ColdStart plan, boolean quick, Jdks.Jdk jdk, Path logs, Consumer<String> progress) {
         List<ColdStartRecord> records = new ArrayList<>();
-        Duration starved = Duration.ofMillis((long) (plan.seconds() * 1000));
+        Duration starved = plan.starved(quick);
         int repeats = plan.repeats(quick);
-        progress.accept(String.format(Locale.ROOT, "Cold start: %d x a fresh JVM with the bean lazy and one with it eager, starved %.0f s each",
-                repeats, plan.seconds()));
+        progress.accept(String.format(Locale.ROOT, "Cold start: %d x a fresh JVM with the bean eager and one with it lazy, starved %.0f s each",
+                repeats, starved.toMillis() / 1000.0));
         for (int repeat = 1; repeat <= repeats; repeat++) {
-            for (boolean lazy : List.of(true, false)) {
+            // eager first, so that this JVM's own clients are warm for the lazy race: it needs the load's backlog built before the first refusal
+            for (boolean lazy : List.of(false, true)) {
                 ColdStartRecord record = once(repeat, lazy, jdk, starved, logs);
                 records.add(record);
                 progress.accept("  " + describe(record));
