@@ -36,7 +36,6 @@ public final class ColdStartRun {
         progress.accept(String.format(Locale.ROOT, "Cold start: %d x a fresh JVM with the bean eager and one with it lazy, starved %.0f s each",
                 repeats, starved.toMillis() / 1000.0));
         for (int repeat = 1; repeat <= repeats; repeat++) {
-            // eager first, so that this JVM's own clients are warm for the lazy race: it needs the load's backlog built before the first refusal
             for (boolean lazy : List.of(false, true)) {
                 ColdStartRecord record = once(repeat, lazy, jdk, starved, logs);
                 records.add(record);
