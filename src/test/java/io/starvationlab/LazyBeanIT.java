@@ -31,15 +31,12 @@ import io.starvationlab.experiment.server.LabServer;
  * that needs the bean meanwhile waits on that lock, and with it every connection it serves, liveness
  * included. The same JVM and load with the bean created at start-up (the default) blocks no event loop.
  * <p>
- * The race is made deterministic by {@link ColdStartRace}, which the experiment's cold-start runs share.
- * With one event loop (as in the race) the creator waits behind the whole backlog: 7-8 s in runs here. With
- * several, each feeds the carriers through a queue of its own and the creator's wait is a draw of its
- * event loop's queue: from nothing to 7.9 s in runs here. The first deadline comes later still, at
- * ms + acquire timeout + grace = 5.5 s.
+ * The race is set by {@link ColdStartRace}, which the experiment's cold-start runs share: while the creator
+ * waits for a carrier every carrier is held until the holders end, about 4 s after the creation began.
  */
 class LazyBeanIT {
 
-    static final Duration STARVED = Duration.ofSeconds(6);
+    static final Duration STARVED = Duration.ofSeconds(3);
     static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
     static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
 

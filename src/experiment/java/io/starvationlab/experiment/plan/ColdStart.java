@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  *
  * @param repeats      how many pairs of fresh JVMs a full run starts
  * @param quickRepeats how many a quick run starts
- * @param seconds      how long each is starved, from the moment its event loops need the bean
+ * @param seconds      how long the probes run, from the moment its event loops need the bean (at least until the race's holders have answered)
  * @param quickSeconds the same in a quick run
  */
 @JsonIgnoreProperties({ "$comment" })
