@@ -54,7 +54,7 @@ public final class ColdStartRace {
     /** What arrives on the event loops once they need the bean, each on a connection of its own, 10 a second. */
     public static final Map<String, String> PROBES = Map.of("malformed", MALFORMED, "live", "/q/health/live", "event-loop", "/probe/event-loop");
     private static final Duration TRIGGER_WITHIN = Duration.ofSeconds(10);
-    /** Each step of the set-up, well inside the trigger's acquire timeout. */
+    /** The trigger's wait for a permit seen, then the fillers queued: each well inside its acquire timeout (1 s). */
     private static final Duration STEP_WITHIN = Duration.ofMillis(700);
 
     private ColdStartRace() {
@@ -104,14 +104,15 @@ public final class ColdStartRace {
             for (int i = 0; i < HOLDERS; i++) {
                 holders.add(send(http, server, "/work/" + mode + "?ms=" + HOLD.toMillis() + "&downstream=sleep"));
             }
-            boolean set = await(() -> gauge(lab, "lab_downstream_permits_in_use") >= HOLDERS);
+            boolean set = await(() -> gauge(lab, "lab_downstream_permits_in_use") >= HOLDERS, TRIGGER_WITHIN);
             CompletableFuture<?> trigger = send(http, server, "/work/" + mode + "?ms=100&downstream=sleep");
-            set &= await(() -> gauge(lab, "lab_downstream_permits_waiting") >= 1);
+            set &= await(() -> gauge(lab, "lab_downstream_permits_waiting") >= 1, STEP_WITHIN);
             List<CompletableFuture<?>> fillers = new ArrayList<>();
             for (int i = 0; i < FILLERS; i++) {
                 fillers.add(send(http, server, "/work/cpu?ms=" + HOLD.toMillis()));
             }
-            set &= await(() -> gauge(lab, "lab_carrier_request_queued") >= FILLERS && gauge(lab, "lab_downstream_permits_waiting") >= 1);
+            // still waiting for its permit: the fillers are queued before the trigger gives up its carrier
+            set &= await(() -> gauge(lab, "lab_carrier_request_queued") >= FILLERS && gauge(lab, "lab_downstream_permits_waiting") >= 1, STEP_WITHIN);
             triggered = set & awaitTrigger(server, lab, lazy);
             try (Probes probes = Probes.start(server.baseUri(), PROBES, Map.of("malformed", 10.0, "live", 10.0, "event-loop", 10.0),
                     Duration.ofSeconds(30))) {
@@ -138,8 +139,8 @@ public final class ColdStartRace {
         return http.sendAsync(request, HttpResponse.BodyHandlers.discarding());
     }
 
-    private static boolean await(BooleanSupplier condition) {
-        long until = System.nanoTime() + STEP_WITHIN.toNanos();
+    private static boolean await(BooleanSupplier condition, Duration within) {
+        long until = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < until) {
             if (condition.getAsBoolean()) {
                 return true;
