@@ -17,12 +17,14 @@ import io.starvationlab.experiment.results.K6Comparison;
 import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.QuotaReport;
 import io.starvationlab.experiment.run.MainRun;
+import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.server.CpuQuota;
 
 /**
  * The experiment in quick mode, end to end: every finding it can judge holds, each phase starves
  * exactly where the one prediction says ({@code phases-as-predicted}), the server JVM inside a CPU quota
- * runs the quota's carriers, and the files a reader gets.
+ * runs the quota's carriers, a fresh JVM starved at once blocks its event loops only with the bean left
+ * lazy, no other server JVM's event loop is reported blocked, and the files a reader gets.
  */
 class ExperimentQuickIT {
 
@@ -52,6 +54,7 @@ class ExperimentQuickIT {
         assertAlertsOnALivePrometheus(report, out, markdown);
         assertCarriersFromACpuQuota(report, markdown);
         assertK6BesideTheRunner(report, markdown);
+        assertColdStartsAndNoEventLoopBlocked(report, markdown);
     }
 
     /**
@@ -70,6 +73,17 @@ class ExperimentQuickIT {
         assertThat(report.k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(MainRun.K6_QUICK_PHASES);
         assertThat(report.finding("k6-agrees-with-java-runner").holds()).as(report.finding("k6-agrees-with-java-runner").measured()).isTrue();
         assertThat(report.finding("probes-reach-every-event-loop").holds()).as(report.finding("probes-reach-every-event-loop").measured()).isTrue();
+    }
+
+    /** The quick run's one repeat of the cold start, lazy and eager, and the blocked-thread checker over every server JVM. */
+    private static void assertColdStartsAndNoEventLoopBlocked(ExperimentReport report, String markdown) {
+        assertThat(report.coldStarts()).extracting(ColdStartRecord::server).containsExactly("cold-start-eager-1", "cold-start-lazy-1");
+        for (String id : List.of("lazy-bean-blocks-event-loops", "no-event-loop-blocked")) {
+            assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
+        }
+        assertThat(report.eventLoopsBlocked()).as("every server JVM of the main plan read for the checker's warnings")
+                .containsOnlyKeys(report.servers().keySet());
+        assertThat(markdown).contains("## A fresh JVM starved at once", "| 1 | lazy |", "| 1 | eager |");
     }
 
     /**

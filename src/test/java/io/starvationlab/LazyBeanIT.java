@@ -1,7 +1,6 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,18 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.experiment.load.ClosedLoad;
+import io.starvationlab.experiment.load.ColdStartRace;
 import io.starvationlab.experiment.load.Latencies;
 import io.starvationlab.experiment.load.Probes;
 import io.starvationlab.experiment.server.Jcmd;
 import io.starvationlab.experiment.server.LabClient;
 import io.starvationlab.experiment.server.LabServer;
-import io.starvationlab.rest.ProblemResponses;
 
 /**
  * One application-scoped bean that the event loops and the virtual threads share, left to its first
@@ -32,25 +31,12 @@ import io.starvationlab.rest.ProblemResponses;
  * that needs the bean meanwhile waits on that lock, and with it every connection it serves, liveness
  * included. The same JVM and load with the bean created at start-up (the default) blocks no event loop.
  * <p>
- * The race is not left to luck. The first use is on a virtual thread: with 2 permits for 4 carriers and
- * an acquire timeout (500 ms) shorter than the work (1 s), two of the first four requests are refused
- * for a permit while the load's backlog builds, by the exception mapper on their virtual threads. Midway
- * through its creation that thread waits for its event loop, as a creation that awaits a Vert.x client
- * does, and the event loop's answer puts it back in the queue for a carrier, behind the backlog. With
- * one event loop (as here) that is the whole backlog: 7-8 s in runs here. With several, each feeds the
- * carriers through a queue of its own and the creator's wait is a draw of its event loop's queue: from
- * nothing to 7.9 s in runs here. The event loops need the bean once that creation has begun (the service logs it):
- * malformed requests arrive from then on, each refused by an event loop with the bean's problem writer
- * (the first deadline comes later still, at ms + acquire timeout + grace = 5.5 s). With the bean
- * created at start-up, they arrive once the first permit refusal is counted.
+ * The race is set by {@link ColdStartRace}, which the experiment's cold-start runs share: while the creator
+ * waits for a carrier every carrier is held until the holders end, about 4 s after the creation began.
  */
 class LazyBeanIT {
 
-    /** The race, one event loop, and the blocked-thread checker at 1 s so that the stall is seen, and dumped, well before it ends. */
-    static final Map<String, String> RACE = Map.of("lab.downstream.permits", "2", "lab.downstream.acquire-timeout", "500ms",
-            "quarkus.vertx.event-loops-pool-size", "1", "quarkus.vertx.max-event-loop-execute-time", "1s");
-    static final int CLIENTS = 10 * LabServer.CARRIERS;
-    static final Duration STARVED = Duration.ofSeconds(6);
+    static final Duration STARVED = Duration.ofSeconds(3);
     static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
     static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
 
@@ -83,36 +69,18 @@ class LazyBeanIT {
     }
 
     private static Starved starve(boolean lazy, String name) {
-        Map<String, String> settings = new TreeMap<>(RACE);
-        settings.put("lab.beans.lazy-problem-responses", String.valueOf(lazy));
-        try (LabServer server = LabServer.start(List.of(), settings, StarvationIT.LOGS, name)) {
+        try (LabServer server = LabServer.start(List.of(), ColdStartRace.properties(lazy), StarvationIT.LOGS, name)) {
             LabClient lab = new LabClient(server.baseUri());
-            String starving = "/work/" + ServerJdk.of(lab).starvingMode() + "?ms=1000&downstream=sleep";
-            JsonNode dump = null;
-            Probes.Window window;
-            try (ClosedLoad load = ClosedLoad.start(server.uri(starving), CLIENTS, Duration.ofSeconds(60))) {
-                if (lazy) {
-                    await("the bean's creation begun on a virtual thread").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
-                            .pollInterval(Duration.ofMillis(50)).until(() -> server.logText().contains(ProblemResponses.LAZY_CREATION + ": created"));
-                } else {
-                    await("a request refused for a permit, on its virtual thread").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
-                            .pollInterval(Duration.ofMillis(50)).until(() -> permitTimeouts(lab) > 0);
+            AtomicReference<JsonNode> dumped = new AtomicReference<>();
+            ColdStartRace.Starved starved = ColdStartRace.starve(server, ServerJdk.of(lab).starvingMode(), lazy, STARVED, () -> {
+                if (dumped.get() == null && !server.eventLoopBlockedWarnings().isEmpty()) {
+                    dumped.set(threadDump(server)); // during the stall: the checker warns while it lasts
                 }
-                try (Probes probes = Probes.start(server.baseUri(),
-                        Map.of("malformed", ColdStartIT.MALFORMED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
-                        Map.of("malformed", 10.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
-                    long until = System.nanoTime() + STARVED.toNanos();
-                    while (System.nanoTime() < until) {
-                        if (dump == null && !server.eventLoopBlockedWarnings().isEmpty()) {
-                            dump = threadDump(server); // during the stall: the checker warns while it lasts
-                        }
-                        LabServer.sleep(Duration.ofMillis(100));
-                    }
-                    load.stop(Duration.ofSeconds(30));
-                    LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
-                    window = probes.nextWindow();
-                }
-            }
+            });
+            assertThat(starved.triggered()).as(lazy ? "the bean's creation begun on a virtual thread" : "a request refused for a permit, on its virtual thread")
+                    .isTrue();
+            JsonNode dump = dumped.get();
+            Probes.Window window = starved.window();
             List<LabServer.BlockedEventLoop> blocked = server.eventLoopBlockedWarnings();
             Map<String, Long> longest = new TreeMap<>();
             blocked.forEach(warning -> longest.merge(warning.thread(), warning.blockedMillis(), Math::max));
@@ -134,10 +102,6 @@ class LazyBeanIT {
             }
             return new Starved(blocked, holder, waiters, live, malformed);
         }
-    }
-
-    private static double permitTimeouts(LabClient lab) {
-        return lab.metrics().sum("lab_downstream_rejected_total", sample -> "permit-timeout".equals(sample.label("reason"))).orElseThrow();
     }
 
     /** Every thread of the server, virtual ones included: {@code jcmd <pid> Thread.dump_to_file -format=json}. */

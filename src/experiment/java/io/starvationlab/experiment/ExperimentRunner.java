@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.findings.Findings;
 import io.starvationlab.experiment.k6.K6Suite;
+import io.starvationlab.experiment.plan.ColdStart;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRecord;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
@@ -38,7 +39,8 @@ import io.starvationlab.experiment.run.MatrixRun;
  * <p>
  * {@code --publish}: a full run of the whole plan also copies its report and pictures to
  * {@code docs/results.md} and the matrix into the README's table; without it nothing outside
- * {@code --out} is written. {@code --phases=a,b} runs only the plan's phases of those names. With
+ * {@code --out} is written. {@code --phases=a,b} runs only the plan's phases of those names
+ * ({@code cold-start}: its fresh JVMs starved at once). With
  * {@code --repeat N} the plan runs N times, each run under {@code repeat-N/}, and {@link Repeats} gives
  * each figure's spread and flags every verdict that differs between runs.
  */
@@ -126,10 +128,13 @@ public final class ExperimentRunner {
         System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json and the pictures)");
     }
 
-    /** Runs only the phases named, or all when {@code names} is empty. */
+    /** Runs only the phases named ({@code cold-start} for the cold-start runs), or all when {@code names} is empty. */
     public ExperimentRunner only(Set<String> names) {
         Set<String> unknown = new TreeSet<>(names);
         plan.phases().forEach(phase -> unknown.remove(phase.name()));
+        if (plan.coldStart() != null) {
+            unknown.remove(ColdStart.NAME);
+        }
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("no phase " + unknown + " in the plan " + planFile);
         }

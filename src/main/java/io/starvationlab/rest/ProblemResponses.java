@@ -70,9 +70,9 @@ public class ProblemResponses {
 
     /**
      * The event loops' writer warmed by the request's event loop, the virtual thread waiting for it: what a
-     * creation that awaits a Vert.x client (a reactive database, a REST client) does. The event loop's
-     * answer puts the virtual thread back in that event loop's queue for a carrier, behind every request
-     * it handed over before: under starvation, seconds. Bounded, because an event loop that needs this
+     * creation that awaits a Vert.x client (a reactive database, a REST client) does. The thread gives up
+     * its carrier meanwhile, and the event loop's answer puts it back in the queue for one: under
+     * starvation, seconds. Bounded, because an event loop that needs this
      * bean before it runs the task would wait for this creation while this creation waits for it.
      */
     private void warmOnEventLoop(Context eventLoop, Problem everyField) {

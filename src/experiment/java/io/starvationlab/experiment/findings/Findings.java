@@ -16,6 +16,8 @@ public final class Findings {
         List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved(), plan.untouched()));
         findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
         findings.add(QuotaFindings.evaluate(results.quota()));
+        findings.add(ColdStartFindings.evaluate(results.coldStarts()));
+        findings.add(BlockedThreadFindings.evaluate(results.eventLoopsBlocked(), results.coldStarts()));
         findings.addAll(AlertFindings.evaluate(results.prometheus()));
         findings.addAll(K6Findings.evaluate(results.k6(), results.virtualReach()));
         if (results.matrix() != null) {

@@ -13,11 +13,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The experiment as data ({@code k6/plan.json}), shared with the k6 suite; {@code matrix}, the
- * cross-JDK matrix, is the Java runner's only ({@link MatrixPlan}).
+ * cross-JDK matrix ({@link MatrixPlan}), and {@code coldStart}, fresh JVMs starved at once ({@link ColdStart}),
+ * are the Java runner's only.
  */
 @JsonIgnoreProperties({ "$comment" })
 public record Plan(int version, int carriers, StarvationRule starved, UntouchedRule untouched, ProbeSettings probes, double baselineSeconds, double drainSeconds,
-        Quick quick, Map<String, Jvm> jvms, List<Phase> phases, MatrixPlan matrix) {
+        Quick quick, Map<String, Jvm> jvms, List<Phase> phases, MatrixPlan matrix, ColdStart coldStart) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -18,7 +18,9 @@ import io.starvationlab.experiment.results.ProbeReach;
 import io.starvationlab.experiment.results.PrometheusReport;
 import io.starvationlab.experiment.results.QuotaReport;
 import io.starvationlab.experiment.results.RunResults;
+import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.run.Environment;
+import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.ServerFacts;
 
 /**
@@ -30,23 +32,21 @@ import io.starvationlab.experiment.run.ServerFacts;
  * @param quota  the server JVMs inside a CPU quota
  * @param virtualReach how the runner's {@code /probe/virtual} came through the event loops, per phase
  * @param k6     the k6 suite beside the runner on the default server JVM, or why it did not run
+ * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of each server JVM of the main plan
+ * @param coldStarts the fresh JVMs starved at once, each repeat's lazy and eager
  */
 public record ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers,
         List<PhaseReport> phases, List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus,
-        MatrixReport matrix, QuotaReport quota, List<ProbeReach> virtualReach, K6Comparison k6) {
-
-    public ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers, List<PhaseReport> phases,
-            List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus, MatrixReport matrix, QuotaReport quota) {
-        this(startedAt, quick, environment, servers, phases, notRun, findings, verdictRule, prometheus, matrix, quota, List.of(),
-                K6Comparison.notRun("not in this report"));
-    }
+        MatrixReport matrix, QuotaReport quota, List<ProbeReach> virtualReach, K6Comparison k6, Map<String, EventLoopsBlocked> eventLoopsBlocked,
+        List<ColdStartRecord> coldStarts) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public static ExperimentReport of(String startedAt, boolean quick, Environment environment, RunResults results, List<Finding> findings,
             String verdictRule) {
         return new ExperimentReport(startedAt, quick, environment, results.servers(), results.phases(), results.notRun(), findings, verdictRule,
-                results.prometheus(), results.matrix(), results.quota(), results.virtualReach(), results.k6());
+                results.prometheus(), results.matrix(), results.quota(), results.virtualReach(), results.k6(), results.eventLoopsBlocked(),
+                results.coldStarts());
     }
 
     /** The finding of that id; there is one of each in every run, judged or not. */

@@ -101,6 +101,7 @@ public final class ReportText {
         md.append(WaitText.markdown(report)).append('\n');
         md.append(QuotaText.markdown(report.quota()));
         md.append(K6Text.markdown(report.k6(), report.virtualReach()));
+        md.append(ColdStartText.markdown(report.coldStarts()));
         if (report.matrix() != null) {
             md.append(MatrixText.markdown(report.matrix())).append('\n');
         }

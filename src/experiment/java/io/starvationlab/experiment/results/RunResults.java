@@ -10,6 +10,8 @@ import java.util.Optional;
 import io.starvationlab.experiment.load.ProbeSample;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRecord;
+import io.starvationlab.experiment.run.ColdStartRecord;
+import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.run.MatrixRun;
 import io.starvationlab.experiment.run.PhaseRecord;
@@ -26,12 +28,16 @@ import io.starvationlab.experiment.run.ServerRecord;
  * @param quota    the server JVMs inside a CPU quota, and those the plan has but this machine could not run
  * @param virtualReach how the runner's {@code /probe/virtual} came through the event loops, every phase of every server JVM
  * @param k6       the k6 suite beside the runner on the default server JVM, or why it did not run
+ * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of each server JVM of the main plan, by name
+ * @param coldStarts the fresh JVMs starved at once, in the order they ran
  */
 public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> phases, List<String> notRun, PrometheusReport prometheus,
-        MatrixReport matrix, QuotaReport quota, List<ProbeReach> virtualReach, K6Comparison k6) {
+        MatrixReport matrix, QuotaReport quota, List<ProbeReach> virtualReach, K6Comparison k6, Map<String, EventLoopsBlocked> eventLoopsBlocked,
+        List<ColdStartRecord> coldStarts) {
 
     public static RunResults of(Plan plan, MainRun.Record main, PrometheusRecord prometheus, MatrixRun.Record matrix) {
         Map<String, ServerFacts> servers = new LinkedHashMap<>();
+        Map<String, EventLoopsBlocked> blocked = new LinkedHashMap<>();
         List<PhaseReport> phases = new ArrayList<>();
         List<String> notRun = new ArrayList<>();
         List<ProbeReach> reach = new ArrayList<>();
@@ -41,6 +47,7 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
         main.skipped().forEach(skipped -> notRun.add(skipped.toString()));
         for (ServerRecord server : main.servers()) {
             servers.put(server.name(), server.facts());
+            blocked.put(server.name(), server.eventLoopsBlocked());
             phases.add(PhaseReport.baseline(server.name(), server.baseline()));
             for (PhaseRecord phase : server.phases()) {
                 if (phase.result() == null) {
@@ -66,7 +73,7 @@ public record RunResults(Map<String, ServerFacts> servers, List<PhaseReport> pha
                         leastShare);
         return new RunResults(servers, List.copyOf(phases), List.copyOf(notRun), PrometheusReport.of(prometheus),
                 matrix == null ? null : MatrixReport.of(matrix, plan), QuotaReport.of(plan, main, phases, Runtime.getRuntime().availableProcessors()),
-                List.copyOf(reach), k6);
+                List.copyOf(reach), k6, blocked, main.coldStarts());
     }
 
     public Optional<PhaseReport> phase(String name) {

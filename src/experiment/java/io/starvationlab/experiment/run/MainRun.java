@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import io.starvationlab.experiment.k6.K6Suite;
+import io.starvationlab.experiment.plan.ColdStart;
 import io.starvationlab.experiment.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.server.CpuQuota;
@@ -35,9 +36,11 @@ public final class MainRun {
     /**
      * The main plan as run: each server JVM with its phases, the server JVMs and phases skipped here, and
      * why no CPU quota can be set here when the plan has server JVMs inside one (null otherwise); the k6
-     * suite's run on the default server JVM after the runner's phases, or why it did not run ({@code k6NotRun}).
+     * suite's run on the default server JVM after the runner's phases, or why it did not run ({@code k6NotRun});
+     * and the cold-start runs.
      */
-    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable, K6Suite.Run k6, String k6NotRun) {
+    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable, K6Suite.Run k6, String k6NotRun,
+            List<ColdStartRecord> coldStarts) {
     }
 
     /** A server JVM of the plan, or one of its phases, not run here ({@code phase} null for the whole server JVM). */
@@ -55,7 +58,7 @@ public final class MainRun {
     /**
      * The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty; then {@code k6}
      * on the default server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them), {@code k6NotFound} saying why
-     * when {@code k6} is null.
+     * when {@code k6} is null; then its cold-start runs ({@link ColdStart#NAME} in {@code only} for them alone).
      */
     public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress,
             K6Suite k6, String k6NotFound) {
@@ -116,7 +119,9 @@ public final class MainRun {
         });
         String k6NotRun = k6 == null ? k6NotFound : k6Phases.isEmpty() ? "no phase of the default server JVM in this run"
                 : k6Run[0] == null ? "the default server JVM did not run its phases" : null;
-        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota, k6Run[0], k6NotRun);
+        List<ColdStartRecord> coldStarts = plan.coldStart() != null && (only.isEmpty() || only.contains(ColdStart.NAME))
+                ? ColdStartRun.run(plan.coldStart(), quick, current, out.resolve("logs"), progress) : List.of();
+        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota, k6Run[0], k6NotRun, coldStarts);
     }
 
     /**

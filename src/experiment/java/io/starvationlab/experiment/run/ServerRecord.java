@@ -12,9 +12,10 @@ import io.starvationlab.experiment.server.CpuQuota;
  * @param jvmSays  the JVM's own lines about its flags (a warning, or why it refused to start)
  * @param baseline the probes-only baseline the phases are judged against; null when the JVM did not start
  * @param warmUpThrottling how often its CPU quota ran out during the warm-up; null outside a quota
+ * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of its event loops, from start to its last phase; null when it did not start
  */
 public record ServerRecord(ServerRun.Spec spec, ServerFacts facts, List<String> jvmSays, PhaseResult baseline, List<PhaseRecord> phases,
-        CpuQuota.Throttling warmUpThrottling) {
+        CpuQuota.Throttling warmUpThrottling, EventLoopsBlocked eventLoopsBlocked) {
 
     public boolean started() {
         return facts != null;

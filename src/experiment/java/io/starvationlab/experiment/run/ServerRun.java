@@ -95,7 +95,7 @@ public final class ServerRun {
             List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
             progress.accept("  the JVM did not start: " + String.join(" / ", says));
             done += phases.size();
-            return new ServerRecord(spec, null, says, null, List.of(), null);
+            return new ServerRecord(spec, null, says, null, List.of(), null, null);
         }
         try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
@@ -152,7 +152,8 @@ public final class ServerRun {
             records.add(record);
             progress.accept("        " + describe(record, baseline.result()));
         }
-        return new ServerRecord(spec, facts, says, baseline.result(), List.copyOf(records), warmUpThrottling);
+        return new ServerRecord(spec, facts, says, baseline.result(), List.copyOf(records), warmUpThrottling,
+                EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
     }
 
     /** What the JVM sees of the quota it runs in. */

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.findings.Finding;
+import io.starvationlab.experiment.results.K6Comparison;
 import io.starvationlab.experiment.results.PhaseReport;
 import io.starvationlab.experiment.results.PrometheusReport;
 
@@ -48,6 +49,7 @@ class RepeatsTest {
                 Map.of(), Map.of("virtual", virtual), virtualP50, 1000, 1000, 1500, 1600, 0, null, null, verdict, null, null);
         return new ExperimentReport("now", false, null, Map.of(), List.of(phase), List.of(),
                 List.of(new Finding("an-id", "claim", "expected", "measured", holds)), "rule",
-                new PrometheusReport(false, "not in this test", 0, 0, List.of(), List.of(), List.of(), null, null), null, null);
+                new PrometheusReport(false, "not in this test", 0, 0, List.of(), List.of(), List.of(), null, null), null, null, List.of(),
+                K6Comparison.notRun("not in this test"), Map.of(), List.of());
     }
 }

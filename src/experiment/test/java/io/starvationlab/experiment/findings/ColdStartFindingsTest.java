@@ -1,0 +1,91 @@
+package io.starvationlab.experiment.findings;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.experiment.run.ColdStartRecord;
+import io.starvationlab.experiment.run.EventLoopsBlocked;
+
+/** The lazy-bean finding, judged on made-up cold starts: lazy blocks the event loops for seconds, eager blocks none, in every repeat. */
+class ColdStartFindingsTest {
+
+    static final EventLoopsBlocked NONE = new EventLoopsBlocked(0, 0, null);
+    static final EventLoopsBlocked STALL = new EventLoopsBlocked(7, 7_600, List.of(
+            "WARN [io.ver.cor.imp.BlockedThreadChecker] Thread Thread[#45,vert.x-eventloop-thread-0,5,main] has been blocked for 7600 ms,"
+                    + " time limit is 1000 ms: io.vertx.core.VertxException: Thread blocked",
+            "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent(ContextInstances.java:42)",
+            "at io.starvationlab.rest.ProblemResponses_ClientProxy.end(Unknown Source)"));
+
+    @Test
+    void shouldHoldWhenEveryLazyRunBlocksForSecondsAndNoEagerRunBlocks() {
+        Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3.1, 2.4), lazy(2, STALL), eager(2, 48, 8, 5)));
+        assertThat(finding.id()).isEqualTo("lazy-bean-blocks-event-loops");
+        assertThat(finding.holds()).as(finding.measured()).isTrue();
+        assertThat(finding.measured()).contains("repeat 1 lazy: 7 blocked-thread warnings, longest 7.60 s", "repeat 2 eager: no event loop blocked",
+                "malformed {400=40}");
+    }
+
+    /** One repeat of three where the race did not block for seconds: the finding is about every repeat. */
+    @Test
+    void shouldFailWhenALazyRunBlocksNothingOrTooBriefly() {
+        EventLoopsBlocked brief = new EventLoopsBlocked(1, 1_100, STALL.firstWarning());
+        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3, 2), lazy(2, brief), eager(2, 12, 3, 2))).holds()).isFalse();
+        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, NONE), eager(1, 12, 3, 2))).measured())
+                .contains("NOT as expected: no event loop blocked for 2.00 s");
+    }
+
+    @Test
+    void shouldFailWhenTheLazyCreationNeverBegan() {
+        ColdStartRecord untriggered = new ColdStartRecord(1, true, "cold-start-lazy-1", "native", 4.2, false, STALL, probes(12, 3, 2, 400));
+        assertThat(ColdStartFindings.evaluate(List.of(untriggered, eager(1, 12, 3, 2))).holds()).isFalse();
+    }
+
+    /** The broken fixture: the eager run's event loop blocked, named with its first frames. */
+    @Test
+    void shouldFailWhenAnEagerRunBlocksAnEventLoop() {
+        ColdStartRecord blocked = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4.2, true, STALL, probes(12, 3, 2, 400));
+        Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), blocked));
+        assertThat(finding.holds()).isFalse();
+        assertThat(finding.measured()).contains("event loops blocked: ", "vert.x-eventloop-thread-0", "ContextInstances.computeIfAbsent");
+    }
+
+    @Test
+    void shouldFailWhenAnEagerRunTellsAMalformedRequestToRetryOrAnswersLate() {
+        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 100.5, 3, 2))).holds()).isFalse();
+        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 1_000, 2))).holds()).isFalse();
+        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3, 1_200))).holds()).isFalse();
+        ColdStartRecord retry = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4.2, true, NONE, probes(12, 3, 2, 503));
+        Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), retry));
+        assertThat(finding.holds()).isFalse();
+        assertThat(finding.measured()).contains("malformed answered {503=40}, not all 400");
+    }
+
+    @Test
+    void shouldNotJudgeWithoutBothKindsOfRun() {
+        assertThat(ColdStartFindings.evaluate(List.of()).holds()).isNull();
+        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL))).holds()).isNull();
+    }
+
+    private static ColdStartRecord lazy(int repeat, EventLoopsBlocked blocked) {
+        return new ColdStartRecord(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
+                Map.of("malformed", probe(400, 7_800, Double.NaN), "live", probe(200, 7_900, 2), "event-loop", probe(200, 7_900, 1)));
+    }
+
+    private static ColdStartRecord eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
+        return new ColdStartRecord(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE,
+                probes(malformedMillis, liveMillis, eventLoopMillis, 400));
+    }
+
+    private static Map<String, ColdStartRecord.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
+        return Map.of("malformed", probe(malformedStatus, malformedMillis + 10, malformedMillis), "live", probe(200, liveMillis + 10, liveMillis),
+                "event-loop", probe(200, eventLoopMillis + 10, eventLoopMillis));
+    }
+
+    private static ColdStartRecord.Probe probe(int status, double clientMillis, double serverMillis) {
+        return new ColdStartRecord.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
+    }
+}
