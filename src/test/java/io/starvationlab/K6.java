@@ -1,5 +1,7 @@
 package io.starvationlab;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,7 +13,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.starvationlab.experiment.server.ChildProcess;
+import io.starvationlab.experiment.server.LabClient;
 
 /**
  * The real k6 the tests run the suite in {@code k6/} with: {@code k6} on the PATH, else
@@ -64,6 +69,25 @@ final class K6 {
     /** {@code k6 inspect --execution-requirements}: k6 reads the options of a script as a run would, and runs nothing. */
     ChildProcess.Result inspect(Path script, Map<String, String> knobs) {
         return k6("inspect", script.toString(), knobs, List.of("--execution-requirements"));
+    }
+
+    /**
+     * The suite's own part of the summary a {@code starvation.js} run wrote to {@code reports}
+     * ({@code starvationLab}), once every threshold went as the suite expected and k6 exited 0
+     * (99: a threshold crossed); report.md must be there too.
+     */
+    static JsonNode passedReport(Path reports, ChildProcess.Result run) throws IOException {
+        assertThat(reports.resolve("report.md")).as("report.md").exists();
+        JsonNode lab = LabClient.json().readTree(reports.resolve("summary.json").toFile()).path("starvationLab");
+        List<String> crossed = new ArrayList<>();
+        lab.path("thresholds").forEach(t -> {
+            if (!t.path("ok").asBoolean()) {
+                crossed.add(t.path("metric").asText() + ": " + t.path("expression").asText());
+            }
+        });
+        assertThat(crossed).as("thresholds that went other than expected").isEmpty();
+        assertThat(run.exitCode()).as("k6's exit code (99: a threshold crossed)").isZero();
+        return lab;
     }
 
     private ChildProcess.Result k6(String command, String script, Map<String, String> knobs, List<String> flags) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +16,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.Jdks;
-import io.starvationlab.experiment.server.LabClient;
 
 /**
  * The k6 suite on a real k6 against a service that is not the lab ({@code src/test/second-service}: the
@@ -61,17 +59,7 @@ class K6SecondServiceIT {
                 // a fifth of the probe VUs: the starved endpoint waits about 1.6 s here (64 requests ahead, 4 carriers, 100 ms each)
                 "PROBE_TIMEOUT_MS", "5000",
                 "REPORT_DIR", reports.toString()));
-        assertThat(reports.resolve("report.md")).as("report.md").exists();
-        JsonNode lab = LabClient.json().readTree(reports.resolve("summary.json").toFile()).path("starvationLab");
-
-        List<String> crossed = new ArrayList<>();
-        lab.path("thresholds").forEach(t -> {
-            if (!t.path("ok").asBoolean()) {
-                crossed.add(t.path("metric").asText() + ": " + t.path("expression").asText());
-            }
-        });
-        assertThat(crossed).as("thresholds that went other than expected").isEmpty();
-        assertThat(run.exitCode()).as("k6's exit code (99: a threshold crossed)").isZero();
+        JsonNode lab = K6.passedReport(reports, run);
 
         assertThat(lab.path("layout").asText()).isEqualTo("own-service");
         assertThat(lab.path("facts").path("service").isNull()).as("no /lab/info facts: %s", lab.path("facts")).isTrue();

@@ -41,6 +41,8 @@ public class ProblemResponses {
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
     /** Logged when {@code lab.beans.lazy-problem-responses} leaves the creation to a virtual thread: it holds ArC's lock for this bean from here. */
     public static final String LAZY_CREATION = "lab.beans.lazy-problem-responses";
+    /** How long the lazy creation's call to its event loop takes, as a remote call would. */
+    private static final Duration REMOTE_CALL = Duration.ofMillis(100);
 
     /** For the exception mappers, which run on the request's thread, virtual ones included. */
     private final ObjectWriter json;
@@ -72,12 +74,15 @@ public class ProblemResponses {
      * The event loops' writer warmed by the request's event loop, the virtual thread waiting for it: what a
      * creation that awaits a Vert.x client (a reactive database, a REST client) does. The thread gives up
      * its carrier meanwhile, and the event loop's answer puts it back in the queue for one: under
-     * starvation, seconds. Bounded, because an event loop that needs this
+     * starvation, seconds. The event loop answers after {@link #REMOTE_CALL}, as a remote call would: an
+     * answer in microseconds could come before the thread has parked (it did once in a full run), and then
+     * it never gives up its carrier. Bounded, because an event loop that needs this
      * bean before it runs the task would wait for this creation while this creation waits for it.
      */
     private void warmOnEventLoop(Context eventLoop, Problem everyField) {
         CompletableFuture<String> warmed = new CompletableFuture<>();
-        eventLoop.runOnContext(ignored -> warmed.complete(toJson(eventLoopJson, everyField)));
+        eventLoop.runOnContext(ignored -> eventLoop.owner().setTimer(REMOTE_CALL.toMillis(),
+                timer -> warmed.complete(toJson(eventLoopJson, everyField))));
         warmed.completeOnTimeout("not warmed", 30, TimeUnit.SECONDS).join();
     }
 
