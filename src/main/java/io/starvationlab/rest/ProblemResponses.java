@@ -27,8 +27,6 @@ import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.ModeUnavailableException;
 import io.starvationlab.service.UnknownModeException;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -59,11 +57,10 @@ public class ProblemResponses {
         this.json = json.writerFor(Problem.class);
         this.eventLoopJson = json.copy().writerFor(Problem.class);
         Problem everyField = Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels());
-        Context eventLoop = Vertx.currentContext();
-        if (config.beans().lazyProblemResponses() && Thread.currentThread().isVirtual() && eventLoop != null) {
-            LOG.infof("%s: created on first use, on virtual thread %s, which now waits for its event loop", LAZY_CREATION,
+        if (config.beans().lazyProblemResponses() && Thread.currentThread().isVirtual()) {
+            LOG.infof("%s: created on first use, on virtual thread %s, which now waits for a remote call", LAZY_CREATION,
                     Thread.currentThread().getName());
-            warmOnEventLoop(eventLoop, everyField);
+            awaitRemoteCall(everyField);
         } else {
             toJson(eventLoopJson, everyField);
         }
@@ -71,19 +68,15 @@ public class ProblemResponses {
     }
 
     /**
-     * The event loops' writer warmed by the request's event loop, the virtual thread waiting for it: what a
-     * creation that awaits a Vert.x client (a reactive database, a REST client) does. The thread gives up
-     * its carrier meanwhile, and the event loop's answer puts it back in the queue for one: under
-     * starvation, seconds. The event loop answers after {@link #REMOTE_CALL}, as a remote call would: an
-     * answer in microseconds could come before the thread has parked (it did once in a full run), and then
-     * it never gives up its carrier. Bounded, because an event loop that needs this
-     * bean before it runs the task would wait for this creation while this creation waits for it.
+     * The event loops' writer warmed by a call this thread waits for, as a creation that awaits a remote
+     * call (a database, a REST client) does: answered after {@link #REMOTE_CALL} by another platform
+     * thread, so that this thread has parked and given up its carrier before the answer puts it back in
+     * the queue for one (under starvation, seconds). Not answered by an event loop: one that needs this
+     * bean meanwhile would wait for this creation while this creation waited for it.
      */
-    private void warmOnEventLoop(Context eventLoop, Problem everyField) {
-        CompletableFuture<String> warmed = new CompletableFuture<>();
-        eventLoop.runOnContext(ignored -> eventLoop.owner().setTimer(REMOTE_CALL.toMillis(),
-                timer -> warmed.complete(toJson(eventLoopJson, everyField))));
-        warmed.completeOnTimeout("not warmed", 30, TimeUnit.SECONDS).join();
+    private void awaitRemoteCall(Problem everyField) {
+        CompletableFuture.supplyAsync(() -> toJson(eventLoopJson, everyField),
+                CompletableFuture.delayedExecutor(REMOTE_CALL.toMillis(), TimeUnit.MILLISECONDS)).join();
     }
 
     /**

@@ -25,7 +25,8 @@ import io.starvationlab.experiment.server.PrometheusText;
  * whatever order the scheduler picks in. With permits = carriers - 1: {@link #HOLDERS} requests take 3 carriers
  * and every permit for {@link #HOLD}; the trigger takes the last carrier, waits the acquire timeout (1 s) for a
  * permit and is refused, and the exception mapper on its virtual thread is the bean's first use. Midway through
- * the creation that thread waits for its event loop (as a creation that awaits a Vert.x client does) and gives
+ * the creation that thread waits 100 ms for a call another thread answers (as a creation that awaits a remote
+ * call does) and gives
  * up its carrier to a {@link #FILLERS filler} queued meanwhile, CPU work that needs no permit: the creator's
  * return waits for a holder to end. The event loops need the bean once that creation has begun (the service
  * logs it): malformed requests, liveness and the event-loop probe arrive from then on, each malformed one
