@@ -82,9 +82,7 @@ public final class ColdStartRace {
 
         /** The longest answer of {@code http_server_requests_seconds_max} with that status and, if given, URI, in ms; NaN when none. */
         public double serverMaxMillis(String status, String uri) {
-            return metrics.samples("http_server_requests_seconds_max", sample -> "GET".equals(sample.label("method"))
-                    && status.equals(sample.label("status")) && (uri == null || uri.equals(sample.label("uri"))))
-                    .stream().mapToDouble(sample -> sample.value() * 1000).max().orElse(Double.NaN);
+            return metrics.slowestGetMillis(status, uri).orElse(Double.NaN);
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
@@ -84,6 +85,16 @@ public final class PrometheusText {
     }
 
     /** Sum of the samples of {@code name} that pass {@code filter}; empty if there is none. */
+    /**
+     * The longest answer to a GET with that status and, if given, URI, in milliseconds, on the service's own
+     * clock ({@code http_server_requests_seconds_max}); empty when no such answer was recorded.
+     */
+    public OptionalDouble slowestGetMillis(String status, String uri) {
+        return samples("http_server_requests_seconds_max", sample -> "GET".equals(sample.label("method"))
+                && status.equals(sample.label("status")) && (uri == null || uri.equals(sample.label("uri"))))
+                .stream().mapToDouble(sample -> sample.value() * 1000).max();
+    }
+
     public Optional<Double> sum(String name, Predicate<Sample> filter) {
         List<Sample> matching = samples(name, filter);
         return matching.isEmpty() ? Optional.empty() : Optional.of(matching.stream().mapToDouble(Sample::value).sum());
