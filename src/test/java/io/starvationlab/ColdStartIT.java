@@ -40,8 +40,7 @@ class ColdStartIT {
     @RepeatedTest(5)
     void aFreshJvmStarvedAtOnceShouldAnswerBadInputAndProbesFromItsEventLoops(RepetitionInfo repetition) {
         long started = System.nanoTime();
-        // the collector's and the safepoints' pauses in the server's log: the first suspects when an answer of the event loop is late
-        try (LabServer server = LabServer.start(List.of("-Xlog:gc,safepoint:stdout"), SHORT_DEADLINES, StarvationIT.LOGS,
+        try (LabServer server = LabServer.start(List.of(), SHORT_DEADLINES, StarvationIT.LOGS,
                 "cold-start-" + repetition.getCurrentRepetition())) {
             long ready = System.nanoTime();
             LabClient lab = new LabClient(server.baseUri());

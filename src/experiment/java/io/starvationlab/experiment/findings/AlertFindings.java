@@ -158,7 +158,8 @@ final class AlertFindings {
             if (phase.map(w -> PhaseWindow.WARM_UP.equals(w.verdict())).orElse(false)) {
                 warmUps++;
             } else {
-                alarms.add(episode.alert() + " in " + phase.map(PhaseWindow::name).orElse("no phase"));
+                alarms.add(episode.alert() + " in " + phase.map(PhaseWindow::name).orElse("no phase")
+                        + (episode.onset().isEmpty() ? "" : " (at onset " + String.join("; ", episode.onset()) + ")"));
             }
         }
         long quiet = windows.stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();

@@ -14,8 +14,9 @@ import java.util.TreeMap;
  *
  * @param firing  when it first fired, or null if it resolved while pending
  * @param resolved the first evaluation at which it was no longer active, or null if it still was when the run ended
+ * @param onset    which of the rule's conditions held when it went pending, with their values; empty where not read
  */
-public record AlertEpisode(String alert, String pod, Instant pending, Instant firing, Instant resolved, Instant lastActive) {
+public record AlertEpisode(String alert, String pod, Instant pending, Instant firing, Instant resolved, Instant lastActive, List<String> onset) {
 
     /**
      * The episodes in {@code ALERTS} range-query series (labels alertname, alertstate, pod), sampled every
@@ -40,7 +41,7 @@ public record AlertEpisode(String alert, String pod, Instant pending, Instant fi
             for (Map.Entry<Instant, Boolean> state : states.entrySet()) {
                 // a gap longer than a step and a half is an evaluation at which the alert was inactive
                 if (start != null && Duration.between(previous, state.getKey()).compareTo(step.multipliedBy(3).dividedBy(2)) > 0) {
-                    episodes.add(new AlertEpisode(parts[0], parts[1], start, firing, previous.plus(step), previous));
+                    episodes.add(new AlertEpisode(parts[0], parts[1], start, firing, previous.plus(step), previous, List.of()));
                     start = null;
                     firing = null;
                 }
@@ -54,11 +55,15 @@ public record AlertEpisode(String alert, String pod, Instant pending, Instant fi
             }
             if (start != null) {
                 boolean open = previous.plus(step).isAfter(end);
-                episodes.add(new AlertEpisode(parts[0], parts[1], start, firing, open ? null : previous.plus(step), previous));
+                episodes.add(new AlertEpisode(parts[0], parts[1], start, firing, open ? null : previous.plus(step), previous, List.of()));
             }
         });
         episodes.sort(Comparator.comparing(AlertEpisode::pending));
         return episodes;
+    }
+
+    public AlertEpisode withOnset(List<String> held) {
+        return new AlertEpisode(alert, pod, pending, firing, resolved, lastActive, List.copyOf(held));
     }
 
     public boolean activeAt(Instant at) {

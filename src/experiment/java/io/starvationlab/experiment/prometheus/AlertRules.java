@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,6 +23,29 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
 
     /** One alerting rule, as the report explains it. */
     public record Alert(String name, String group, String expr, Duration holdFor, String severity) {
+
+        private static final Pattern OR_LINE = Pattern.compile("(?m)^\\s*or\\s*$");
+        private static final Pattern OUTER_FUNCTION = Pattern.compile("^(\\w+)\\(");
+        private static final Pattern WRAPPED_METRIC = Pattern.compile("(?:(\\w+)\\(\\s*)?\\b(lab_\\w+)");
+        private static final Pattern COMPARISON = Pattern.compile("([<>]=?|==)\\s*([\\d.]+)\\s*$");
+
+        /** The expression's conditions joined by {@code or} on lines of their own: any one makes the alert active. */
+        public List<String> branches() {
+            return Arrays.stream(OR_LINE.split(expr)).map(String::strip).toList();
+        }
+
+        /** A condition in a line: {@code max_over_time(lab_carrier_request_stalled_seconds) > 0.5}. */
+        public static String summary(String branch) {
+            var outer = OUTER_FUNCTION.matcher(branch);
+            var metric = WRAPPED_METRIC.matcher(branch);
+            var comparison = COMPARISON.matcher(branch);
+            if (!metric.find() || !comparison.find()) {
+                return branch.replaceAll("\\s+", " ");
+            }
+            String function = outer.find() ? outer.group(1) : metric.group(1);
+            String name = function == null ? metric.group(2) : function + "(" + metric.group(2) + ")";
+            return name + " " + comparison.group(1) + " " + comparison.group(2);
+        }
     }
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory().disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER));
@@ -67,7 +92,7 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
 
     /** A Prometheus duration of one unit ({@code 30s}, {@code 1m}, {@code 2h}), the form the rules use. */
     static Duration duration(String text) {
-        var matcher = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text.strip());
+        var matcher = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text.strip());
         if (!matcher.matches()) {
             throw new IllegalArgumentException("unsupported duration '" + text + "'");
         }

@@ -112,7 +112,7 @@ public final class PrometheusRun implements AutoCloseable {
         Instant end = Instant.now().plus(step);
         Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
         PrometheusRecord.Range range = new PrometheusRecord.Range(start, end, step);
-        List<AlertEpisode> episodes = AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end);
+        List<AlertEpisode> episodes = onsets(AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end), range);
         List<PrometheusRecord.PanelSeries> panels = new ArrayList<>();
         for (DashboardPanels.Panel panel : dashboard.panels()) {
             List<Series> series = new ArrayList<>();
@@ -126,6 +126,34 @@ public final class PrometheusRun implements AutoCloseable {
                 PrometheusServer.INTERVAL.toSeconds(), RATE_INTERVAL.toSeconds());
         return new PrometheusRecord(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
                 rules.alerts(), List.copyOf(panels), timeline);
+    }
+
+    /** Each starvation alert's episodes with the conditions of its rule that held when it went pending, so an alarm names its cause. */
+    private List<AlertEpisode> onsets(List<AlertEpisode> episodes, PrometheusRecord.Range range) {
+        Map<String, AlertRules.Alert> starvation = new LinkedHashMap<>();
+        Map<String, List<Series>> held = new LinkedHashMap<>();
+        for (AlertRules.Alert alert : rules.alerts()) {
+            if (STARVATION_ALERTS.contains(alert.name())) {
+                starvation.put(alert.name(), alert);
+                alert.branches().forEach(branch -> held.computeIfAbsent(branch, b -> server.queryRange(b, range.start(), range.end(), range.step())));
+            }
+        }
+        List<AlertEpisode> explained = new ArrayList<>();
+        for (AlertEpisode episode : episodes) {
+            AlertRules.Alert alert = starvation.get(episode.alert());
+            if (alert == null) {
+                explained.add(episode);
+                continue;
+            }
+            List<String> onset = new ArrayList<>();
+            for (String branch : alert.branches()) {
+                held.get(branch).stream().filter(series -> series.label("pod").equals(episode.pod()))
+                        .forEach(series -> series.valueAt(episode.pending(), range.step()).ifPresent(value -> onset.add(
+                                String.format(Locale.ROOT, "%s: %.3f", AlertRules.Alert.summary(branch), value))));
+            }
+            explained.add(episode.withOnset(onset));
+        }
+        return explained;
     }
 
     private void awaitStarvationAlertsResolved() {

@@ -27,6 +27,8 @@ public final class LabServer implements AutoCloseable {
 
     public static final int CARRIERS = 4;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** The collector's and the safepoints' pauses in every server's log: the first suspects when anything on it is late. */
+    private static final String PAUSE_LOG = "-Xlog:gc,safepoint:stdout";
     /** Vert.x's words: "Thread Thread[#45,vert.x-eventloop-thread-2,5,main] has been blocked for 2345 ms, time limit is 2000 ms". */
     private static final Pattern BLOCKED_EVENT_LOOP = Pattern.compile("Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+)[^\\]]*\\] has been blocked for (\\d+) ms");
 
@@ -106,6 +108,7 @@ public final class LabServer implements AutoCloseable {
         if (quota == null) {
             command.add("-XX:ActiveProcessorCount=" + CARRIERS);
         }
+        command.add(PAUSE_LOG);
         command.addAll(jvmFlags);
         command.add("-Dquarkus.http.port=" + port);
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));

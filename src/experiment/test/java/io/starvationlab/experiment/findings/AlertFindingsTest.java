@@ -85,13 +85,15 @@ class AlertFindingsTest {
     @Test
     void shouldFailOnALateOnsetAFalseAlarmAndAnAlertThatNeverResolves() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 3, 4),
-                alerts("CarrierStarvation", "pending", 15, 60), alerts("CarrierStall", "firing", 14, 20)), STEP, T0.plusSeconds(60));
+                alerts("CarrierStarvation", "pending", 15, 60), alerts("CarrierStall", "firing", 14, 20)), STEP, T0.plusSeconds(60))
+                .stream().map(e -> e.pending().equals(T0.plusSeconds(3)) ? e.withOnset(List.of("max_over_time(lab_x) > 0.5: 0.700")) : e)
+                .toList();
         List<Finding> findings = findings(new AlertTimeline(PHASES, episodes, RULES));
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).as("pending 7 s after native started").isFalse();
         assertThat(finding(findings, "carrier-stall-pending").holds()).as("cpu never").isFalse();
         assertThat(finding(findings, "carrier-starvation-resolves").holds()).isFalse();
-        assertThat(finding(findings, "no-false-alarms").measured()).startsWith("1 false alarms: CarrierStarvation in unpinned");
+        assertThat(finding(findings, "no-false-alarms").measured()).isEqualTo("1 false alarms: CarrierStarvation in unpinned (at onset max_over_time(lab_x) > 0.5: 0.700)");
         assertThat(finding(findings, "no-false-alarms").holds()).isFalse();
     }
 

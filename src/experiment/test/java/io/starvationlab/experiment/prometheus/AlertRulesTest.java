@@ -30,6 +30,17 @@ class AlertRulesTest {
     }
 
     @Test
+    void shouldNameEachConditionOfARuleSoAnOnsetCanSayWhichHeld() {
+        AlertRules.Alert starvation = AlertRules.ofProject(PROJECT).alerts().stream().filter(a -> a.name().equals("CarrierStarvation"))
+                .findFirst().orElseThrow();
+
+        assertThat(starvation.branches().stream().map(AlertRules.Alert::summary)).containsExactly(
+                "histogram_quantile(lab_carrier_scheduling_delay_seconds_bucket) > 0.1",
+                "max_over_time(lab_carrier_scheduling_stalled_seconds) > 0.5",
+                "max_over_time(lab_carrier_request_stalled_seconds) > 0.5");
+    }
+
+    @Test
     void shouldWriteARulesFileThatPromtoolAccepts(@TempDir Path dir) throws Exception {
         var promtool = ExternalTool.find("promtool", "Debian package prometheus");
         if (promtool.isEmpty()) {
