@@ -9,9 +9,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.Startup;
@@ -29,10 +32,14 @@ public class DatabaseClient implements DownstreamClient {
     /** Slack on top of {@code ms} before a silent connection is given up. */
     private static final int NETWORK_SLACK_MS = 5_000;
     private static final long CANCEL_RETRY_MILLIS = 50;
+    /** At most one warning per this many nanoseconds: a dead database fails every call. */
+    private static final long WARN_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
+    private static final Logger LOG = Logger.getLogger(DatabaseClient.class);
 
     private final AgroalDataSource dataSource;
     private final Duration retryAfter;
     /** Sends cancel requests to PostgreSQL, which opens a socket: never on the event loop. */
+    private final AtomicLong lastWarnedAt = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
     private final ExecutorService canceller = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("lab-db-cancel-", 0).factory());
 
     public DatabaseClient(AgroalDataSource dataSource, LabConfig config) {
@@ -70,8 +77,18 @@ public class DatabaseClient implements DownstreamClient {
             if (guard.isCancelled()) {
                 throw guard.abandoned(); // whatever the driver says, the call ended because it was abandoned
             }
+            warn(e);
             throw new RejectedException(RejectedException.Reason.DATABASE_UNAVAILABLE,
                     "the database call failed: " + e.getMessage(), retryAfter, e);
+        }
+    }
+
+    /** The server's log says why calls were answered 503 database-unavailable, at most once per 10 s. */
+    private void warn(SQLException e) {
+        long last = lastWarnedAt.get();
+        long now = System.nanoTime();
+        if (now - last >= WARN_EVERY_NANOS && lastWarnedAt.compareAndSet(last, now)) {
+            LOG.warnf("A database call failed (answered 503 database-unavailable; further failures within 10 s not logged): %s", e.toString());
         }
     }
 
