@@ -142,12 +142,19 @@ final class AlertFindings {
         return new Finding(id, claim, expected, String.join(", ", measured), holds);
     }
 
+    /**
+     * An alert that fires (pages) in a phase that is not starved is a false alarm. One that only went
+     * pending there is listed with the conditions that held: its {@code for:} is there to absorb such
+     * spans (on this machine, a canary p99 above 100 ms while the load generator saturates the CPU).
+     */
     private static Finding falseAlarms(AlertTimeline timeline) {
         String id = "no-false-alarms";
         List<PhaseWindow> windows = timeline.windows();
-        String claim = "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never go pending in a phase that is not starved";
-        String expected = "no onset in a baseline or a not-starved phase (an alert still active from an earlier phase is that phase's)";
+        String claim = "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never fire in a phase that is not starved";
+        String expected = "no alert that went pending in a baseline or a not-starved phase fires before a starved phase begins (one still "
+                + "active from an earlier phase is that phase's); a pending onset there is listed with the conditions that held";
         List<String> alarms = new ArrayList<>();
+        List<String> pendingOnly = new ArrayList<>();
         long warmUps = 0;
         for (AlertEpisode episode : timeline.episodes()) {
             Optional<PhaseWindow> phase = timeline.phaseAt(episode.pod(), episode.pending());
@@ -157,15 +164,24 @@ final class AlertFindings {
             // the warm-up is the runner's own: a fresh JVM compiling every mode, judged by no claim
             if (phase.map(w -> PhaseWindow.WARM_UP.equals(w.verdict())).orElse(false)) {
                 warmUps++;
-            } else {
-                alarms.add(episode.alert() + " in " + phase.map(PhaseWindow::name).orElse("no phase")
-                        + (episode.onset().isEmpty() ? "" : " (at onset " + String.join("; ", episode.onset()) + ")"));
+                continue;
             }
+            String onset = episode.alert() + " in " + phase.map(PhaseWindow::name).orElse("no phase")
+                    + (episode.onset().isEmpty() ? "" : " (at onset " + String.join("; ", episode.onset()) + ")");
+            boolean firedUnstarved = episode.firing() != null
+                    && !timeline.phaseAt(episode.pod(), episode.firing()).map(PhaseWindow::starved).orElse(false);
+            (firedUnstarved ? alarms : pendingOnly).add(onset);
         }
         long quiet = windows.stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();
-        String aside = warmUps == 0 ? "" : " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)";
-        return new Finding(id, claim, expected, (alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
-                : alarms.size() + " false alarms: " + String.join(", ", alarms)) + aside, alarms.isEmpty());
+        String measured = alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
+                : alarms.size() + " false alarms: " + String.join(", ", alarms);
+        if (!pendingOnly.isEmpty()) {
+            measured += "; pending, never fired: " + String.join(", ", pendingOnly);
+        }
+        if (warmUps > 0) {
+            measured += " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)";
+        }
+        return new Finding(id, claim, expected, measured, alarms.isEmpty());
     }
 
     private static Finding panels(PrometheusReport report) {

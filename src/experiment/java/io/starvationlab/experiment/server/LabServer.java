@@ -27,8 +27,8 @@ public final class LabServer implements AutoCloseable {
 
     public static final int CARRIERS = 4;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-    /** The collector's and the safepoints' pauses in every server's log: the first suspects when anything on it is late. */
-    private static final String PAUSE_LOG = "-Xlog:gc,safepoint:stdout";
+    /** The collector's and the safepoints' pauses in every server's log, on the wall clock the report's phases use: the first suspects when anything on it is late. */
+    private static final String PAUSE_LOG = "-Xlog:gc,safepoint:stdout:utctime,uptime,level,tags";
     /** Vert.x's words: "Thread Thread[#45,vert.x-eventloop-thread-2,5,main] has been blocked for 2345 ms, time limit is 2000 ms". */
     private static final Pattern BLOCKED_EVENT_LOOP = Pattern.compile("Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+)[^\\]]*\\] has been blocked for (\\d+) ms");
 
