@@ -45,8 +45,8 @@ class DiagnoseSecondServiceIT {
         assumeTrue(jdk.hasFfm(), "FFM is final from JDK 22; the service runs on " + jdk);
         try (ClosedLoad load = ClosedLoad.start(service.uri("/native?ms=100"), Diagnosis.CONCURRENCY, Duration.ofSeconds(30))) {
             LabServer.sleep(Diagnosis.RAMP);
-            long hello = medianMillis("/hello");
-            long health = medianMillis("/health");
+            long[] hello = millis("/hello");
+            long[] health = millis("/health");
             Diagnosis diagnosis = Diagnosis.run(Jdks.current(), Diagnosis.WATCH, "--pid", String.valueOf(service.pid()));
             load.stop(Duration.ofSeconds(1));
 
@@ -54,10 +54,12 @@ class DiagnoseSecondServiceIT {
             assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("PINNED");
             assertThat(diagnosis.frame()).isEqualTo("SecondService$NativeWait.compare");
             assertThat(diagnosis.details()).contains("a native frame is on the stack, below the call from SecondService$NativeWait.call");
-            // the service behaves as described: its virtual endpoint waits its turn for a carrier (a carrier frees every
-            // 25 ms, and about 60 requests are ahead), its health check does not wait for one
-            assertThat(hello).as("/hello, median of 3, ms").isGreaterThanOrEqualTo(100);
-            assertThat(health).as("/health on platform threads, median of 3, ms").isLessThan(hello / 2);
+            // the service behaves as described: its virtual endpoint waits for a carrier, its health check does not. The
+            // wait is a draw, not a turn in one line: the service's four request threads submit into queues chosen by thread,
+            // which the scheduler serves in no set order (docs/event-loops.md); measured over 5 CI runs, 3 samples each:
+            // fastest 79-741 ms, slowest 1,402-2,858 ms (the median of 3 was 88 ms once)
+            assertThat(hello[hello.length - 1]).as("/hello, slowest of %d, ms", hello.length).isGreaterThanOrEqualTo(100);
+            assertThat(health[health.length / 2]).as("/health on platform threads, median of %d, ms", health.length).isLessThan(100);
         }
     }
 
@@ -93,9 +95,10 @@ class DiagnoseSecondServiceIT {
         }
     }
 
-    private static long medianMillis(String path) {
+    /** Five requests to {@code path}, one after another: their times, sorted. */
+    private static long[] millis(String path) {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        long[] millis = new long[3];
+        long[] millis = new long[5];
         for (int i = 0; i < millis.length; i++) {
             long start = System.nanoTime();
             try {
@@ -109,6 +112,6 @@ class DiagnoseSecondServiceIT {
         }
         java.util.Arrays.sort(millis);
         System.out.printf("%s under load: %s ms%n", path, java.util.Arrays.toString(millis));
-        return millis[1];
+        return millis;
     }
 }
