@@ -164,9 +164,7 @@ class ContainerImageIT {
                 assertThat(answers.percentileMillis(99)).as(health + " p99, ms, while the carriers starve").isLessThan(1_000);
             }
         }
-        String logs = ContainerImage.engine(List.of("logs", CONTAINER)).output();
-        assertThat(logs.split("\n(?=\\S)")).as("event loops reported blocked")
-                .noneMatch(entry -> entry.contains("BlockedThreadChecker") && entry.contains("vert.x-eventloop-thread"));
+        ServiceConditions.assertNoEventLoopBlocked("the container's log", ContainerImage.engine(List.of("logs", CONTAINER)).output());
     }
 
 

@@ -51,8 +51,16 @@ final class ServiceConditions {
      * or a failure that prints every warning with its stack.
      */
     static void assertNoEventLoopBlocked(LabServer server) {
-        List<LabServer.BlockedEventLoop> blocked = server.eventLoopBlockedWarnings();
-        assertThat(blocked).as("event loops reported blocked in %s:%n%s", server.log(),
+        assertNoEventLoopBlocked(server.log().toString(), server.eventLoopBlockedWarnings());
+    }
+
+    /** The same oracle over a log read elsewhere (a container's): {@code where} names it. */
+    static void assertNoEventLoopBlocked(String where, String log) {
+        assertNoEventLoopBlocked(where, LabServer.eventLoopBlockedWarnings(log));
+    }
+
+    private static void assertNoEventLoopBlocked(String where, List<LabServer.BlockedEventLoop> blocked) {
+        assertThat(blocked).as("event loops reported blocked in %s:%n%s", where,
                 blocked.stream().map(LabServer.BlockedEventLoop::warning).collect(Collectors.joining("\n\n"))).isEmpty();
     }
 

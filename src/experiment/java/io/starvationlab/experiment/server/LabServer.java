@@ -202,8 +202,13 @@ public final class LabServer implements AutoCloseable {
      * task for {@code quarkus.vertx.max-event-loop-execute-time} (2 s), then every second while it lasts.
      */
     public List<BlockedEventLoop> eventLoopBlockedWarnings() {
+        return eventLoopBlockedWarnings(logText());
+    }
+
+    /** The same warnings in any service's log text: a container's, read from its engine. */
+    public static List<BlockedEventLoop> eventLoopBlockedWarnings(String log) {
         List<BlockedEventLoop> warnings = new ArrayList<>();
-        for (String entry : logText().split("\n(?=\\S)")) {
+        for (String entry : log.split("\n(?=\\S)")) {
             Matcher blocked = BLOCKED_EVENT_LOOP.matcher(entry);
             if (entry.contains("BlockedThreadChecker") && blocked.find()) {
                 warnings.add(new BlockedEventLoop(blocked.group(1), Long.parseLong(blocked.group(2)), entry.strip()));
