@@ -2,13 +2,13 @@ package io.starvationlab;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Assumptions;
+
+import io.starvationlab.experiment.server.ChildProcess;
 
 /**
  * A program a test needs from the machine. Missing in CI ({@code CI=true}) it fails the test; missing
@@ -30,7 +30,7 @@ public final class ExternalTool {
 
     /** The tool from the PATH, else {@code elsewhere}; without either the whole test fails in CI and is skipped elsewhere. */
     public static Path require(String name, String installHint, Path elsewhere) {
-        Optional<Path> found = onPath(name).or(() -> Optional.of(elsewhere).filter(Files::isExecutable));
+        Optional<Path> found = ChildProcess.onPath(name).or(() -> Optional.of(elsewhere).filter(Files::isExecutable));
         if (found.isEmpty()) {
             String message = name + " is neither on the PATH nor at " + elsewhere.toAbsolutePath().normalize() + " (" + installHint + ")";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -43,7 +43,7 @@ public final class ExternalTool {
 
     /** The tool, or empty after a loud SKIPPED line; in CI a missing tool fails the test. */
     public static Optional<Path> find(String name, String installHint) {
-        Optional<Path> found = onPath(name);
+        Optional<Path> found = ChildProcess.onPath(name);
         if (found.isEmpty()) {
             String message = name + " is not on the PATH (" + installHint + ")";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -54,10 +54,4 @@ public final class ExternalTool {
         return found;
     }
 
-    private static Optional<Path> onPath(String name) {
-        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .map(directory -> Path.of(directory, name))
-                .filter(Files::isExecutable)
-                .findFirst();
-    }
 }

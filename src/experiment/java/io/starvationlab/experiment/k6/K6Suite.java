@@ -1,6 +1,5 @@
 package io.starvationlab.experiment.k6;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -8,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +33,7 @@ public final class K6Suite {
     /** k6 for the project at {@code projectDir}, or empty when there is none. */
     public static Optional<K6Suite> find(Path projectDir) {
         Path beside = projectDir.toAbsolutePath().resolve("../shared/tools/k6").normalize();
-        return onPath().or(() -> Optional.of(beside).filter(Files::isExecutable))
+        return ChildProcess.onPath("k6").or(() -> Optional.of(beside).filter(Files::isExecutable))
                 .map(k6 -> new K6Suite(k6, projectDir.toAbsolutePath().resolve("k6")));
     }
 
@@ -44,10 +42,6 @@ public final class K6Suite {
         return "k6 on the PATH or at " + projectDir.toAbsolutePath().resolve("../shared/tools/k6").normalize();
     }
 
-    private static Optional<Path> onPath() {
-        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(directory -> !directory.isEmpty()).map(directory -> Path.of(directory, "k6")).filter(Files::isExecutable).findFirst();
-    }
 
     /**
      * A run of the suite: k6's version, exit code (99: a threshold went other than expected), how long it took

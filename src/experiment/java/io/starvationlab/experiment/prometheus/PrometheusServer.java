@@ -1,6 +1,5 @@
 package io.starvationlab.experiment.prometheus;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,10 +62,7 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** The {@code prometheus} command on the PATH, if any. */
     public static Optional<Path> binary() {
-        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .map(directory -> Path.of(directory, "prometheus"))
-                .filter(Files::isExecutable)
-                .findFirst();
+        return ChildProcess.onPath("prometheus");
     }
 
     /** Starts Prometheus with {@code rules} and no targets yet; returns once it reports ready. */

@@ -1,5 +1,6 @@
 package io.starvationlab.experiment.server;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -7,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +26,15 @@ public final class ChildProcess {
 
     /** How long processes get to end after SIGTERM before they are killed. */
     static final Duration TERMINATION_GRACE = Duration.ofSeconds(5);
+
+    /** The command {@code name} in the first directory of the PATH that has it executable; empty entries (the working directory) are skipped. */
+    public static Optional<Path> onPath(String name) {
+        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .filter(directory -> !directory.isEmpty())
+                .map(directory -> Path.of(directory, name))
+                .filter(Files::isExecutable)
+                .findFirst();
+    }
 
     private final List<String> command;
     private final Path directory;
