@@ -15,13 +15,14 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.server.ChildProcess;
 import io.starvationlab.experiment.server.LabClient;
 
 /**
- * The real k6 the tests run the suite in {@code k6/} with: {@code k6} on the PATH, else
- * {@code ../shared/tools/k6} beside the project (missing, the tests fail in CI and are skipped
- * elsewhere, {@link ExternalTool}). Every run is bounded and prints what k6 printed.
+ * The real k6 the tests run the suite in {@code k6/} with, the user's own ({@link K6Suite#executable()}):
+ * missing, each k6 test is skipped, in CI too, with one line saying what it would have checked.
+ * Every run is bounded and prints what k6 printed.
  */
 final class K6 {
 
@@ -36,9 +37,10 @@ final class K6 {
         this.executable = executable;
     }
 
-    static K6 find() {
-        return new K6(ExternalTool.require("k6", "Grafana k6 2.x, from k6.io or ../shared/tools/k6",
-                PROJECT.resolve("../shared/tools/k6").normalize()));
+    /** k6, or the calling test skipped with a line that says what {@code wouldCheck} and how to get k6. */
+    static K6 find(String wouldCheck) {
+        return new K6(K6Suite.executable().orElseGet(() -> ExternalTool.skip(
+                "would check " + wouldCheck + " on a real k6; " + K6Suite.NOT_FOUND + " (get " + K6Suite.HOW_TO_GET + ")")));
     }
 
     /** What {@code k6 version} says, e.g. {@code k6 v2.2.0 (commit/devel, go1.26.10, linux/amd64)}. */

@@ -31,7 +31,7 @@ class K6SecondServiceIT {
 
     @BeforeAll
     static void startTheService() {
-        k6 = K6.find();
+        k6 = K6.find("K6SecondServiceIT: the suite given only the second service's URLs names /hello starved and /health untouched");
         Jdks.Jdk current = Jdks.current();
         // the native wait is an FFM upcall, final from JDK 22 (on 21 the service needs --enable-preview)
         assumeTrue(new ServerJdk(current.feature()).hasFfm(), "FFM is final from JDK 22; the tests run on JDK " + current.feature());

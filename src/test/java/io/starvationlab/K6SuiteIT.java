@@ -37,7 +37,7 @@ class K6SuiteIT {
 
     @BeforeAll
     static void startTheService() {
-        k6 = K6.find();
+        k6 = K6.find("K6SuiteIT: the suite's options in every layout, broken scripts refused, smoke.js and the quick starvation.js against the service");
         server = LabServer.start(List.of(), Map.of(), StarvationIT.LOGS, "k6-suite");
     }
 

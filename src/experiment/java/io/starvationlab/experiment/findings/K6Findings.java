@@ -47,7 +47,7 @@ final class K6Findings {
     private static Finding agrees(K6Comparison k6) {
         String claim = "The k6 suite and the Java runner, on the same server, give the same verdicts and figures";
         if (!k6.ran()) {
-            return Finding.notJudged(AGREES, claim, agreesExpected(), k6.notRun());
+            return Finding.notJudged(AGREES, claim, agreesExpected(), "not run: " + k6.notRun());
         }
         if (k6.failure() != null || k6.rows().isEmpty()) {
             return new Finding(AGREES, claim, agreesExpected(), k6.failure() != null ? k6.failure() : "k6 reported none of the phases", false);
@@ -106,7 +106,7 @@ final class K6Findings {
         String measured = String.format(Locale.ROOT, "runner: %d of %d phases even%s; k6: %s", reach.stream().filter(r -> Boolean.TRUE.equals(r.even())).count(),
                 reach.size() - notJudged, notJudged == 0 ? "" : " (" + notJudged + " not judged: " + reach.stream().filter(r -> r.even() == null)
                         .map(r -> r.phase() + ", " + r.why()).collect(Collectors.joining("; ")) + ")",
-                !k6.ran() ? k6.notRun() : k6.rows().stream().filter(row -> row.k6Reach() != null && Boolean.TRUE.equals(row.k6Reach().even())).count()
+                !k6.ran() ? "not run, " + k6.notRun() : k6.rows().stream().filter(row -> row.k6Reach() != null && Boolean.TRUE.equals(row.k6Reach().even())).count()
                         + " of " + k6.rows().size() + " phases even")
                 + (uneven.isEmpty() ? "" : "; UNEVEN: " + String.join("; ", uneven));
         return new Finding(REACH, claim, expected, measured, uneven.isEmpty());

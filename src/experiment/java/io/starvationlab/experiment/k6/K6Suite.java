@@ -15,7 +15,8 @@ import io.starvationlab.experiment.server.ChildProcess;
 
 /**
  * The k6 suite of the project ({@code k6/starvation.js}) on a real k6, as a second client beside the
- * Java runner: {@code k6} on the PATH, else {@code ../shared/tools/k6} beside the project.
+ * Java runner. k6 is the user's own: {@code K6_BINARY} when set, else {@code k6} on the PATH. Without
+ * it the k6 parts of the tests and of the main job are reported as not run, never as failed.
  */
 public final class K6Suite {
 
@@ -30,16 +31,28 @@ public final class K6Suite {
         this.suite = suite;
     }
 
-    /** k6 for the project at {@code projectDir}, or empty when there is none. */
-    public static Optional<K6Suite> find(Path projectDir) {
-        Path beside = projectDir.toAbsolutePath().resolve("../shared/tools/k6").normalize();
-        return ChildProcess.onPath("k6").or(() -> Optional.of(beside).filter(Files::isExecutable))
-                .map(k6 -> new K6Suite(k6, projectDir.toAbsolutePath().resolve("k6")));
+    /** What a report and a skipped test say when there is no k6. */
+    public static final String NOT_FOUND = "no k6 on the PATH";
+    /** How a user gets the k6 the suite is tested with. */
+    public static final String HOW_TO_GET = "k6 2.2.0 from https://github.com/grafana/k6/releases or Grafana's package repositories "
+            + "(https://grafana.com/docs/k6/latest/set-up/install-k6/), on the PATH or as K6_BINARY";
+
+    /** The k6 executable: {@code K6_BINARY} when set (it must then be executable), else {@code k6} on the PATH. */
+    public static Optional<Path> executable() {
+        String override = System.getenv("K6_BINARY");
+        if (override != null && !override.isBlank()) {
+            Path binary = Path.of(override);
+            if (!Files.isExecutable(binary)) {
+                throw new IllegalStateException("K6_BINARY=" + override + " is not an executable file");
+            }
+            return Optional.of(binary);
+        }
+        return ChildProcess.onPath("k6");
     }
 
-    /** Where k6 was looked for, for the line that says it was not found. */
-    public static String lookedFor(Path projectDir) {
-        return "k6 on the PATH or at " + projectDir.toAbsolutePath().resolve("../shared/tools/k6").normalize();
+    /** k6 for the project at {@code projectDir}, or empty when there is none. */
+    public static Optional<K6Suite> find(Path projectDir) {
+        return executable().map(k6 -> new K6Suite(k6, projectDir.toAbsolutePath().resolve("k6")));
     }
 
 
