@@ -1,6 +1,6 @@
 // The plan's rules (plan.json 'starved', 'untouched', probes.leastEventLoopShare), read and applied
 // as the Java runner applies them (StarvationRule, UntouchedRule): the shared case files in
-// src/test/node/k6/fixtures hold both languages to the same judgements. Pure functions, no k6 imports.
+// src/k6-checks/src/test/node/fixtures hold both languages to the same judgements. Pure functions, no k6 imports.
 
 /**
  * @typedef {{ probe: string, percentile: number, baselineFactor: number, minimumMillis: number, endpoint?: string }} StarvationRule

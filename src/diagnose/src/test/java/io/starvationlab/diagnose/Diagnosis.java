@@ -1,0 +1,114 @@
+package io.starvationlab.diagnose;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.LabServer;
+
+/**
+ * The diagnosis as a user runs it: {@code java -jar src/diagnose/target/starvation-diagnose.jar ...} on a JDK, as its
+ * own process, with its report as text and as JSON ({@code --json}).
+ *
+ * @param exitCode 0 not starved, 1 starved, 2 could not diagnose
+ * @param text     what it printed
+ * @param report   the JSON report, or null when it wrote none
+ */
+record Diagnosis(int exitCode, String text, JsonNode report) {
+
+    /** Clients of the load: 16 per carrier, so that a wait for a carrier is seconds long when carriers are held. */
+    static final int CONCURRENCY = 16 * LabServer.CARRIERS;
+    /** Long enough for the carriers' queue to form before the watch: 64 requests queue within a second on held carriers. */
+    static final Duration RAMP = Duration.ofSeconds(1);
+    /** Sixteen samples, eight times the threshold. */
+    static final Duration WATCH = Duration.ofSeconds(4);
+
+    /** The diagnosis of a JVM while {@link #CONCURRENCY} clients on platform threads of this JVM call {@code target} in a closed loop. */
+    static Diagnosis underLoad(URI target, Jdks.Jdk toolJdk, String... arguments) {
+        try (ClosedLoad load = ClosedLoad.start(target, CONCURRENCY, Duration.ofSeconds(30))) {
+            LabServer.sleep(RAMP);
+            Diagnosis diagnosis = run(toolJdk, WATCH, arguments);
+            ClosedLoad.Result result = load.stop(Duration.ofSeconds(1));
+            System.out.printf("load on %s: %.1f/s, statuses %s%n", target, result.throughput(), result.latencies().statuses());
+            return diagnosis;
+        }
+    }
+
+    /** The jar the build made: {@code lab.diagnose.jar}, or src/diagnose/target/starvation-diagnose.jar. */
+    static Path jar() {
+        Path jar = Path.of(System.getProperty("lab.diagnose.jar", "src/diagnose/target/starvation-diagnose.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("No diagnosis at " + jar.toAbsolutePath() + ": run ./mvnw package first");
+        }
+        return jar;
+    }
+
+    /** Runs the diagnosis on {@code jdk} with {@code arguments}; bounded by the watch it asks for plus a minute. */
+    static Diagnosis run(Jdks.Jdk jdk, Duration watch, String... arguments) {
+        try {
+            Path json = Files.createTempFile("starvation-diagnose-", ".json");
+            Files.delete(json);
+            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", jar().toAbsolutePath().toString(), "--seconds",
+                    String.valueOf(watch.toSeconds()), "--json", json.toString()));
+            command.addAll(List.of(arguments));
+            ChildProcess.Result result = ChildProcess.of(command).run(watch.plusMinutes(1));
+            JsonNode report = Files.exists(json) ? LabClient.json().readTree(json.toFile()) : null;
+            Files.deleteIfExists(json);
+            Diagnosis diagnosis = new Diagnosis(result.exitCode(), result.output(), report);
+            System.out.println(String.join(" ", Stream.concat(Stream.of("$ starvation-diagnose"), Stream.of(arguments)).toList()) + "\n" + result.output());
+            return diagnosis;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    boolean starved() {
+        return report.path("verdict").path("starved").asBoolean();
+    }
+
+    String cause() {
+        return report.path("verdict").path("cause").asText();
+    }
+
+    String frame() {
+        return report.path("verdict").path("frame").asText(null);
+    }
+
+    long inferredWaitMillis() {
+        return report.path("verdict").path("inferredWaitMillis").asLong(-1);
+    }
+
+    String waitBasis() {
+        return report.path("verdict").path("waitBasis").asText();
+    }
+
+    List<String> details() {
+        List<String> details = new ArrayList<>();
+        report.path("verdict").path("details").forEach(d -> details.add(d.asText()));
+        return details;
+    }
+
+    /** Each "what this JVM lets the diagnosis see" line, as {@code yes ...} or {@code no ...}. */
+    List<String> visibility() {
+        List<String> lines = new ArrayList<>();
+        report.path("visibility").forEach(v -> lines.add((v.path("sees").asBoolean() ? "yes " : "no ") + v.path("what").asText()));
+        return lines;
+    }
+
+    /** A readable summary for assertion messages. */
+    String summary() {
+        return report == null ? text : report.path("verdict").toString();
+    }
+}

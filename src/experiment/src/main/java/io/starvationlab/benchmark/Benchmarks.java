@@ -1,0 +1,47 @@
+package io.starvationlab.benchmark;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.starvationlab.harness.LabClient;
+
+/**
+ * Runs one benchmark: it prints its figures and writes them to {@code target/benchmarks/<name>.json};
+ * it asserts nothing (the tests do, with generous bounds).
+ * <p>
+ * {@code Benchmarks overhead|overload|soak [--minutes N]}: see {@link OverheadBenchmark},
+ * {@link OverloadBenchmark} and {@link SoakBenchmark}.
+ */
+public final class Benchmarks {
+
+    static final Path OUT = Path.of("target", "benchmarks");
+
+    private Benchmarks() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            throw new IllegalArgumentException("usage: Benchmarks overhead|overload|soak [--minutes N]");
+        }
+        double minutes = args.length >= 3 && args[1].equals("--minutes") ? Double.parseDouble(args[2]) : 30;
+        Map<String, Object> figures = switch (args[0]) {
+            case "overhead" -> OverheadBenchmark.run();
+            case "overload" -> OverloadBenchmark.run();
+            case "soak" -> SoakBenchmark.run(Duration.ofSeconds((long) (minutes * 60)));
+            default -> throw new IllegalArgumentException("unknown benchmark " + args[0]);
+        };
+        Files.createDirectories(OUT);
+        LabClient.json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(OUT.resolve(args[0] + ".json").toFile(), figures);
+        System.out.println();
+        figures.forEach((key, value) -> System.out.println(key + ": " + value));
+        System.out.println("Written to " + OUT.resolve(args[0] + ".json").toAbsolutePath());
+    }
+
+    static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}

@@ -1,0 +1,37 @@
+package io.starvationlab.experiment.prometheus;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import io.starvationlab.harness.plan.StarvationRule;
+
+/**
+ * When a phase ran, by the wall clock, and on which pod (server JVM): its load from {@code start} to
+ * {@code loadEnd}, then its drain until {@code end}.
+ *
+ * @param verdict the phase's verdict ({@link StarvationRule#STARVED}, {@link StarvationRule#NOT_STARVED}), or
+ *                {@link #BASELINE} or {@link #WARM_UP}
+ */
+public record PhaseWindow(String name, String jvm, String pod, String verdict, Instant start, Instant loadEnd, Instant end) {
+
+    /** The runner's own windows before a server's phases: a fresh JVM compiling every mode, then its probes-only baseline. */
+    public static final String WARM_UP = "warm-up";
+    public static final String BASELINE = "baseline";
+
+    public boolean starved() {
+        return StarvationRule.STARVED.equals(verdict);
+    }
+
+    /** Whether the phase had a load the rule judged (not a warm-up or baseline). */
+    public boolean judged() {
+        return starved() || StarvationRule.NOT_STARVED.equals(verdict);
+    }
+
+    public boolean contains(Instant at) {
+        return !at.isBefore(start) && at.isBefore(end);
+    }
+
+    public Duration length() {
+        return Duration.between(start, end);
+    }
+}

@@ -1,0 +1,176 @@
+package io.starvationlab.experiment.prometheus;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import io.starvationlab.harness.LabServer;
+
+/**
+ * The experiment's Prometheus from start to finish: scrapes each server JVM while it runs, records
+ * when each phase ran, and at the end reads the alerts, the dashboard's queries and the timeline back
+ * from Prometheus. Without a {@code prometheus} command it does nothing and the report says so; with
+ * {@code CI=true} a missing command fails the run.
+ */
+public final class PrometheusRun implements AutoCloseable {
+
+    /**
+     * The longest the run waits, after its last phase, for the starvation alerts to resolve: their rules'
+     * 15 s windows, and three evaluations for the last stalled sample to leave them.
+     */
+    private static final Duration RESOLVE_WAIT = Duration.ofSeconds(18);
+    /** Grafana's {@code $__rate_interval} for a data source scraped every {@link PrometheusServer#INTERVAL}: four scrapes. */
+    public static final Duration RATE_INTERVAL = PrometheusServer.INTERVAL.multipliedBy(4);
+    /** The alerts that claim starvation: they must catch every starved phase and no other. */
+    public static final List<String> STARVATION_ALERTS = List.of("CarrierStarvation", "CarrierStall");
+
+    private final PrometheusServer server;
+    private final String missing;
+    private final AlertRules rules;
+    private final DashboardPanels dashboard;
+    private final Consumer<String> progress;
+    private final List<PhaseWindow> windows = new ArrayList<>();
+    private final Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
+    private final Instant started = Instant.now();
+    private long waitedNanos;
+
+    private PrometheusRun(PrometheusServer server, String missing, AlertRules rules, DashboardPanels dashboard, Consumer<String> progress) {
+        this.server = server;
+        this.missing = missing;
+        this.rules = rules;
+        this.dashboard = dashboard;
+        this.progress = progress;
+    }
+
+    /** Starts Prometheus with the rules and dashboard of the project at {@code projectDir}, or explains why not. */
+    public static PrometheusRun start(Path projectDir, Path out, Consumer<String> progress) {
+        AlertRules rules = AlertRules.ofProject(projectDir);
+        DashboardPanels dashboard = DashboardPanels.ofProject(projectDir);
+        var binary = PrometheusServer.binary();
+        if (binary.isEmpty()) {
+            String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                throw new IllegalStateException(why + ": required in CI");
+            }
+            progress.accept("SKIPPED Prometheus: " + why);
+            return new PrometheusRun(null, why, rules, dashboard, progress);
+        }
+        // it gets ready while the first server JVM starts
+        PrometheusServer server = PrometheusServer.launch(binary.get(), rules, out.resolve("logs"));
+        progress.accept("Prometheus " + server.baseUri() + " (pid " + server.pid() + "): " + rules.alerts().size() + " alert rules, "
+                + dashboard.panels().size() + " dashboard panels");
+        return new PrometheusRun(server, null, rules, dashboard, progress);
+    }
+
+    /** No Prometheus, for servers that no alert is judged on (the JDK matrix's): scrapes and windows are dropped. */
+    public static PrometheusRun off(String why) {
+        return new PrometheusRun(null, why, null, null, line -> { });
+    }
+
+    public boolean enabled() {
+        return server != null;
+    }
+
+    /** Scrapes {@code lab} as the run's server JVM {@code jvm} until the returned handle is closed. */
+    public AutoCloseable scrape(String jvm, LabServer lab) {
+        if (server == null) {
+            return () -> { };
+        }
+        long begin = System.nanoTime();
+        server.awaitReady();
+        waitedNanos += System.nanoTime() - begin;
+        ScrapeTarget target = ScrapeTarget.of(jvm, lab.pid(), lab.baseUri());
+        targets.put(jvm, target);
+        server.scrape(target);
+        return () -> server.forget(target);
+    }
+
+    /** Records that phase {@code name} ran on {@code jvm}'s server: load from {@code start} to {@code loadEnd}, drained by {@code end}. */
+    public void phase(String jvm, String name, String verdict, Instant start, Instant loadEnd, Instant end) {
+        ScrapeTarget target = targets.get(jvm);
+        if (target != null) {
+            windows.add(new PhaseWindow(name, jvm, target.pod(), verdict, start, loadEnd, end));
+        }
+    }
+
+    /** Reads the run back from Prometheus: every window, alert episode, panel and timeline series, unjudged. */
+    public PrometheusRecord finish(int jdk) {
+        if (server == null) {
+            return PrometheusRecord.notMeasured(missing);
+        }
+        long begin = System.nanoTime();
+        server.awaitReady();
+        awaitStarvationAlertsResolved();
+        Duration step = PrometheusServer.INTERVAL;
+        // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
+        Instant end = Instant.now().plus(step);
+        Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
+        PrometheusRecord.Range range = new PrometheusRecord.Range(start, end, step);
+        List<AlertEpisode> episodes = onsets(AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end), range);
+        List<PrometheusRecord.PanelSeries> panels = new ArrayList<>();
+        for (DashboardPanels.Panel panel : dashboard.panels()) {
+            List<Series> series = new ArrayList<>();
+            panel.queries().forEach(query -> series.addAll(server.queryRange(query, start, end, step)));
+            panels.add(new PrometheusRecord.PanelSeries(panel, List.copyOf(series)));
+        }
+        TimelineSeries timeline = TimelineSeries.query(server, range, RATE_INTERVAL);
+        waitedNanos += System.nanoTime() - begin;
+        String note = String.format(Locale.ROOT, "A Prometheus server scraped every server JVM and evaluated the rules of "
+                + "`kubernetes/base/monitoring/prometheusrule.yaml` every %d s; the dashboard's queries use $__rate_interval = %d s.",
+                PrometheusServer.INTERVAL.toSeconds(), RATE_INTERVAL.toSeconds());
+        return new PrometheusRecord(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
+                rules.alerts(), List.copyOf(panels), timeline);
+    }
+
+    /** Each starvation alert's episodes with the conditions of its rule that held when it went pending, so an alarm names its cause. */
+    private List<AlertEpisode> onsets(List<AlertEpisode> episodes, PrometheusRecord.Range range) {
+        Map<String, AlertRules.Alert> starvation = new LinkedHashMap<>();
+        Map<String, List<Series>> held = new LinkedHashMap<>();
+        for (AlertRules.Alert alert : rules.alerts()) {
+            if (STARVATION_ALERTS.contains(alert.name())) {
+                starvation.put(alert.name(), alert);
+                alert.branches().forEach(branch -> held.computeIfAbsent(branch, b -> server.queryRange(b, range.start(), range.end(), range.step())));
+            }
+        }
+        List<AlertEpisode> explained = new ArrayList<>();
+        for (AlertEpisode episode : episodes) {
+            AlertRules.Alert alert = starvation.get(episode.alert());
+            if (alert == null) {
+                explained.add(episode);
+                continue;
+            }
+            List<String> onset = new ArrayList<>();
+            for (String branch : alert.branches()) {
+                held.get(branch).stream().filter(series -> series.label("pod").equals(episode.pod()))
+                        .forEach(series -> series.valueAt(episode.pending(), range.step()).ifPresent(value -> onset.add(
+                                String.format(Locale.ROOT, "%s: %.3f", AlertRules.Alert.summary(branch), value))));
+            }
+            explained.add(episode.withOnset(onset));
+        }
+        return explained;
+    }
+
+    private void awaitStarvationAlertsResolved() {
+        String active = "ALERTS{alertname=~\"" + String.join("|", STARVATION_ALERTS) + "\"}";
+        long deadline = System.nanoTime() + RESOLVE_WAIT.toNanos();
+        // an alert's series ends at the evaluation that resolves it, so the range query up to now sees it
+        while (System.nanoTime() < deadline && !server.query(active).isEmpty()) {
+            LabServer.sleep(Duration.ofMillis(250));
+        }
+        progress.accept(server.query(active).isEmpty() ? "Prometheus: the starvation alerts have resolved"
+                : "Prometheus: starvation alerts still active after waiting " + RESOLVE_WAIT.toSeconds() + " s");
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+    }
+}

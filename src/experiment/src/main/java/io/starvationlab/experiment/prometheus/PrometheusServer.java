@@ -1,0 +1,316 @@
+package io.starvationlab.experiment.prometheus;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.LabServer;
+
+/**
+ * A real Prometheus server for the run: loopback only, a temporary data folder, scrape and rule
+ * evaluation every {@link #INTERVAL}, the project's alert rules, and the run's server JVMs as targets
+ * through a file that Prometheus re-reads (file-based service discovery). Closing it, or the JVM
+ * exiting, ends the process and its descendants and deletes the folder.
+ */
+public final class PrometheusServer implements AutoCloseable {
+
+    public static final Duration INTERVAL = Duration.ofSeconds(1);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final String JOB = "starvation-lab";
+
+    private final Process process;
+    private final Path home;
+    private final URI base;
+    private final Path log;
+    private final Thread cleanup;
+    private final Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private volatile long peakRssKiB;
+    private volatile boolean ready;
+
+    private PrometheusServer(Process process, Path home, URI base, Path log) {
+        this.process = process;
+        this.home = home;
+        this.base = base;
+        this.log = log;
+        this.cleanup = new Thread(this::destroy, "prometheus-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+    }
+
+    /** The {@code prometheus} command on the PATH, if any. */
+    public static Optional<Path> binary() {
+        return ChildProcess.onPath("prometheus");
+    }
+
+    /** Starts Prometheus with {@code rules} and no targets yet; returns once it reports ready. */
+    public static PrometheusServer start(Path binary, AlertRules rules, Path logDirectory) {
+        PrometheusServer server = launch(binary, rules, logDirectory);
+        server.awaitReady();
+        return server;
+    }
+
+    /** Starts Prometheus and returns at once; {@link #awaitReady()} before using it. */
+    public static PrometheusServer launch(Path binary, AlertRules rules, Path logDirectory) {
+        Path home;
+        try {
+            home = Files.createTempDirectory("starvation-lab-prometheus-");
+            Files.writeString(home.resolve("rules.yaml"), rules.rulesFile());
+            Files.writeString(home.resolve("targets.json"), "[]");
+            Files.writeString(home.resolve("prometheus.yml"), config());
+            Files.createDirectories(logDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int port = LabServer.freePort();
+        Path log = logDirectory.resolve("prometheus.log");
+        List<String> command = List.of(binary.toString(),
+                "--config.file=" + home.resolve("prometheus.yml"),
+                "--storage.tsdb.path=" + home.resolve("data"),
+                "--storage.tsdb.retention.time=1d",
+                "--web.listen-address=127.0.0.1:" + port,
+                "--log.level=warn");
+        Process process;
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            delete(home);
+            throw new UncheckedIOException("Cannot start " + binary, e);
+        }
+        return new PrometheusServer(process, home, URI.create("http://127.0.0.1:" + port), log);
+    }
+
+    /** Scrape and evaluation every second; the job's labels come from each target, as the ServiceMonitor's would. */
+    static String config() {
+        long seconds = INTERVAL.toSeconds();
+        return String.format(Locale.ROOT, """
+                global:
+                  scrape_interval: %1$ds
+                  scrape_timeout: %1$ds
+                  evaluation_interval: %1$ds
+                rule_files:
+                  - rules.yaml
+                scrape_configs:
+                  - job_name: %2$s
+                    metrics_path: %3$s
+                    file_sd_configs:
+                      - files: [targets.json]
+                        refresh_interval: %1$ds
+                """, seconds, JOB, ScrapeTarget.METRICS_PATH);
+    }
+
+    public URI baseUri() {
+        return base;
+    }
+
+    /** Adds a target; Prometheus picks it up within a refresh interval. */
+    public synchronized void scrape(ScrapeTarget target) {
+        targets.put(target.pod(), target);
+        writeTargets();
+    }
+
+    /** Removes a target; Prometheus marks its series stale, as when a pod goes away. */
+    public synchronized void forget(ScrapeTarget target) {
+        targets.remove(target.pod());
+        writeTargets();
+    }
+
+    private void writeTargets() {
+        ArrayNode list = LabClient.json().createArrayNode();
+        for (ScrapeTarget target : targets.values()) {
+            var entry = list.addObject();
+            entry.putArray("targets").add(target.address());
+            var labels = entry.putObject("labels");
+            target.labels().forEach(labels::put);
+        }
+        try {
+            Path next = home.resolve("targets.json.next");
+            Files.writeString(next, list.toString());
+            // a rename, so Prometheus never reads a half-written file
+            Files.move(next, home.resolve("targets.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until Prometheus scraped {@code target} successfully, at most {@code timeout}. */
+    public boolean awaitScraped(ScrapeTarget target, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String query = "up{pod=\"" + target.pod() + "\"} == 1";
+        while (System.nanoTime() < deadline) {
+            if (!query(query).isEmpty()) {
+                return true;
+            }
+            LabServer.sleep(Duration.ofMillis(200));
+        }
+        return false;
+    }
+
+    /** An instant query at the current time: {@code data.result}. */
+    public JsonNode query(String promql) {
+        return api("/api/v1/query?query=" + encode(promql)).path("result");
+    }
+
+    /** A range query: each series' labels and its samples, NaN where a value is not a number. */
+    public List<Series> queryRange(String promql, Instant start, Instant end, Duration step) {
+        JsonNode result = api(String.format(Locale.ROOT, "/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%.3f", encode(promql),
+                start.toEpochMilli() / 1000.0, end.toEpochMilli() / 1000.0, step.toMillis() / 1000.0)).path("result");
+        List<Series> series = new ArrayList<>();
+        for (JsonNode node : result) {
+            Map<String, String> labels = new LinkedHashMap<>();
+            node.path("metric").fields().forEachRemaining(field -> labels.put(field.getKey(), field.getValue().asText()));
+            List<Series.Sample> samples = new ArrayList<>();
+            for (JsonNode value : node.path("values")) {
+                samples.add(new Series.Sample(Instant.ofEpochMilli(Math.round(value.get(0).asDouble() * 1000)), parse(value.get(1).asText())));
+            }
+            series.add(new Series(Map.copyOf(labels), List.copyOf(samples)));
+        }
+        return series;
+    }
+
+    private static double parse(String value) {
+        return switch (value) {
+            case "NaN" -> Double.NaN;
+            case "+Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(value);
+        };
+    }
+
+    /** The {@code data} of an HTTP API answer. */
+    JsonNode api(String pathAndQuery) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode body = LabClient.json().readTree(response.body());
+            if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
+                throw new IllegalStateException("Prometheus answered " + response.statusCode() + " to " + pathAndQuery + ": " + response.body());
+            }
+            return body.path("data");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Prometheus did not answer " + pathAndQuery, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+
+    /** Returns once Prometheus reports ready; if it does not, stops it and throws. */
+    public void awaitReady() {
+        if (ready) {
+            return;
+        }
+        try {
+            pollReady();
+            ready = true;
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void pollReady() {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Prometheus exited with " + process.exitValue() + " while starting:\n" + logText());
+            }
+            try {
+                HttpResponse<Void> ready = http.send(HttpRequest.newBuilder(base.resolve("/-/ready")).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (ready.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            LabServer.sleep(Duration.ofMillis(100));
+        }
+        throw new IllegalStateException("Prometheus was not ready within " + START_TIMEOUT + ":\n" + logText());
+    }
+
+    /** The most memory the process has held so far (its peak resident set), in bytes; 0 where /proc is missing. */
+    public long peakRssBytes() {
+        Path status = Path.of("/proc", String.valueOf(process.pid()), "status");
+        try (Stream<String> lines = Files.lines(status)) {
+            lines.filter(line -> line.startsWith("VmHWM:")).findFirst()
+                    .ifPresent(line -> peakRssKiB = Math.max(peakRssKiB, Long.parseLong(line.replaceAll("\\D", ""))));
+        } catch (IOException | UncheckedIOException e) {
+            // the process has ended: keep the last reading
+        }
+        return peakRssKiB * 1024;
+    }
+
+    public String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        peakRssBytes();
+        destroy();
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down, and the hook does the same
+        }
+    }
+
+    /** Ends Prometheus and anything it started (SIGTERM, then SIGKILL after a grace), then deletes its folder. */
+    private void destroy() {
+        ChildProcess.endTree(process.toHandle());
+        delete(home);
+    }
+
+    private static void delete(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot delete " + directory, e);
+        }
+    }
+}

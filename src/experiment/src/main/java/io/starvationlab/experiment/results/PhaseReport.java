@@ -1,0 +1,112 @@
+package io.starvationlab.experiment.results;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.starvationlab.harness.load.Latencies;
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.experiment.prometheus.PhaseWindow;
+import io.starvationlab.experiment.run.PhaseRecord;
+import io.starvationlab.harness.load.PhaseResult;
+import io.starvationlab.experiment.run.ServerFacts;
+
+/**
+ * One phase as the report shows it: the figures, the model limit they are compared with, and the
+ * verdict. Field names are stable: {@code report.json} is read by machines.
+ *
+ * @param modelLimitPerSecond what the lab's model says the throughput can be at most
+ * @param modelBasis          which bound the model used: carriers, permits, concurrency, worker-pool or shared-lock
+ * @param note                for a baseline that never came clean, why; otherwise null
+ * @param virtualProbeSlowdown the rule's probe percentile (/probe/virtual p50) divided by its baseline on the same JVM
+ * @param unrelatedWait       the queue model's wait beside /probe/virtual's, overall and per event loop; null unless carrier-bound
+ * @param requestWaitP99Millis    the requests' own wait for a carrier, p99 ({@code lab.carrier.request.wait}), beside the canary's
+ * @param requestMaxStalledMillis the longest a request was seen still waiting for a carrier ({@code lab.carrier.request.stalled})
+ */
+public record PhaseReport(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
+        double seconds, double throughputPerSecond, double modelLimitPerSecond, String modelBasis, long requests,
+        long errors, Map<String, Long> statuses, Map<String, ProbeFigures> probes, double virtualProbeSlowdown,
+        double canaryP99Millis, double canaryMaxStalledMillis, double requestWaitP99Millis, double requestMaxStalledMillis,
+        long pinnedEvents, String topPinnedFrame, String topPinnedReason, String verdict, String note, UnrelatedWait unrelatedWait) {
+
+    public static final String STARVED = StarvationRule.STARVED;
+    public static final String NOT_STARVED = StarvationRule.NOT_STARVED;
+    public static final String BASELINE = PhaseWindow.BASELINE;
+
+    /** One unrelated endpoint's latency in the phase. */
+    public record ProbeFigures(double p50Millis, double p99Millis, double maxMillis, long count, long errors) {
+        static ProbeFigures of(Latencies latencies) {
+            return new ProbeFigures(latencies.percentileMillis(50), latencies.percentileMillis(99), latencies.maxMillis(),
+                    latencies.count(), latencies.failed());
+        }
+    }
+
+    /** A measured phase of a server JVM whose facts and baseline are {@code server} and {@code baseline}, judged by {@code rule}. */
+    public static PhaseReport of(PhaseRecord record, ServerFacts server, PhaseResult baseline, StarvationRule rule) {
+        Plan.Phase phase = record.phase();
+        PhaseResult result = record.result();
+        Map<String, ProbeFigures> probes = probes(result);
+        double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
+        double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
+        double slowdown = loaded / Math.max(idle, 0.1);
+        boolean starved = result.starved(rule, baseline);
+        Map<String, Long> statuses = new LinkedHashMap<>();
+        result.load().latencies().statuses().forEach((status, count) -> statuses.put(status == 0 ? "no answer" : String.valueOf(status), count));
+        Model model = Model.of(phase, server);
+        return new PhaseReport(phase.name(), record.server(), phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
+                phase.concurrency(), result.load().seconds(), result.throughput(), model.limit(), model.basis(),
+                result.load().latencies().count(), result.load().latencies().failed(), statuses, probes, slowdown,
+                result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(), result.maxRequestStalledMillis(),
+                result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), starved ? STARVED : NOT_STARVED, null,
+                UnrelatedWait.of(phase, server, model, result));
+    }
+
+    public static PhaseReport baseline(String jvm, PhaseResult result) {
+        return new PhaseReport(BASELINE + "@" + jvm, jvm, "none", "none", "none", 0, 0, 0, 0, 0, "none", 0, 0, Map.of(),
+                probes(result), 1, result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(),
+                result.maxRequestStalledMillis(), result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), BASELINE,
+                result.contamination() == null ? null : "contaminated: " + result.contamination(), null);
+    }
+
+    private static Map<String, ProbeFigures> probes(PhaseResult result) {
+        Map<String, ProbeFigures> probes = new LinkedHashMap<>();
+        result.probes().forEach((name, latencies) -> probes.put(name, ProbeFigures.of(latencies)));
+        return probes;
+    }
+
+    public double throughputToModel() {
+        return modelLimitPerSecond == 0 ? Double.NaN : throughputPerSecond / modelLimitPerSecond;
+    }
+
+    public boolean isBaseline() {
+        return BASELINE.equals(verdict);
+    }
+
+    /** The model's bound on throughput: whatever runs out first of carriers, lock, worker threads, permits and clients. */
+    record Model(double limit, String basis) {
+        static Model of(Plan.Phase phase, ServerFacts server) {
+            double perSlot = 1000.0 / Math.max(phase.ms(), 1);
+            boolean locked = ("pinned".equals(phase.mode()) || "reentrant".equals(phase.mode())) && "shared".equals(phase.lock());
+            if (locked) {
+                return new Model(perSlot, "shared-lock");
+            }
+            boolean holdsCarriers = "native".equals(phase.mode()) || "cpu".equals(phase.mode())
+                    || ("pinned".equals(phase.mode()) && Boolean.TRUE.equals(server.synchronizedPins()));
+            int slots = phase.concurrency();
+            String basis = "concurrency";
+            if (!"cpu".equals(phase.mode()) && server.permits(phase.downstream()) < slots) {
+                slots = server.permits(phase.downstream());
+                basis = "permits";
+            }
+            if ("platform".equals(phase.mode()) && server.workerThreads() < slots) {
+                slots = server.workerThreads();
+                basis = "worker-pool";
+            }
+            if (holdsCarriers && server.carriers() < slots) {
+                slots = server.carriers();
+                basis = "carriers";
+            }
+            return new Model(slots * perSlot, basis);
+        }
+    }
+}

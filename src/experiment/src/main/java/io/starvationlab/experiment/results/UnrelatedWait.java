@@ -1,0 +1,124 @@
+package io.starvationlab.experiment.results;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.starvationlab.harness.load.ProbeSample;
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.load.PhaseResult;
+import io.starvationlab.experiment.run.ServerFacts;
+
+/**
+ * The wait of the unrelated {@code /probe/virtual} in a phase whose load holds the carriers: the
+ * queue model's figure beside the measured distribution, overall and per event loop. Only probes sent
+ * while the load ran count, from {@link #SETTLE} after it started: the queue is full then, and no
+ * probe sent after the load stopped, with a queue that is draining, is held against the model.
+ *
+ * @param modelMillis          {@link QueueModel#waitMillis} at the phase's measured throughput; NaN, and nothing judged
+ *                             against it, when the load ran under half its limit: the carriers were stuck, not queueing
+ * @param idealMillis          the same at carriers / ms
+ * @param ahead                the requests ahead of an unrelated one: concurrency - carriers
+ * @param withinTolerance      the share of probes that waited their turn: while each waited, the load's answers numbered
+ *                             {@code ahead} within {@link QueueModel#TOLERANCE} (where the load's answers were kept;
+ *                             otherwise its wait within the tolerance of {@code modelMillis})
+ * @param servedWhileWaiting   the load's answers while a probe waited: min, p50 and max over the probes; null where unknown
+ * @param overTwiceModel       the share of probes that waited more than twice the model
+ * @param slowAnsweredAfterStop for the probes over twice the model: when they were answered, in seconds after the load
+ *                             stopped (min, p50, max); null when there are none
+ * @param slowestToFastestP50  the slowest event loop's p50 over the fastest's (event loops with at least
+ *                             {@link #MIN_PER_EVENT_LOOP} probes); 1 with one event loop
+ * @param probes               every probe counted: seconds after the load started, wait, status, event loop
+ */
+public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, ProbeDistribution measured,
+        Map<String, ProbeDistribution> byEventLoop, double withinTolerance, int[] servedWhileWaiting, double overTwiceModel,
+        double[] slowAnsweredAfterStop, double slowestToFastestP50, List<Probe> probes) {
+
+    public static final Duration SETTLE = Duration.ofSeconds(1);
+    public static final int MIN_PER_EVENT_LOOP = 10;
+    static final String PROBE = "virtual";
+
+    /**
+     * One probe: sent {@code sentSeconds} after the load started; {@code eventLoop} "none" when nothing
+     * answered; {@code served} the load's answers while it waited, -1 where unknown.
+     */
+    public record Probe(double sentSeconds, double waitMillis, int status, String eventLoop, int served) {
+    }
+
+    /** The wait in a carrier-bound phase; null for any other (the model is about a queue for the carriers). */
+    static UnrelatedWait of(Plan.Phase phase, ServerFacts server, PhaseReport.Model model, PhaseResult result) {
+        if (!"carriers".equals(model.basis()) || result.timeline() == null) {
+            return null;
+        }
+        // carriers that serve under half their limit are stuck, not queueing (native on the database's I/O pollers): no model
+        double modelMillis = result.throughput() < model.limit() / 2 ? Double.NaN
+                : QueueModel.waitMillis(phase.concurrency(), server.carriers(), result.throughput());
+        List<Probe> probes = new ArrayList<>();
+        for (ProbeSample sample : result.timeline().duringLoad(PROBE, SETTLE)) {
+            probes.add(new Probe((sample.sentAtNanos() - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(),
+                    sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop(),
+                    result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())));
+        }
+        probes.sort(Comparator.comparingDouble(Probe::sentSeconds));
+        double loadSeconds = (result.timeline().loadStoppedNanos() - result.timeline().loadStartedNanos()) / 1e9;
+        return of(modelMillis, QueueModel.idealWaitMillis(phase.concurrency(), server.carriers(), phase.ms()),
+                QueueModel.ahead(phase.concurrency(), server.carriers()), probes, loadSeconds);
+    }
+
+    public static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes) {
+        return of(modelMillis, idealMillis, ahead, probes, Double.NaN);
+    }
+
+    static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes, double loadSeconds) {
+        Comparator<String> byNumber = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
+        Map<String, List<Probe>> grouped = new TreeMap<>(byNumber);
+        probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
+        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(byNumber);
+        grouped.forEach((loop, own) -> byEventLoop.put(loop, distribution(own)));
+        double slowest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
+                .mapToDouble(ProbeDistribution::p50Millis).max().orElse(Double.NaN);
+        double fastest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
+                .mapToDouble(ProbeDistribution::p50Millis).min().orElse(Double.NaN);
+        long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
+                : QueueModel.servedInTurn(probe.served(), ahead)).count();
+        int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
+        double[] slowAnswered = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis)
+                .mapToDouble(probe -> probe.sentSeconds() + probe.waitMillis() / 1000 - loadSeconds).sorted().toArray();
+        long overTwice = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis).count();
+        return new UnrelatedWait(modelMillis, idealMillis, ahead, distribution(probes), byEventLoop,
+                probes.isEmpty() || Double.isNaN(modelMillis) ? Double.NaN : within / (double) probes.size(),
+                served.length == 0 ? null : new int[] { served[0], served[(served.length - 1) / 2], served[served.length - 1] },
+                probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(),
+                slowAnswered.length == 0 || Double.isNaN(loadSeconds) ? null
+                        : new double[] { slowAnswered[0], slowAnswered[(slowAnswered.length - 1) / 2], slowAnswered[slowAnswered.length - 1] },
+                slowest / fastest, List.copyOf(probes));
+    }
+
+    /** The event loops that answered probes, not counting "none". */
+    public int eventLoopsSeen() {
+        return (int) byEventLoop.keySet().stream().filter(loop -> !"none".equals(loop)).count();
+    }
+
+    private static ProbeDistribution distribution(List<Probe> probes) {
+        return ProbeDistribution.of(probes.stream().map(Probe::waitMillis).toList(), (int) probes.stream().filter(p -> p.status() != 200).count());
+    }
+
+    /** "vert.x-eventloop-thread-3" → 3, so that event loops sort by number; anything else last. */
+    static int loopNumber(String name) {
+        int dash = name.lastIndexOf('-');
+        try {
+            return Integer.parseInt(name.substring(dash + 1));
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
+
+    /** "vert.x-eventloop-thread-3" → "el-3", for tables and legends. */
+    public static String shortName(String name) {
+        int number = loopNumber(name);
+        return number == Integer.MAX_VALUE ? name : "el-" + number;
+    }
+}

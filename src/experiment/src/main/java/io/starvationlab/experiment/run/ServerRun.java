@@ -1,0 +1,210 @@
+package io.starvationlab.experiment.run;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.experiment.prometheus.PhaseWindow;
+import io.starvationlab.experiment.prometheus.PrometheusRun;
+import io.starvationlab.harness.CpuQuota;
+import io.starvationlab.harness.Gauges;
+import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.load.PhaseResult;
+import io.starvationlab.harness.load.PhaseRunner;
+
+/**
+ * The one run loop, for the main plan and the JDK matrix alike: starts a server JVM, warms it up,
+ * measures its clean baseline, then hands each phase to its {@link PhaseKind}, a phase starting only
+ * once the one before has left nothing behind.
+ */
+public final class ServerRun {
+
+    private static final Duration QUIET_WITHIN = Duration.ofSeconds(30);
+
+    /**
+     * A server JVM to start.
+     *
+     * @param name        its name in the run: logs, Prometheus' pod label, the report
+     * @param commandLine its flags and {@code -D} properties
+     * @param http2       whether its loads and probes share one HTTP/2 connection
+     * @param cpuQuota    the CPUs of the quota it runs inside, from which it takes its carriers; null: 4 carriers by
+     *                    {@code -XX:ActiveProcessorCount}, no quota
+     */
+    public record Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2, Double cpuQuota) {
+
+        public Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2) {
+            this(name, description, jdk, commandLine, http2, null);
+        }
+    }
+
+    /** What every server JVM of one loop shares: the probes, the baseline's and the drain's lengths, the rule, where logs go. */
+    public record Settings(Plan.ProbeSettings probes, Duration baseline, Duration drain, StarvationRule rule, Path logs) {
+    }
+
+    private final Settings settings;
+    private final PrometheusRun prometheus;
+    private final Consumer<String> progress;
+    /** What runs on a server JVM after its phases, with the run's probes and scrapes stopped; null: nothing. */
+    private BiConsumer<Spec, LabServer> after;
+    private int done;
+    private int total;
+
+    public ServerRun(Settings settings, PrometheusRun prometheus, Consumer<String> progress) {
+        this.settings = settings;
+        this.prometheus = prometheus;
+        this.progress = progress;
+    }
+
+    /** How many phases the loop will run in all, for its progress lines; unknown (0) unless said. */
+    public ServerRun expecting(int phases) {
+        this.total = phases;
+        return this;
+    }
+
+    /**
+     * Runs {@code step} on each server JVM after its phases, before it stops: the probes of the run have
+     * stopped and Prometheus no longer scrapes it, so that another client's load measures the server alone
+     * and raises no alert outside the phases'.
+     */
+    public ServerRun afterPhases(BiConsumer<Spec, LabServer> step) {
+        this.after = step;
+        return this;
+    }
+
+    /** Runs {@code phases} on a server JVM of {@code spec}, each for {@code duration}; a JVM that does not start is recorded so. */
+    public ServerRecord run(Spec spec, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
+        progress.accept("Server " + spec.name() + ": " + spec.description());
+        LabServer server;
+        try {
+            server = spec.cpuQuota() == null ? LabServer.start(spec.jdk(), spec.commandLine(), Map.of(), settings.logs(), spec.name())
+                    : LabServer.startInCpuQuota(spec.jdk(), spec.cpuQuota(), spec.commandLine(), Map.of(), settings.logs(), spec.name());
+        } catch (CpuQuota.Unavailable e) {
+            throw e; // not the JVM's refusal: whoever planned a quota asked first whether one can be set
+        } catch (IllegalStateException e) {
+            List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
+            progress.accept("  the JVM did not start: " + String.join(" / ", says));
+            done += phases.size();
+            return new ServerRecord(spec, null, says, null, List.of(), null, null);
+        }
+        try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
+                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
+            ServerRecord record = measure(spec, runner, phases, duration);
+            if (after != null) {
+                if (!Gauges.read(runner.lab()).idle()) {
+                    Quiescence.await(runner.lab(), QUIET_WITHIN); // the last phase's requests that timed out may still hold carriers
+                }
+                runner.close();
+                scraped.close();
+                after.accept(spec, server);
+            }
+            return record;
+        } catch (Exception e) {
+            throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+        }
+    }
+
+    private ServerRecord measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
+        ServerFacts facts = ServerFacts.read(spec.name(), spec.description(), runner.lab().info());
+        List<String> says = jvmSays(runner.server().log(), spec.commandLine());
+        Optional<CpuQuota> quota = runner.server().cpuQuota();
+        progress.accept(String.format(Locale.ROOT, "  %s %s, %d carriers, synchronized pins: %s, native: %s%s%s", facts.javaVersion(),
+                facts.javaVendor(), facts.carriers(), facts.synchronizedPins(), facts.nativePinAvailable(),
+                quota.map(q -> describe(q, facts)).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
+        Instant warmUp = Instant.now();
+        CpuQuota.Throttling beforeWarmUp = quota.map(CpuQuota::throttling).orElse(null);
+        WarmUp.run(runner, phases, facts, quota.isPresent());
+        CpuQuota.Throttling warmUpThrottling = quota.map(q -> q.throttling().since(beforeWarmUp)).orElse(null);
+        if (warmUpThrottling != null) {
+            progress.accept("  warm-up: " + describe(warmUpThrottling));
+        }
+        prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
+        Baseline.Measured baseline = Baseline.measure(runner, settings.baseline(), settings.drain(), progress);
+        prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
+                baseline.start().plus(settings.baseline()), Instant.now());
+        progress.accept(String.format(Locale.ROOT, "  baseline: /probe/virtual p50 %.1f ms", baseline.result().probe("virtual").percentileMillis(50)));
+        ServerSession session = new ServerSession(spec, runner, facts, settings.drain());
+        List<PhaseRecord> records = new ArrayList<>();
+        for (Plan.Phase phase : phases) {
+            if (!records.isEmpty() && !Gauges.read(runner.lab()).idle()) {
+                // requests that timed out may still hold carriers: the next phase starts once they are gone
+                Quiescence.await(runner.lab(), QUIET_WITHIN);
+            }
+            Duration length = duration.apply(phase);
+            done++;
+            progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
+                    phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
+            CpuQuota.Throttling before = quota.map(CpuQuota::throttling).orElse(null);
+            PhaseRecord record = PhaseKind.of(phase, facts).measure(session, phase, length);
+            if (before != null) {
+                record = record.throttled(quota.get().throttling().since(before));
+            }
+            records.add(record);
+            progress.accept("        " + describe(record, baseline.result()));
+        }
+        return new ServerRecord(spec, facts, says, baseline.result(), List.copyOf(records), warmUpThrottling,
+                EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
+    }
+
+    /** What the JVM sees of the quota it runs in. */
+    private static String describe(CpuQuota quota, ServerFacts facts) {
+        ServerFacts.Container container = facts.container();
+        return String.format(Locale.ROOT, "; inside a quota of %s CPU%s (%s): /lab/info quota %s us per %s us, %d effective CPUs, %d processors, GC %s",
+                cpus(quota.cpus()), quota.cpus() == 1 ? "" : "s", quota.group().getFileName(), container.cpuQuotaMicros(), container.cpuPeriodMicros(),
+                container.effectiveCpuCount(), facts.availableProcessors(), container.garbageCollector());
+    }
+
+    /** A quota's CPUs as the plan writes them: 1 for 1.0, 1.5 for 1.5. */
+    public static String cpus(double cpus) {
+        return cpus == Math.rint(cpus) ? String.valueOf((long) cpus) : String.valueOf(cpus);
+    }
+
+    private static String describe(CpuQuota.Throttling throttling) {
+        return String.format(Locale.ROOT, "throttled in %d of %d periods (%.0f ms)", throttling.throttledPeriods(), throttling.periods(),
+                throttling.throttledMillis());
+    }
+
+    /** The phase's raw figures and its verdict by the plan's rule, in a line; recorded as a window for Prometheus. */
+    private String describe(PhaseRecord record, PhaseResult baseline) {
+        if (record.result() == null) {
+            return "answered " + record.answer().status() + " " + record.answer().contentType();
+        }
+        PhaseResult result = record.result();
+        StarvationRule rule = settings.rule();
+        String verdict = result.starved(rule, baseline) ? StarvationRule.STARVED : StarvationRule.NOT_STARVED;
+        prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
+        double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
+        double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
+        return String.format(Locale.ROOT, "%.1f req/s %s (%.1f over the whole window), /probe/%s p%.0f %.1f ms (%.0fx its baseline),"
+                + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
+                result.throughput(), result.load() == null || result.load().steady() == null ? "" : result.load().steady().whole()
+                        ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", result.load().steady().fromSeconds()),
+                result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
+                result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
+    }
+
+    /** What the JVM printed about the flags of its command line: its warning, or why it would not start. */
+    static List<String> jvmSays(Path log, List<String> commandLine) {
+        List<String> options = commandLine.stream().filter(flag -> flag.startsWith("-XX:"))
+                .map(flag -> flag.replaceFirst("^-XX:[+-]?", "").replaceFirst("=.*$", "")).toList();
+        try {
+            return Files.readAllLines(log).stream().limit(200)
+                    .filter(line -> options.stream().anyMatch(line::contains) || line.startsWith("Error: Could not create the Java Virtual Machine"))
+                    .map(String::strip).distinct().limit(5).toList();
+        } catch (IOException e) {
+            return List.of("(no log: " + e.getMessage() + ")");
+        }
+    }
+}

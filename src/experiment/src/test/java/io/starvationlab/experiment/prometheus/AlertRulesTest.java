@@ -1,0 +1,74 @@
+package io.starvationlab.experiment.prometheus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.Project;
+
+class AlertRulesTest {
+
+    private static final Path PROJECT = Project.root();
+
+    @Test
+    void shouldLoadTheGroupsOfTheProjectsPrometheusRuleAsTheyAre() {
+        AlertRules rules = AlertRules.ofProject(PROJECT);
+
+        assertThat(rules.names()).contains("CarrierStarvation", "CarrierStall", "SustainedPinning");
+        assertThat(rules.rulesFile()).startsWith("groups:").doesNotContain("apiVersion", "PrometheusRule", "metadata");
+        AlertRules.Alert starvation = rules.alerts().stream().filter(a -> a.name().equals("CarrierStarvation")).findFirst().orElseThrow();
+        assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(starvation.expr()).contains("lab_carrier_scheduling_stalled_seconds");
+    }
+
+    @Test
+    void shouldNameEachConditionOfARuleSoAnOnsetCanSayWhichHeld() {
+        AlertRules.Alert starvation = AlertRules.ofProject(PROJECT).alerts().stream().filter(a -> a.name().equals("CarrierStarvation"))
+                .findFirst().orElseThrow();
+
+        assertThat(starvation.branches().stream().map(AlertRules.Alert::summary)).containsExactly(
+                "histogram_quantile(lab_carrier_scheduling_delay_seconds_bucket) > 0.1",
+                "max_over_time(lab_carrier_scheduling_stalled_seconds) > 0.5",
+                "max_over_time(lab_carrier_request_stalled_seconds) > 0.5");
+    }
+
+    @Test
+    void shouldWriteARulesFileThatPromtoolAccepts(@TempDir Path dir) throws Exception {
+        var promtool = Needs.optionalTool("promtool", "Debian package prometheus");
+        if (promtool.isEmpty()) {
+            return;
+        }
+        Path file = dir.resolve("rules.yaml");
+        Files.writeString(file, AlertRules.ofProject(PROJECT).rulesFile());
+        ChildProcess.Result check = ChildProcess.of(promtool.get().toString(), "check", "rules", file.toString()).run(Duration.ofMinutes(1));
+
+        assertThat(check.exitCode()).as(check.output()).isZero();
+        assertThat(check.output()).contains("SUCCESS: 5 rules found");
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNoPrometheusRule(@TempDir Path dir) throws Exception {
+        Path serviceMonitor = PROJECT.resolve("kubernetes/base/monitoring/servicemonitor.yaml");
+        assertThatThrownBy(() -> AlertRules.read(serviceMonitor)).hasMessageContaining("not a PrometheusRule");
+
+        Path empty = dir.resolve("empty.yaml");
+        Files.writeString(empty, "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nspec: {}\n");
+        assertThatThrownBy(() -> AlertRules.read(empty)).hasMessageContaining("no spec.groups");
+    }
+
+    @Test
+    void shouldReadPrometheusDurations() {
+        assertThat(List.of("30s", "1m", "2h", "500ms").stream().map(AlertRules::duration))
+                .containsExactly(Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofHours(2), Duration.ofMillis(500));
+        assertThatThrownBy(() -> AlertRules.duration("1m30s")).hasMessageContaining("unsupported duration");
+    }
+}

@@ -1,0 +1,40 @@
+package io.starvationlab.experiment.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.starvationlab.experiment.findings.MatrixFindingsTest;
+import io.starvationlab.experiment.results.MatrixReport;
+import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.harness.Project;
+
+/** The README's matrix table and the matrix picture come from the run, and say where it differs from the prediction. */
+class MatrixTextTest {
+
+    /** A published run finds the block it replaces in the project's README. */
+    @Test
+    void theProjectsReadmeShouldHoldTheBlockAPublishedRunReplaces() throws Exception {
+        String readme = Files.readString(Project.resolve("README.md"));
+        assertThat(readme.indexOf(MatrixText.README_START)).isNotNegative().isLessThan(readme.indexOf(MatrixText.README_END));
+    }
+
+    @Test
+    void theReadmeTableShouldComeFromTheRunAndSayWhich(@TempDir Path folder) throws Exception {
+        Path readme = folder.resolve("README.md");
+        Files.writeString(readme, "before\n" + MatrixText.README_START + "\nold table\n" + MatrixText.README_END + "\nafter\n");
+        MatrixReport matrix = MatrixFindingsTest.documented(cells -> cells);
+        assertThat(MatrixText.updateReadme(readme, matrix, "2026-12-01T00:00:00Z")).isTrue();
+        String text = Files.readString(readme);
+        assertThat(text).startsWith("before\n").endsWith(MatrixText.README_END + "\nafter\n").doesNotContain("old table")
+                .contains("full run of 2026-12-01T00:00:00Z", "| `pinned` (pinned / sleep, default) | **starves** (37.8/s) | free (490/s)");
+        String svg = MatrixChart.svg(matrix);
+        assertThat(svg).startsWith("<svg").contains("JDK 27", "native-db-platform-pollers").doesNotContain("#ff7f0e\" stroke-width=\"4\"");
+        String differs = MatrixChart.svg(MatrixFindingsTest.replace(26, "pinned", MatrixFindingsTest.phase("pinned", 39, 500, 300, PhaseReport.STARVED)));
+        assertThat(differs).contains("#ff7f0e\" stroke-width=\"4\"", "predicted free");
+    }
+}

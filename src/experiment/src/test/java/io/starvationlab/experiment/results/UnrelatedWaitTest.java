@@ -1,0 +1,144 @@
+package io.starvationlab.experiment.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.harness.load.ProbeTimeline;
+
+/** The queue model, the wait's distribution per event loop, and the judgements made on them. */
+class UnrelatedWaitTest {
+
+    private static final String LOOP = "vert.x-eventloop-thread-";
+
+    @Test
+    void shouldPutTheRequestsNotRunningAheadOfAnUnrelatedOne() {
+        // 64 clients, 4 carriers held 100 ms each: 60 ahead, served 40 a second
+        assertThat(QueueModel.waitMillis(64, 4, 40)).isEqualTo(1500);
+        assertThat(QueueModel.idealWaitMillis(64, 4, 100)).isEqualTo(1500);
+        // a slower machine serves fewer a second, and the model follows it
+        assertThat(QueueModel.waitMillis(64, 4, 32)).isEqualTo(1875);
+        assertThat(QueueModel.waitMillis(4, 4, 40)).isZero();
+        assertThat(QueueModel.waitMillis(64, 4, 0)).isNaN();
+    }
+
+    @Test
+    void shouldCountAProbeAsWaitingItsTurnOnlyWithin15Percent() {
+        assertThat(QueueModel.matches(1725, 1500)).isTrue();
+        assertThat(QueueModel.matches(1275, 1500)).isTrue();
+        assertThat(QueueModel.matches(1726, 1500)).isFalse();
+        assertThat(QueueModel.matches(1274, 1500)).isFalse();
+    }
+
+    @Test
+    void shouldTakePercentilesByNearestRank() {
+        List<Double> waits = new ArrayList<>();
+        for (int i = 1; i <= 200; i++) {
+            waits.add(i * 25.0); // 25 ms to 5 s
+        }
+        ProbeDistribution d = ProbeDistribution.of(waits, 3);
+        assertThat(d.count()).isEqualTo(200);
+        assertThat(d.failed()).isEqualTo(3);
+        assertThat(d.minMillis()).isEqualTo(25);
+        assertThat(d.p10Millis()).isEqualTo(500);
+        assertThat(d.p50Millis()).isEqualTo(2500);
+        assertThat(d.p90Millis()).isEqualTo(4500);
+        assertThat(d.p99Millis()).isEqualTo(4950);
+        assertThat(d.maxMillis()).isEqualTo(5000);
+        assertThat(d.overOneSecond()).isEqualTo(160 / 200.0);
+        assertThat(d.overThreeSeconds()).isEqualTo(80 / 200.0);
+        assertThat(ProbeDistribution.of(List.of(), 0).p50Millis()).isNaN();
+    }
+
+    @Test
+    void shouldFindEveryProbeWithinTheModelWhenOneQueueServesThemInTurn() {
+        List<UnrelatedWait.Probe> probes = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0", -1));
+        }
+        UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
+        assertThat(wait.withinTolerance()).isEqualTo(1);
+        assertThat(wait.overTwiceModel()).isZero();
+        assertThat(wait.eventLoopsSeen()).isEqualTo(1);
+        assertThat(wait.slowestToFastestP50()).isEqualTo(1);
+    }
+
+    /** The broken fixture: one probe that waited for the load to stop is enough for "every probe" to fail. */
+    @Test
+    void shouldRefuseEveryProbeWithinTheModelForOneProbeThatWaitedTooLong() {
+        List<UnrelatedWait.Probe> probes = new ArrayList<>();
+        for (int i = 0; i < 199; i++) {
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1500, 200, LOOP + "0", -1));
+        }
+        probes.add(new UnrelatedWait.Probe(2, 9000, 200, LOOP + "0", -1));
+        assertThat(UnrelatedWait.of(1500, 1500, 60, probes).withinTolerance()).isLessThan(1);
+    }
+
+    @Test
+    void shouldSeeUnfairnessAsTheSpreadOfTheEventLoopsMedians() {
+        List<UnrelatedWait.Probe> probes = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 500, 200, LOOP + "0", -1));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1500, 200, LOOP + "1", -1));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 6000, 200, LOOP + "2", -1));
+            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1600, 200, LOOP + "3", -1));
+        }
+        probes.add(new UnrelatedWait.Probe(3, 14000, 503, LOOP + "4", -1)); // too few on its own to judge an event loop by
+        UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
+        assertThat(wait.slowestToFastestP50()).isEqualTo(12);
+        assertThat(wait.overTwiceModel()).isEqualTo(41 / 161.0);
+        assertThat(wait.byEventLoop().keySet()).containsExactly(LOOP + "0", LOOP + "1", LOOP + "2", LOOP + "3", LOOP + "4");
+        assertThat(wait.byEventLoop().get(LOOP + "4").failed()).isEqualTo(1);
+        assertThat(wait.measured().failed()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSortAndShortenEventLoopsByNumber() {
+        assertThat(UnrelatedWait.loopNumber(LOOP + "11")).isEqualTo(11);
+        assertThat(UnrelatedWait.shortName(LOOP + "11")).isEqualTo("el-11");
+        assertThat(UnrelatedWait.shortName("none")).isEqualTo("none");
+        UnrelatedWait wait = UnrelatedWait.of(1, 1, 1, List.of(new UnrelatedWait.Probe(1, 1, 200, LOOP + "10", -1),
+                new UnrelatedWait.Probe(1, 1, 200, LOOP + "2", -1), new UnrelatedWait.Probe(1, 1, 0, "none", -1)));
+        assertThat(wait.byEventLoop().keySet()).containsExactly(LOOP + "2", LOOP + "10", "none");
+        assertThat(wait.eventLoopsSeen()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldJudgeEachProbeByTheLoadsAnswersWhileItWaited() {
+        List<UnrelatedWait.Probe> probes = List.of(new UnrelatedWait.Probe(1, 1500, 200, LOOP + "0", 60),
+                new UnrelatedWait.Probe(1, 1900, 200, LOOP + "0", 69), // a slow moment of the machine: its turn still
+                new UnrelatedWait.Probe(1, 1500, 200, LOOP + "0", 51));
+        UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
+        assertThat(wait.withinTolerance()).isEqualTo(1);
+        assertThat(wait.servedWhileWaiting()).containsExactly(51, 60, 69);
+    }
+
+    /** The broken fixture: a probe overtaken by 30 requests, and one that jumped 15 of the queue. */
+    @Test
+    void shouldRefuseAProbeOvertakenOrJumpingTheQueue() {
+        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 2250, 200, LOOP + "0", 90))).withinTolerance()).isZero();
+        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 1125, 200, LOOP + "0", 45))).withinTolerance()).isZero();
+        assertThat(QueueModel.servedInTurn(70, 60)).isFalse();
+        assertThat(QueueModel.servedInTurn(50, 60)).isFalse();
+    }
+
+    @Test
+    void shouldCountTheLoadsAnswersInAProbesWait() {
+        ProbeTimeline timeline = new ProbeTimeline(java.util.Map.of(), 0, 10, new long[] { 1, 2, 2, 5, 9 });
+        assertThat(timeline.answeredBetween(0, 2)).isEqualTo(3);
+        assertThat(timeline.answeredBetween(2, 9)).isEqualTo(2);
+        assertThat(timeline.answeredBetween(9, 100)).isZero();
+        assertThat(new ProbeTimeline(java.util.Map.of(), 0, 10, new long[0]).answeredBetween(0, 10)).isEqualTo(-1);
+    }
+
+    /** Carriers stuck rather than queueing (no model): nothing is judged in turn, whatever the answers while waiting. */
+    @Test
+    void shouldJudgeNothingWithoutAModel() {
+        UnrelatedWait wait = UnrelatedWait.of(Double.NaN, 1500, 60, List.of(new UnrelatedWait.Probe(1, 12000, 503, LOOP + "0", 60)));
+        assertThat(wait.withinTolerance()).isNaN();
+        assertThat(wait.measured().count()).isEqualTo(1);
+    }
+}

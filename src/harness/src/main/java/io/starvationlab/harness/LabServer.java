@@ -1,0 +1,293 @@
+package io.starvationlab.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The packaged service, started as its own JVM with 4 carriers ({@code -XX:ActiveProcessorCount=4}),
+ * or inside a CPU quota whose CPUs set them ({@link #startInCpuQuota}), and whatever flags a phase needs, so load and probes come from another JVM than the one they measure;
+ * on the JDK running this code, or on any other JDK {@link Jdks} found.
+ */
+public final class LabServer implements AutoCloseable {
+
+    public static final int CARRIERS = 4;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** The collector's and the safepoints' pauses in every server's log, on the wall clock the report's phases use: the first suspects when anything on it is late. */
+    private static final String PAUSE_LOG = "-Xlog:gc,safepoint:stdout:utctime,uptime,level,tags";
+    /** Vert.x's words: "Thread Thread[#45,vert.x-eventloop-thread-2,5,main] has been blocked for 2345 ms, time limit is 2000 ms". */
+    private static final Pattern BLOCKED_EVENT_LOOP = Pattern.compile("Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+)[^\\]]*\\] has been blocked for (\\d+) ms");
+
+    private final Process process;
+    private final URI baseUri;
+    private final Path log;
+    private final List<String> command;
+    private final Jdks.Jdk jdk;
+    private final CpuQuota quota;
+
+    private LabServer(Process process, URI baseUri, Path log, List<String> command, Jdks.Jdk jdk, CpuQuota quota) {
+        this.process = process;
+        this.baseUri = baseUri;
+        this.log = log;
+        this.command = command;
+        this.jdk = jdk;
+        this.quota = quota;
+    }
+
+    /** The packaged application jar ({@link Project#serviceJar()}). */
+    public static Path applicationJar() {
+        return Project.serviceJar();
+    }
+
+    /** The java launcher of the JVM running this code, so server and client run the same JDK. */
+    public static String javaLauncher() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    public static int javaFeatureVersion() {
+        return Runtime.version().feature();
+    }
+
+    /** Starts the service on the JDK running this code; see {@link #start(Jdks.Jdk, List, Map, Path, String)}. */
+    public static LabServer start(List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
+        return start(Jdks.current(), jvmFlags, properties, logDirectory, name);
+    }
+
+    /**
+     * Starts the service on {@code jdk} and returns once {@code /q/health/ready} answers 200 and
+     * {@code /lab/info} has measured the JVM. A JVM that refuses its flags fails with what it printed.
+     */
+    public static LabServer start(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
+        return launch(jdk, null, jvmFlags, properties, logDirectory, name);
+    }
+
+    /**
+     * Starts the service on {@code jdk} inside a CPU quota of {@code cpus} CPUs, as a container with that
+     * CPU limit runs it: no {@code -XX:ActiveProcessorCount}, so its processors and carriers come from
+     * the quota. The quota's group goes when the server is closed, or when it fails to start.
+     *
+     * @throws CpuQuota.Unavailable where no quota can be set, saying why
+     */
+    public static LabServer startInCpuQuota(Jdks.Jdk jdk, double cpus, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
+            String name) {
+        if (jvmFlags.stream().anyMatch(flag -> flag.startsWith("-XX:ActiveProcessorCount"))) {
+            throw new IllegalArgumentException("-XX:ActiveProcessorCount would override the quota: " + jvmFlags);
+        }
+        CpuQuota quota = CpuQuota.create(cpus);
+        try {
+            return launch(jdk, quota, jvmFlags, properties, logDirectory, name);
+        } catch (RuntimeException e) {
+            quota.close();
+            throw e;
+        }
+    }
+
+    private static LabServer launch(Jdks.Jdk jdk, CpuQuota quota, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
+            String name) {
+        int port = freePort();
+        List<String> command = new ArrayList<>();
+        command.add(jdk.launcher().toString());
+        if (quota == null) {
+            command.add("-XX:ActiveProcessorCount=" + CARRIERS);
+        }
+        command.add(PAUSE_LOG);
+        command.addAll(jvmFlags);
+        command.add("-Dquarkus.http.port=" + port);
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(applicationJar().toAbsolutePath().toString());
+        try {
+            Files.createDirectories(logDirectory);
+            Path log = logDirectory.resolve(name + ".log");
+            List<String> launched = quota == null ? command : quota.wrap(command);
+            Process process = new ProcessBuilder(launched).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, launched, jdk, quota);
+            server.awaitReady();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Starts the service and waits for it to exit, for configurations it must refuse.
+     *
+     * @return the exit code and everything the service printed
+     * @throws ChildProcess.TimedOut when it still runs after {@code timeout}: it and what it started are ended
+     */
+    public static Exit runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
+        return runUntilExit(Jdks.current(), jvmFlags, properties, timeout);
+    }
+
+    /** As {@link #runUntilExit(List, Map, Duration)}, on {@code jdk}. */
+    public static Exit runUntilExit(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
+        List<String> command = new ArrayList<>();
+        command.add(jdk.launcher().toString());
+        command.addAll(jvmFlags);
+        command.add("-Dquarkus.http.port=" + freePort());
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(applicationJar().toAbsolutePath().toString());
+        ChildProcess.Result result = ChildProcess.of(command).run(timeout);
+        return new Exit(result.exitCode(), result.output());
+    }
+
+    /** How a service that was expected to refuse its configuration ended. */
+    public record Exit(int code, String output) {
+    }
+
+    /** The JDK the service runs on. */
+    public Jdks.Jdk jdk() {
+        return jdk;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public URI baseUri() {
+        return baseUri;
+    }
+
+    public URI uri(String pathAndQuery) {
+        return baseUri.resolve(pathAndQuery);
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public List<String> command() {
+        return List.copyOf(command);
+    }
+
+    public String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
+    }
+
+    /** A warning of Vert.x's blocked-thread checker about an event loop: which, for how long so far, and the whole entry with its stack. */
+    public record BlockedEventLoop(String thread, long blockedMillis, String warning) {
+    }
+
+    /**
+     * Every warning of Vert.x's blocked-thread checker about an event loop in the server's log so far,
+     * each with the stack under it. A server under starvation owes none: an event loop that waits stops
+     * every connection it serves, liveness included. The checker warns once an event loop has run one
+     * task for {@code quarkus.vertx.max-event-loop-execute-time} (2 s), then every second while it lasts.
+     */
+    public List<BlockedEventLoop> eventLoopBlockedWarnings() {
+        return eventLoopBlockedWarnings(logText());
+    }
+
+    /** The same warnings in any service's log text: a container's, read from its engine. */
+    public static List<BlockedEventLoop> eventLoopBlockedWarnings(String log) {
+        List<BlockedEventLoop> warnings = new ArrayList<>();
+        for (String entry : log.split("\n(?=\\S)")) {
+            Matcher blocked = BLOCKED_EVENT_LOOP.matcher(entry);
+            if (entry.contains("BlockedThreadChecker") && blocked.find()) {
+                warnings.add(new BlockedEventLoop(blocked.group(1), Long.parseLong(blocked.group(2)), entry.strip()));
+            }
+        }
+        return warnings;
+    }
+
+    private void awaitReady() {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The service exited with " + process.exitValue() + " while starting:\n" + logText());
+            }
+            try {
+                HttpResponse<String> ready = client.send(HttpRequest.newBuilder(uri("/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (ready.statusCode() == 200) {
+                    // /lab/info waits for the start-up measurement of synchronized pinning
+                    client.send(HttpRequest.newBuilder(uri("/lab/info")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(Duration.ofMillis(200));
+        }
+        close();
+        throw new IllegalStateException("The service did not become ready within " + START_TIMEOUT + ":\n" + logText());
+    }
+
+    /** SIGTERM, as Kubernetes does; returns the exit code, or -1 if it had to be killed. */
+    public int stop(Duration grace) {
+        if (!process.isAlive()) {
+            return process.exitValue();
+        }
+        process.destroy();
+        try {
+            if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                return process.exitValue();
+            }
+            // the embedded PostgreSQL would outlive a JVM killed before its shutdown hook ran
+            ChildProcess.endTree(process.toHandle());
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ChildProcess.endTree(process.toHandle());
+            return -1;
+        }
+    }
+
+    /** The CPU quota the server runs in, if it was started in one. */
+    public Optional<CpuQuota> cpuQuota() {
+        return Optional.ofNullable(quota);
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(30));
+        if (quota != null) {
+            quota.close();
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

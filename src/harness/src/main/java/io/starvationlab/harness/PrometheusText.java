@@ -1,0 +1,255 @@
+package io.starvationlab.harness;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * A parser of the Prometheus text exposition format (version 0.0.4): HELP and TYPE lines, samples
+ * with escaped label values, special floats and optional timestamps. Malformed input is an error,
+ * not a skipped line, so a broken scrape fails the test that reads it.
+ */
+public final class PrometheusText {
+
+    /** One sample line. */
+    public record Sample(String name, Map<String, String> labels, double value) {
+        public String label(String key) {
+            return labels.get(key);
+        }
+    }
+
+    private final List<Sample> samples;
+    private final Map<String, String> types;
+
+    private PrometheusText(List<Sample> samples, Map<String, String> types) {
+        this.samples = samples;
+        this.types = types;
+    }
+
+    public static PrometheusText parse(String text) {
+        List<Sample> samples = new ArrayList<>();
+        Map<String, String> types = new HashMap<>();
+        int lineNumber = 0;
+        for (String line : text.split("\n", -1)) {
+            lineNumber++;
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                if (line.startsWith("#")) {
+                    parseComment(line, types);
+                } else {
+                    samples.add(new Cursor(line).sample());
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage() + ": " + line, e);
+            }
+        }
+        return new PrometheusText(List.copyOf(samples), Map.copyOf(types));
+    }
+
+    private static void parseComment(String line, Map<String, String> types) {
+        String[] parts = line.substring(1).trim().split("\\s+", 3);
+        if (parts.length >= 1 && parts[0].equals("TYPE")) {
+            if (parts.length < 3) {
+                throw new IllegalArgumentException("TYPE without a name and a type");
+            }
+            if (!List.of("counter", "gauge", "histogram", "summary", "untyped").contains(parts[2].trim())) {
+                throw new IllegalArgumentException("unknown metric type " + parts[2]);
+            }
+            types.put(parts[1], parts[2].trim());
+        }
+    }
+
+    public List<Sample> samples() {
+        return samples;
+    }
+
+    /** The TYPE declared for a metric family, if any. */
+    public Optional<String> type(String family) {
+        return Optional.ofNullable(types.get(family));
+    }
+
+    public List<Sample> samples(String name) {
+        return samples.stream().filter(sample -> sample.name().equals(name)).toList();
+    }
+
+    public List<Sample> samples(String name, Predicate<Sample> filter) {
+        return samples.stream().filter(sample -> sample.name().equals(name) && filter.test(sample)).toList();
+    }
+
+    /** Sum of the samples of {@code name} that pass {@code filter}; empty if there is none. */
+    /**
+     * The longest answer to a GET with that status and, if given, URI, in milliseconds, on the service's own
+     * clock ({@code http_server_requests_seconds_max}); empty when no such answer was recorded.
+     */
+    public OptionalDouble slowestGetMillis(String status, String uri) {
+        return samples("http_server_requests_seconds_max", sample -> "GET".equals(sample.label("method"))
+                && status.equals(sample.label("status")) && (uri == null || uri.equals(sample.label("uri"))))
+                .stream().mapToDouble(sample -> sample.value() * 1000).max();
+    }
+
+    public Optional<Double> sum(String name, Predicate<Sample> filter) {
+        List<Sample> matching = samples(name, filter);
+        return matching.isEmpty() ? Optional.empty() : Optional.of(matching.stream().mapToDouble(Sample::value).sum());
+    }
+
+    /** Cumulative bucket counts of histogram {@code family} by upper bound, summed over the series that pass {@code filter}. */
+    public TreeMap<Double, Double> buckets(String family, Predicate<Sample> filter) {
+        TreeMap<Double, Double> buckets = new TreeMap<>();
+        for (Sample bucket : samples(family + "_bucket", filter)) {
+            buckets.merge(parseValue(bucket.label("le")), bucket.value(), Double::sum);
+        }
+        return buckets;
+    }
+
+    /** Bucket counts added between two scrapes (cumulative counts, so subtract bucket by bucket). */
+    public static TreeMap<Double, Double> delta(TreeMap<Double, Double> before, TreeMap<Double, Double> after) {
+        TreeMap<Double, Double> delta = new TreeMap<>();
+        after.forEach((bound, count) -> delta.put(bound, count - before.getOrDefault(bound, 0.0)));
+        return delta;
+    }
+
+    /**
+     * The quantile of cumulative buckets the way PromQL's {@code histogram_quantile} computes it:
+     * linear interpolation inside the bucket that holds the rank; NaN without observations.
+     */
+    public static double quantile(double q, TreeMap<Double, Double> cumulative) {
+        if (cumulative.isEmpty() || !cumulative.lastKey().isInfinite()) {
+            return Double.NaN;
+        }
+        double total = cumulative.lastEntry().getValue();
+        if (total <= 0) {
+            return Double.NaN;
+        }
+        double rank = q * total;
+        double lowerBound = 0;
+        double lowerCount = 0;
+        for (Map.Entry<Double, Double> bucket : cumulative.entrySet()) {
+            if (bucket.getValue() >= rank) {
+                if (bucket.getKey().isInfinite()) {
+                    return lowerBound; // the highest finite bound, as PromQL answers
+                }
+                double inBucket = bucket.getValue() - lowerCount;
+                return inBucket <= 0 ? bucket.getKey() : lowerBound + (bucket.getKey() - lowerBound) * (rank - lowerCount) / inBucket;
+            }
+            lowerBound = bucket.getKey();
+            lowerCount = bucket.getValue();
+        }
+        return lowerBound;
+    }
+
+    static double parseValue(String text) {
+        return switch (text) {
+            case "+Inf", "Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            case "NaN" -> Double.NaN;
+            default -> {
+                try {
+                    yield Double.parseDouble(text);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("not a sample value: '" + text + "'");
+                }
+            }
+        };
+    }
+
+    /** Reads one sample line left to right. */
+    private static final class Cursor {
+        private final String line;
+        private int at;
+
+        Cursor(String line) {
+            this.line = line;
+        }
+
+        Sample sample() {
+            String name = name(true);
+            Map<String, String> labels = new LinkedHashMap<>();
+            if (peek() == '{') {
+                at++;
+                while (peek() != '}') {
+                    String label = name(false);
+                    expect('=');
+                    labels.put(label, quoted());
+                    if (peek() == ',') {
+                        at++;
+                    } else if (peek() != '}') {
+                        throw new IllegalArgumentException("expected ',' or '}' at column " + at);
+                    }
+                }
+                at++;
+            }
+            String[] rest = line.substring(at).trim().split("\\s+");
+            if (rest.length < 1 || rest.length > 2 || rest[0].isEmpty()) {
+                throw new IllegalArgumentException("expected a value and an optional timestamp");
+            }
+            if (rest.length == 2) {
+                Long.parseLong(rest[1]);
+            }
+            return new Sample(name, Map.copyOf(labels), parseValue(rest[0]));
+        }
+
+        private String name(boolean metric) {
+            int start = at;
+            while (at < line.length()) {
+                char c = line.charAt(at);
+                boolean letter = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (metric && c == ':');
+                if (!(letter || (at > start && c >= '0' && c <= '9'))) {
+                    break;
+                }
+                at++;
+            }
+            if (at == start) {
+                throw new IllegalArgumentException("expected a " + (metric ? "metric" : "label") + " name at column " + at);
+            }
+            return line.substring(start, at);
+        }
+
+        private String quoted() {
+            expect('"');
+            StringBuilder value = new StringBuilder();
+            while (at < line.length()) {
+                char c = line.charAt(at++);
+                if (c == '"') {
+                    return value.toString();
+                }
+                if (c == '\\') {
+                    if (at >= line.length()) {
+                        break;
+                    }
+                    char escaped = line.charAt(at++);
+                    value.append(switch (escaped) {
+                        case 'n' -> '\n';
+                        case '\\' -> '\\';
+                        case '"' -> '"';
+                        default -> throw new IllegalArgumentException("unknown escape \\" + escaped);
+                    });
+                } else {
+                    value.append(c);
+                }
+            }
+            throw new IllegalArgumentException("unterminated label value");
+        }
+
+        private char peek() {
+            if (at >= line.length()) {
+                throw new IllegalArgumentException("unexpected end of line");
+            }
+            return line.charAt(at);
+        }
+
+        private void expect(char c) {
+            if (peek() != c) {
+                throw new IllegalArgumentException("expected '" + c + "' at column " + at);
+            }
+            at++;
+        }
+    }
+}

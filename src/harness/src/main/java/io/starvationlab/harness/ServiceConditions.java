@@ -1,0 +1,69 @@
+package io.starvationlab.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+
+/**
+ * States of the running service the integration tests wait for, read from its gauges and polled
+ * with Awaitility until they hold or the bound passes. A wait that times out fails with the last
+ * reading.
+ */
+public final class ServiceConditions {
+
+    /** How long the canary has waited for a carrier when the carriers count as starving: far above an idle carrier's scheduling delay. */
+    public static final double STARVING_STALL_SECONDS = 0.1;
+
+    private ServiceConditions() {
+    }
+
+    /** Waits until no permit, connection, request or stalled canary is left; {@code what} says why the test expects that. */
+    public static Gauges awaitIdle(LabClient lab, Duration within, String what) {
+        AtomicReference<Gauges> last = new AtomicReference<>();
+        await(what).atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            last.set(Gauges.read(lab));
+            assertThat(last.get().idle()).as("%s: %s", what, last.get()).isTrue();
+        });
+        return last.get();
+    }
+
+    /** Waits until the gauges satisfy {@code condition}; returns that reading. */
+    public static Gauges awaitGauges(LabClient lab, Duration within, String what, Predicate<Gauges> condition) {
+        AtomicReference<Gauges> last = new AtomicReference<>();
+        await(what).atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+            last.set(Gauges.read(lab));
+            assertThat(condition.test(last.get())).as("%s: %s", what, last.get()).isTrue();
+        });
+        return last.get();
+    }
+
+    /**
+     * Vert.x's blocked-thread checker as an oracle: no event loop reported blocked in the server's log,
+     * or a failure that prints every warning with its stack.
+     */
+    public static void assertNoEventLoopBlocked(LabServer server) {
+        assertNoEventLoopBlocked(server.log().toString(), server.eventLoopBlockedWarnings());
+    }
+
+    /** The same oracle over a log read elsewhere (a container's): {@code where} names it. */
+    public static void assertNoEventLoopBlocked(String where, String log) {
+        assertNoEventLoopBlocked(where, LabServer.eventLoopBlockedWarnings(log));
+    }
+
+    private static void assertNoEventLoopBlocked(String where, List<LabServer.BlockedEventLoop> blocked) {
+        assertThat(blocked).as("event loops reported blocked in %s:%n%s", where,
+                blocked.stream().map(LabServer.BlockedEventLoop::warning).collect(Collectors.joining("\n\n"))).isEmpty();
+    }
+
+    /** Waits until the carriers starve: the canary's virtual thread has waited {@link #STARVING_STALL_SECONDS} for a carrier. */
+    public static Gauges awaitCarriersStarving(LabClient lab) {
+        return awaitGauges(lab, Duration.ofSeconds(30), "the canary stalled past " + STARVING_STALL_SECONDS + " s by the load",
+                gauges -> gauges.stalledSeconds() >= STARVING_STALL_SECONDS);
+    }
+}

@@ -1,0 +1,233 @@
+package io.starvationlab.harness.load;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.starvationlab.harness.LabServer;
+
+/**
+ * A fixed number of concurrent requests in a closed loop: each worker, a platform thread, sends the
+ * next request as soon as its previous one answered. Platform threads because a load client sharing
+ * carriers with what it measures starves with it. Latencies go to a histogram; tests that judge each
+ * request can also keep every {@link Outcome}.
+ * <p>
+ * Throughput is counted in steady state: from the moment the last client sent its first request, plus
+ * the request's own wait (its {@code ?ms=}), until the load stopped. Before that no client has yet had
+ * an answer to send again after, and a window that counted it would read 2,000 clients x 1 s as 1,400/s.
+ */
+public final class ClosedLoad implements AutoCloseable {
+
+    /** One answer; status 0 when the connection failed or was refused. */
+    public record Outcome(int status, String retryAfter, long millis, long startedAtNanos) {
+    }
+
+    private final List<Thread> workers = new ArrayList<>();
+    private final Latencies latencies = new Latencies();
+    private final LongAdder okWhileRunning = new LongAdder();
+    /** When each 200 answered while the load ran came ({@link System#nanoTime()}). */
+    private final ConcurrentLinkedQueue<Long> okAnsweredAt = new ConcurrentLinkedQueue<>();
+    /** When the last client to start sent its first request. */
+    private final AtomicLong allSendingAt = new AtomicLong();
+    private final long waitNanos;
+    private final ConcurrentLinkedQueue<Outcome> outcomes;
+    private final HttpClient client;
+    private final boolean ownsClient;
+    private final CountDownLatch stopped;
+    private final long startedAt = System.nanoTime();
+    private volatile boolean running = true;
+    private volatile long stoppedAt;
+
+    private ClosedLoad(HttpClient client, boolean ownsClient, URI target, int concurrency, Duration requestTimeout, boolean keepEach) {
+        this.outcomes = keepEach ? new ConcurrentLinkedQueue<>() : null;
+        this.client = client;
+        this.ownsClient = ownsClient;
+        this.stopped = new CountDownLatch(concurrency);
+        this.waitNanos = ownWait(target).toNanos();
+        HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
+        for (int i = 0; i < concurrency; i++) {
+            workers.add(Thread.ofPlatform().daemon().name("load-worker-" + i).stackSize(256 * 1024).start(() -> loop(request)));
+        }
+    }
+
+    /** Starts {@code concurrency} workers hammering {@code target} over HTTP/1.1, a connection each. */
+    public static ClosedLoad start(URI target, int concurrency, Duration requestTimeout) {
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, false);
+    }
+
+    /** As {@link #start}, keeping every answer for {@link Result#outcomes()}. */
+    public static ClosedLoad startKeepingEach(URI target, int concurrency, Duration requestTimeout) {
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, true);
+    }
+
+    /** As {@link #start}, through {@code client}, which the caller shares and closes (an HTTP/2 one multiplexes every load on one connection). */
+    public static ClosedLoad startThrough(HttpClient client, URI target, int concurrency, Duration requestTimeout) {
+        return new ClosedLoad(client, false, target, concurrency, requestTimeout, false);
+    }
+
+    /**
+     * An HTTP/2 client whose requests share one connection (h2c), with the few threads one connection
+     * needs: loads and probes started through it meet on that connection, and on its event loop.
+     */
+    public static HttpClient http2Client() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newFixedThreadPool(8, Thread.ofPlatform().daemon().name("http2-client-", 0).factory()))
+                .build();
+    }
+
+    /** A load client: its own platform threads, never the carriers it measures. */
+    private static HttpClient http1Client() {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("load-http-", 0).factory()))
+                .build();
+    }
+
+    private void loop(HttpRequest request) {
+        boolean first = true;
+        try {
+            while (running) {
+                long start = System.nanoTime();
+                if (first) {
+                    allSendingAt.accumulateAndGet(start, Math::max);
+                    first = false;
+                }
+                HttpResponse<Void> response;
+                try {
+                    response = client.send(request, HttpResponse.BodyHandlers.discarding());
+                } catch (java.io.IOException e) {
+                    response = null;
+                } catch (InterruptedException e) {
+                    return;
+                }
+                int status = response == null ? 0 : response.statusCode();
+                long took = System.nanoTime() - start;
+                latencies.record(took, status);
+                if (running && status == 200) {
+                    okWhileRunning.increment();
+                    okAnsweredAt.add(start + took);
+                }
+                if (outcomes != null) {
+                    outcomes.add(new Outcome(status, response == null ? null : response.headers().firstValue("Retry-After").orElse(null),
+                            took / 1_000_000, start));
+                }
+                if (response == null) {
+                    LabServer.sleep(Duration.ofMillis(50)); // a refused connection fails at once: do not spin
+                }
+            }
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /** Stops sending and waits up to {@code drain} for the requests in flight, then abandons them. */
+    public Result stop(Duration drain) {
+        stoppedAt = System.nanoTime();
+        running = false;
+        try {
+            if (!stopped.await(drain.toMillis(), TimeUnit.MILLISECONDS)) {
+                workers.forEach(Thread::interrupt);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return result();
+    }
+
+    public Result result() {
+        long end = stoppedAt == 0 ? System.nanoTime() : stoppedAt;
+        long[] answered = okAnsweredAt.stream().mapToLong(Long::longValue).sorted().toArray();
+        long from = allSendingAt.get() == 0 ? startedAt : allSendingAt.get() + waitNanos;
+        return new Result(latencies, okWhileRunning.sum(), (end - startedAt) / 1e9, outcomes == null ? List.of() : List.copyOf(outcomes),
+                SteadyState.of(answered, startedAt, from, end));
+    }
+
+    /** The wait a work request asks for, its {@code ?ms=}; zero for a request that names none. */
+    static Duration ownWait(URI target) {
+        String query = target.getRawQuery();
+        if (query != null) {
+            for (String pair : query.split("&")) {
+                if (pair.startsWith("ms=")) {
+                    try {
+                        return Duration.ofMillis(Long.parseLong(pair.substring(3)));
+                    } catch (NumberFormatException e) {
+                        return Duration.ZERO;
+                    }
+                }
+            }
+        }
+        return Duration.ZERO;
+    }
+
+    @Override
+    public void close() {
+        if (running) {
+            stop(Duration.ofSeconds(5));
+        }
+        if (ownsClient) {
+            client.shutdownNow();
+        }
+    }
+
+    /**
+     * Every answer, including those of requests still in flight when the load stopped; {@code throughput}
+     * counts the 200s answered in the load's steady state, per second ({@code windowThroughput}: over the
+     * whole time it ran). {@code outcomes} is empty unless kept.
+     */
+    public record Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes, SteadyState steady) {
+
+        public Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes) {
+            this(latencies, okWhileRunning, seconds, outcomes, null);
+        }
+
+        public double throughput() {
+            return steady == null ? windowThroughput() : steady.perSecond();
+        }
+
+        public double windowThroughput() {
+            return okWhileRunning / seconds;
+        }
+    }
+
+    /**
+     * The part of a load's window in steady state and the 200s answered in it: from {@code fromNanos}
+     * (every client sending, and one request's wait since) to {@code toNanos} (the load stopped). Where
+     * that part is under a quarter of the window (a window barely longer than one request, or clients
+     * that took most of it to start), the whole window counts, and {@code whole} says so.
+     */
+    public record SteadyState(double fromSeconds, double seconds, long answered, boolean whole) {
+
+        public double perSecond() {
+            return seconds <= 0 ? 0 : answered / seconds;
+        }
+
+        /** {@code answeredAt} sorted; every instant in {@link System#nanoTime()}. */
+        public static SteadyState of(long[] answeredAt, long startedNanos, long fromNanos, long toNanos) {
+            long window = toNanos - startedNanos;
+            long from = Math.max(fromNanos, startedNanos);
+            if (toNanos - from < window / 4) {
+                return new SteadyState(0, window / 1e9, countAfter(answeredAt, startedNanos, toNanos), true);
+            }
+            return new SteadyState((from - startedNanos) / 1e9, (toNanos - from) / 1e9, countAfter(answeredAt, from, toNanos), false);
+        }
+
+        /** How many of {@code sorted} fall in ({@code from}, {@code to}]. */
+        private static long countAfter(long[] sorted, long from, long to) {
+            return Arrays.stream(sorted).filter(at -> at > from && at <= to).count();
+        }
+    }
+}

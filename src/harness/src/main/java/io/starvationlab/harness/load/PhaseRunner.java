@@ -1,0 +1,144 @@
+package io.starvationlab.harness.load;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.PrometheusText;
+
+/**
+ * Runs phases against one server: probes run throughout at a fixed rate, each phase optionally adds a
+ * closed-loop load, and the canary and pinning figures are read from the service before and after.
+ */
+public final class PhaseRunner implements AutoCloseable {
+
+    public static final Map<String, String> PROBES = Map.of(
+            "virtual", "/probe/virtual",
+            "worker", "/probe/worker",
+            "event-loop", "/probe/event-loop",
+            "health-live", "/q/health/live");
+    private static final String CANARY = "lab_carrier_scheduling_delay_seconds";
+    /** How long a stopped load waits for its requests in flight before it abandons them. */
+    private static final Duration ABANDON_AFTER = Duration.ofSeconds(15);
+    private static final String STALLED = "lab_carrier_scheduling_stalled_seconds";
+    private static final String REQUEST_WAIT = "lab_carrier_request_wait_seconds";
+    private static final String REQUEST_STALLED = "lab_carrier_request_stalled_seconds";
+
+    private final LabServer server;
+    private final LabClient lab;
+    private final Probes probes;
+    /** When set, loads and probes share this HTTP/2 client, so their streams share one connection. */
+    private final HttpClient http2;
+
+    /**
+     * @param http2 loads and probes over one HTTP/2 connection, instead of HTTP/1.1 connections of
+     *        their own
+     */
+    public PhaseRunner(LabServer server, Map<String, String> probeEndpoints, Map<String, Double> probesPerSecond, Duration probeTimeout,
+            boolean http2) {
+        this.server = server;
+        this.lab = new LabClient(server.baseUri());
+        this.http2 = http2 ? ClosedLoad.http2Client() : null;
+        this.probes = http2 ? Probes.startThrough(this.http2, server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout)
+                : Probes.start(server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout);
+    }
+
+    /** The default probes (the four unrelated endpoints at 10/s each, 30 s timeout), over HTTP/1.1. */
+    public PhaseRunner(LabServer server) {
+        this(server, PROBES, Map.of("virtual", 10.0, "worker", 10.0, "event-loop", 10.0, "health-live", 10.0), Duration.ofSeconds(30),
+                false);
+    }
+
+    public LabClient lab() {
+        return lab;
+    }
+
+    public LabServer server() {
+        return server;
+    }
+
+    /** A closed-loop load of {@code concurrency} clients on {@code workPath}, the way this runner's phases send it (HTTP/1.1 or HTTP/2). */
+    public ClosedLoad load(String workPath, int concurrency) {
+        return http2 == null ? ClosedLoad.start(server.uri(workPath), concurrency, Duration.ofSeconds(30))
+                : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(30));
+    }
+
+    /** Probes only, for {@code duration}. */
+    public PhaseResult baseline(String name, Duration duration, Duration drain) {
+        return run(name, null, 0, duration, drain);
+    }
+
+    /**
+     * Probes plus {@code concurrency} closed-loop requests to {@code workPath} for {@code duration};
+     * then {@code drain} with no load, so late probe answers land in this phase and the next starts idle.
+     */
+    public PhaseResult run(String name, String workPath, int concurrency, Duration duration, Duration drain) {
+        PrometheusText before = lab.metrics();
+        lab.pinning(true);
+        probes.nextWindow();
+        AtomicReference<Double> maxStalled = new AtomicReference<>(0.0);
+        AtomicReference<Double> maxRequestStalled = new AtomicReference<>(0.0);
+        Thread sampler = Thread.ofPlatform().daemon().name("stalled-sampler").start(() -> sampleStalled(maxStalled, maxRequestStalled));
+        ClosedLoad.Result load = null;
+        long loadStarted = System.nanoTime();
+        long loadStopped = loadStarted;
+        try {
+            if (workPath != null) {
+                // each answer kept: when the load's requests were answered is what an unrelated request waits for
+                try (ClosedLoad running = http2 == null ? ClosedLoad.startKeepingEach(server.uri(workPath), concurrency, Duration.ofSeconds(90))
+                        : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
+                    LabServer.sleep(duration);
+                    loadStopped = System.nanoTime();
+                    load = running.stop(ABANDON_AFTER);
+                }
+            } else {
+                LabServer.sleep(duration);
+            }
+            LabServer.sleep(drain);
+        } finally {
+            sampler.interrupt();
+        }
+        Probes.Window window = probes.nextWindow();
+        PrometheusText after = lab.metrics();
+        JsonNode pinning = lab.pinning(false);
+        TreeMap<Double, Double> canary = PrometheusText.delta(before.buckets(CANARY, s -> true), after.buckets(CANARY, s -> true));
+        TreeMap<Double, Double> requestWait = PrometheusText.delta(before.buckets(REQUEST_WAIT, s -> true), after.buckets(REQUEST_WAIT, s -> true));
+        JsonNode top = pinning.path("groups").path(0);
+        return new PhaseResult(name, load, window.latencies(), new ProbeTimeline(window.samples(), loadStarted, loadStopped,
+                ProbeTimeline.answeredAt(load)),
+                PrometheusText.quantile(0.99, canary) * 1000,
+                canary.isEmpty() ? 0 : canary.lastEntry().getValue(), maxStalled.get(),
+                PrometheusText.quantile(0.99, requestWait) * 1000, maxRequestStalled.get(),
+                pinning.path("eventsSinceReset").asLong(), top.isMissingNode() ? null : top.path("frame").asText(),
+                top.isMissingNode() ? null : top.path("reason").asText(), top.path("count").asLong(), null);
+    }
+
+    private void sampleStalled(AtomicReference<Double> canary, AtomicReference<Double> requests) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                PrometheusText metrics = lab.metrics();
+                metrics.sum(STALLED, s -> true).ifPresent(seconds -> canary.accumulateAndGet(seconds * 1000, Math::max));
+                metrics.sum(REQUEST_STALLED, s -> true).ifPresent(seconds -> requests.accumulateAndGet(seconds * 1000, Math::max));
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                // a scrape that fails under load is just a missed sample
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        probes.close();
+        if (http2 != null) {
+            http2.shutdownNow();
+        }
+    }
+}

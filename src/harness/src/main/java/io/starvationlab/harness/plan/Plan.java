@@ -1,0 +1,131 @@
+package io.starvationlab.harness.plan;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.starvationlab.harness.Project;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The experiment as data ({@code k6/plan.json}), shared with the k6 suite; {@code matrix}, the
+ * cross-JDK matrix ({@link MatrixPlan}), and {@code coldStart}, fresh JVMs starved at once ({@link ColdStart}),
+ * are the Java runner's only.
+ */
+@JsonIgnoreProperties({ "$comment" })
+public record Plan(int version, int carriers, StarvationRule starved, UntouchedRule untouched, ProbeSettings probes, double baselineSeconds, double drainSeconds,
+        Quick quick, Map<String, Jvm> jvms, List<Phase> phases, MatrixPlan matrix, ColdStart coldStart) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * {@code ratePerSecondByProbe} overrides {@code ratePerSecond} for the probes it names;
+     * {@code leastEventLoopShare}: the least share of its even part of a probe's answers each event loop must serve.
+     */
+    @JsonIgnoreProperties({ "$comment" })
+    public record ProbeSettings(double ratePerSecond, long timeoutMillis, Map<String, String> endpoints,
+            Map<String, Double> ratePerSecondByProbe, double leastEventLoopShare) {
+
+        /** Each endpoint's rate, by probe name. */
+        public Map<String, Double> rates() {
+            Map<String, Double> rates = new LinkedHashMap<>();
+            endpoints.keySet().forEach(name -> rates.put(name,
+                    ratePerSecondByProbe == null ? ratePerSecond : ratePerSecondByProbe.getOrDefault(name, ratePerSecond)));
+            return rates;
+        }
+    }
+
+    public record Quick(double durationScale, double minimumSeconds, double baselineSeconds, double drainSeconds,
+            List<String> skipPhases) {
+    }
+
+    /**
+     * A server JVM: flags, system properties, and the JDK feature versions it applies to; with
+     * {@code http2}, its loads and probes share one HTTP/2 connection; with {@code cpuQuota}, it runs
+     * inside a cgroup with a quota of that many CPUs and takes its carriers from it (null: 4 carriers by
+     * {@code -XX:ActiveProcessorCount}).
+     */
+    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk, boolean http2, Double cpuQuota) {
+
+        public boolean appliesTo(int feature) {
+            return jdk == null || jdk.includes(feature);
+        }
+
+        public List<String> commandLine() {
+            List<String> line = new java.util.ArrayList<>(flags);
+            properties.forEach((key, value) -> line.add("-D" + key + "=" + value));
+            return line;
+        }
+    }
+
+    public record JdkRange(Integer min, Integer max) {
+        public boolean includes(int feature) {
+            return (min == null || feature >= min) && (max == null || feature <= max);
+        }
+
+        @Override
+        public String toString() {
+            return "JDK " + (min == null ? "" : min) + "-" + (max == null ? "" : max);
+        }
+    }
+
+    /** A phase of the plan; with {@code jdk}, it runs only on those JDKs (null: on every one). */
+    public record Phase(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
+            @JsonProperty("seconds") double seconds, JdkRange jdk) {
+
+        public boolean appliesTo(int feature) {
+            return jdk == null || jdk.includes(feature);
+        }
+
+        public String workPath() {
+            return "/work/" + mode + "?ms=" + ms + "&downstream=" + downstream + "&lock=" + lock;
+        }
+    }
+
+    /** The project's own plan: {@code k6/plan.json}. */
+    public static Plan ofProject() {
+        return read(Project.k6().resolve("plan.json"));
+    }
+
+    public static Plan read(Path file) {
+        try {
+            return JSON.readValue(file.toFile(), Plan.class);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot read the plan " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The phases to run in the given mode, grouped by server JVM in order of first appearance. */
+    public Map<String, List<Phase>> phasesByJvm(boolean quickMode) {
+        Map<String, List<Phase>> grouped = new LinkedHashMap<>();
+        for (Phase phase : phases) {
+            if (quickMode && quick.skipPhases().contains(phase.name())) {
+                continue;
+            }
+            if (!jvms.containsKey(phase.jvm())) {
+                throw new IllegalStateException("phase " + phase.name() + " names an unknown jvm " + phase.jvm());
+            }
+            grouped.computeIfAbsent(phase.jvm(), jvm -> new java.util.ArrayList<>()).add(phase);
+        }
+        return grouped;
+    }
+
+    public Duration phaseDuration(Phase phase, boolean quickMode) {
+        double seconds = quickMode ? Math.max(quick.minimumSeconds(), phase.seconds() * quick.durationScale()) : phase.seconds();
+        return Duration.ofMillis((long) (seconds * 1000));
+    }
+
+    public Duration baseline(boolean quickMode) {
+        return Duration.ofMillis((long) ((quickMode ? quick.baselineSeconds() : baselineSeconds) * 1000));
+    }
+
+    public Duration drain(boolean quickMode) {
+        return Duration.ofMillis((long) ((quickMode ? quick.drainSeconds() : drainSeconds) * 1000));
+    }
+}

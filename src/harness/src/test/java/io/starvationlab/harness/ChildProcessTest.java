@@ -1,0 +1,95 @@
+package io.starvationlab.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+@DisabledOnOs(value = OS.WINDOWS, disabledReason = "the children are POSIX shell commands")
+class ChildProcessTest {
+
+    @Test
+    void shouldReturnTheExitCodeAndBothOutputStreams() {
+        ChildProcess.Result result = ChildProcess.of("sh", "-c", "echo out; echo err >&2; exit 3").run(Duration.ofSeconds(30));
+        assertThat(result.exitCode()).isEqualTo(3);
+        assertThat(result.output()).contains("out", "err");
+    }
+
+    @Test
+    void shouldEndAChildThatOutlivesItsBoundWithinTheBound() {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> ChildProcess.of("sleep", "60").run(Duration.ofSeconds(1)))
+                .isInstanceOf(ChildProcess.TimedOut.class).hasMessageContaining("did not finish within PT1S");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the bound plus SIGTERM, not the child's 60 s")
+                .isLessThan(Duration.ofSeconds(10));
+    }
+
+    /** A shell that ignores SIGTERM and has started a grandchild, which inherits that: both are killed. */
+    @Test
+    void shouldKillTheWholeTreeEvenWhenItIgnoresSigterm() {
+        long start = System.nanoTime();
+        ChildProcess.TimedOut timedOut = assertThrows(ChildProcess.TimedOut.class,
+                () -> ChildProcess.of("sh", "-c", "trap '' TERM; sleep 61 & echo \"grandchild $!\"; wait").run(Duration.ofSeconds(1)));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(took).as("the bound, the SIGTERM grace, then SIGKILL").isLessThan(ChildProcess.TERMINATION_GRACE.plusSeconds(10));
+
+        long grandchild = Long.parseLong(timedOut.output().replaceAll("(?s).*grandchild (\\d+).*", "$1"));
+        // SIGKILL is sent, not yet necessarily delivered
+        await("grandchild " + grandchild + " gone").atMost(Duration.ofSeconds(5)).until(() -> !running(grandchild));
+    }
+
+    @Test
+    void aChildThatPrintsMegabytesShouldNotBlock() {
+        int bytes = 8 * 1024 * 1024;
+        ChildProcess.Result result = ChildProcess.of("sh", "-c", "head -c " + bytes + " /dev/zero | tr '\\0' x").run(Duration.ofSeconds(60));
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.output()).hasSize(bytes);
+    }
+
+    @Test
+    void shouldFeedInputEnvironmentAndDirectory(@TempDir Path directory) throws Exception {
+        Path input = Files.writeString(directory.resolve("input.txt"), "from a file\n");
+        ChildProcess.Result result = ChildProcess.of("sh", "-c", "cat; echo \"$LAB_WORD\"; pwd").in(directory)
+                .withEnvironment(Map.of("LAB_WORD", "hello")).withInput(input).run(Duration.ofSeconds(30));
+        assertThat(result.output()).isEqualTo("from a file\nhello\n" + directory.toRealPath() + "\n");
+    }
+
+    @Test
+    void aChildThatReadsInputShouldGetItsEndAtOnceWhenGivenNone() {
+        ChildProcess.Result result = ChildProcess.of("cat").run(Duration.ofSeconds(30));
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.output()).isEmpty();
+    }
+
+    @Test
+    void errorsToTheConsoleShouldLeaveStandardOutputAlone() {
+        ChildProcess.Result result = ChildProcess.of("sh", "-c", "echo line; echo noise >&2").withErrorsToConsole().run(Duration.ofSeconds(30));
+        assertThat(result.output()).isEqualTo("line\n");
+    }
+
+    /** Alive and not a zombie waiting for a parent that does not reap (as PID 1 of a container may not). */
+    private static boolean running(long pid) {
+        if (!Files.isDirectory(Path.of("/proc", "self"))) {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            try {
+                String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+                return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+            } catch (java.io.IOException e) {
+                return false; // gone meanwhile
+            }
+        }
+        return false;
+    }
+}

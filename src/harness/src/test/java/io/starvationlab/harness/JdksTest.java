@@ -1,0 +1,135 @@
+package io.starvationlab.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.starvationlab.harness.Jdks.Jdk;
+
+/** JDK discovery, on the JVM running the tests: the explicit list, the fetch cache, and what is no JDK. */
+class JdksTest {
+
+    private static final Path HOME = Path.of(System.getProperty("java.home"));
+    private static final int FEATURE = Runtime.version().feature();
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void shouldFindTheJdkOfAnExplicitHomeAsItsJavaReportsItself() {
+        Jdk jdk = Jdks.discover(HOME.toString(), List.of(), temp).byFeature(FEATURE).orElseThrow();
+
+        assertThat(jdk.feature()).isEqualTo(FEATURE);
+        assertThat(jdk.version()).isEqualTo(System.getProperty("java.runtime.version"));
+        assertThat(jdk.vendor()).isEqualTo(System.getProperty("java.vendor"));
+        assertThat(jdk.home()).isEqualTo(HOME);
+        assertThat(jdk.launcher()).isEqualTo(HOME.resolve("bin/java"));
+        assertThat(jdk.describe()).startsWith("JDK " + FEATURE + " (" + System.getProperty("java.runtime.version"));
+    }
+
+    @Test
+    void shouldFindTheJdkOfAnExplicitLauncherAmongOthers() {
+        Path launcher = HOME.resolve("bin/java");
+
+        Jdks jdks = Jdks.discover(" , " + launcher + " ,", List.of(), temp);
+
+        assertThat(jdks.all()).singleElement().satisfies(jdk -> {
+            assertThat(jdk.launcher()).isEqualTo(launcher);
+            assertThat(jdk.home()).isEqualTo(HOME);
+        });
+        assertThat(jdks.byFeature(FEATURE - 1)).isEmpty();
+    }
+
+    @Test
+    void shouldRejectAnExplicitPathThatIsNoJdk() {
+        assertThatThrownBy(() -> Jdks.discover(temp.toString(), List.of(), temp))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(temp + " is not a JDK: " + temp.resolve("bin/java") + " is not an executable file");
+    }
+
+    @Test
+    @DisabledOnOs(OS.WINDOWS)
+    void shouldRejectAnExplicitJavaThatDoesNotRun() throws IOException {
+        Path broken = brokenJdk(temp.resolve("broken"));
+
+        assertThatThrownBy(() -> Jdks.discover(broken.toString(), List.of(), temp))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(broken.resolve("bin/java") + " -version failed (exit 1)")
+                .hasMessageContaining("version `GLIBC_2.38' not found");
+    }
+
+    @Test
+    void shouldFindAFetchedJdkInTheCache() throws IOException {
+        Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
+
+        Jdk jdk = Jdks.discover("", List.of(), temp).byFeature(FEATURE).orElseThrow();
+
+        assertThat(jdk.launcher()).isEqualTo(link.resolve("bin/java"));
+        assertThat(jdk.version()).isEqualTo(System.getProperty("java.runtime.version"));
+    }
+
+    @Test
+    void shouldPreferTheExplicitListToTheMachineAndTheCache() throws IOException {
+        Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
+        Path explicit = HOME.resolve("bin/java");
+
+        assertThat(Jdks.discover(explicit.toString(), List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher())
+                .isEqualTo(explicit);
+        assertThat(Jdks.discover("", List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher())
+                .isEqualTo(link.resolve("bin/java"));
+    }
+
+    @Test
+    @DisabledOnOs(OS.WINDOWS)
+    void shouldSkipAFoundJdkThatDoesNotRunAndSayWhy() throws IOException {
+        Path broken = brokenJdk(temp.resolve("jdk-" + FEATURE));
+        Path good = Files.createSymbolicLink(temp.resolve("machine-jdk"), HOME);
+
+        Jdks jdks = Jdks.discover("", List.of(), temp);
+        assertThat(jdks.all()).isEmpty();
+        assertThat(jdks.skipped()).singleElement().asString()
+                .contains(broken.resolve("bin/java") + " -version failed (exit 1)");
+
+        // a JDK of the same feature version that runs is found all the same
+        assertThat(Jdks.discover("", List.of(broken, good), temp).byFeature(FEATURE).orElseThrow().home()).isEqualTo(HOME);
+    }
+
+    @Test
+    void shouldDescribeTheRunningJvmAsItsJavaDoes() {
+        Jdk current = Jdks.current();
+
+        assertThat(current.feature()).isEqualTo(FEATURE);
+        assertThat(Files.isExecutable(current.launcher())).isTrue();
+        assertThat(Jdks.probe(current.launcher())).isEqualTo(current);
+        assertThat(current.tool("jcmd")).isEqualTo(HOME.resolve("bin/jcmd"));
+    }
+
+    @Test
+    void shouldReadTheFeatureOfOldAndNewSpecificationVersions() {
+        assertThat(Jdks.feature("1.8")).isEqualTo(8);
+        assertThat(Jdks.feature("21")).isEqualTo(21);
+        assertThat(Jdks.feature("27.0.1.0.3")).isEqualTo(27);
+    }
+
+    /** A JDK home whose java fails as Debian's does on an older C library. */
+    private static Path brokenJdk(Path home) throws IOException {
+        Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+        Files.writeString(java, """
+                #!/bin/sh
+                echo "java: /lib/x86_64-linux-gnu/libc.so.6: version \\`GLIBC_2.38' not found" >&2
+                exit 1
+                """);
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return home;
+    }
+}

@@ -1,0 +1,144 @@
+// The work modes are stated once, by the service's enum (Mode.java); every other list of them is read
+// against it here, so a new mode cannot be forgotten by the k6 suite, the harness, the README or the
+// Kubernetes settings.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { K6_DIR, plan } from '../harness/paths.mjs';
+import { importSuiteModule } from '../harness/runtime.mjs';
+import { MODES as CONTRACT_MODES } from '../harness/contract.mjs';
+
+const ROOT = resolve(K6_DIR, '..');
+const MODE_JAVA = resolve(ROOT, 'src/service/src/main/java/io/starvationlab/service/Mode.java');
+
+/**
+ * The labels of the enum's constants, in order, as Mode.labels() returns them.
+ *
+ * @param {string} source Mode.java
+ * @returns {string[]}
+ */
+export function enumLabels(source) {
+  if (!/name\(\)\.toLowerCase\(Locale\.ROOT\)/.test(source)) {
+    throw new Error('Mode.label() is no longer name().toLowerCase(Locale.ROOT): update this reading of Mode.java');
+  }
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const body = code.slice(code.indexOf('{', code.search(/\benum\s+Mode\b/)) + 1);
+  const constants = body.slice(0, body.indexOf(';'));
+  const labels = [...constants.matchAll(/\b([A-Z][A-Z0-9_]*)\s*(?:\([^)]*\))?\s*(?=,|$)/g)].map((m) => m[1].toLowerCase());
+  if (labels.length === 0) {
+    throw new Error('no enum constants found in Mode.java');
+  }
+  return labels;
+}
+
+/**
+ * How a copy of the mode list differs from the enum's, in words; empty when it is the same list.
+ *
+ * @param {string} where
+ * @param {string[]} copy
+ * @param {string[]} labels
+ * @returns {string[]}
+ */
+export function listProblems(where, copy, labels) {
+  const problems = [];
+  const missing = labels.filter((m) => !copy.includes(m));
+  const unknown = copy.filter((m) => !labels.includes(m));
+  if (missing.length > 0) problems.push(`${where} lacks ${missing.join(', ')}`);
+  if (unknown.length > 0) problems.push(`${where} names ${unknown.join(', ')}, which Mode.java does not have`);
+  if (problems.length === 0 && copy.join() !== labels.join()) {
+    problems.push(`${where} lists the modes as ${copy.join(', ')}, not in Mode.java's order ${labels.join(', ')}`);
+  }
+  return problems;
+}
+
+/** @param {string} readme */
+function readmeModes(readme) {
+  const table = readme.split(/\n(?=\| mode \|)/)[1];
+  assert.ok(table, 'README.md has no table whose first column is "mode"');
+  return [...table.split('\n\n')[0].matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+}
+
+/**
+ * Values of the mode knobs (PINNED_MODE, UNPINNED_MODE, STARVING_MODES) set in the Kubernetes files.
+ *
+ * @param {string} dir
+ * @returns {{ file: string, key: string, mode: string }[]}
+ */
+function kubernetesModeSettings(dir) {
+  /** @type {{ file: string, key: string, mode: string }[]} */
+  const settings = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      settings.push(...kubernetesModeSettings(path));
+    } else if (/\.ya?ml$/.test(name)) {
+      // settings, not the comments that show a mistyped one
+      const text = readFileSync(path, 'utf8').split('\n').filter((line) => !/^\s*#/.test(line)).join('\n');
+      for (const m of text.matchAll(/\b(PINNED_MODE|UNPINNED_MODE|STARVING_MODES)(?:=|:[ \t]*)["']?([a-z0-9,-]*)/g)) {
+        for (const mode of m[2].split(',').filter((v) => v !== '')) {
+          settings.push({ file: path.slice(ROOT.length + 1), key: m[1], mode });
+        }
+      }
+    }
+  }
+  return settings;
+}
+
+const LABELS = enumLabels(readFileSync(MODE_JAVA, 'utf8'));
+/** @type {typeof import('../../../../../../k6/lib-config.js')} */
+const config = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+
+test('the enum\'s constants are read past comments, arguments and the members after them', () => {
+  const source = `package x;
+/** How a unit of work waits; see {@code Mode.java}, CPU(false). */
+public enum Mode {
+    /** First, with a comma, and a semicolon; in the comment. */
+    FIRST_ONE(true, "a"),
+    // SECOND_NOT(true), commented out
+    THIRD(false);
+
+    private final boolean flag;
+    public String label() { return name().toLowerCase(Locale.ROOT); }
+    static final Mode LATER = FIRST_ONE;
+}`;
+  assert.deepEqual(enumLabels(source), ['first_one', 'third']);
+  assert.throws(() => enumLabels(source.replace('name().toLowerCase(Locale.ROOT)', 'code')), /update this reading/);
+  assert.ok(LABELS.length > 0 && LABELS.every((m) => /^[a-z][a-z0-9_]*$/.test(m)), `Mode.java read as ${LABELS.join(', ')}`);
+});
+
+test('k6/lib-config.js MODES is the enum\'s list', () => {
+  assert.deepEqual(listProblems('k6/lib-config.js MODES', config.MODES, LABELS), []);
+});
+
+test('the harness\'s contract lists the enum\'s modes', () => {
+  assert.deepEqual(listProblems('harness/contract.mjs MODES', CONTRACT_MODES, LABELS), []);
+});
+
+test('the README\'s table of modes has a row for each mode, in the enum\'s order', () => {
+  assert.deepEqual(listProblems('README.md mode table', readmeModes(readFileSync(resolve(ROOT, 'README.md'), 'utf8')), LABELS), []);
+});
+
+test('every phase of plan.json runs a mode of the enum', () => {
+  const unknown = plan().phases.filter((/** @type {any} */ p) => !LABELS.includes(p.mode)).map((/** @type {any} */ p) => `${p.name}: ${p.mode}`);
+  assert.deepEqual(unknown, []);
+});
+
+test('the Kubernetes settings name only modes of the enum', () => {
+  const settings = kubernetesModeSettings(resolve(ROOT, 'kubernetes'));
+  assert.ok(settings.some((s) => s.key === 'PINNED_MODE'), 'no PINNED_MODE found in kubernetes/: the reading of the files is broken');
+  assert.deepEqual(settings.filter((s) => !LABELS.includes(s.mode)), []);
+});
+
+test('a mode added to the enum is reported missing from every copy', () => {
+  const source = readFileSync(MODE_JAVA, 'utf8');
+  const patched = source.replace(/(\bPLATFORM\(true\));/, '$1,\n    /** A new way to wait. */\n    STRUCTURED(true);');
+  assert.notEqual(patched, source, 'the fixture patch no longer applies to Mode.java');
+  const labels = enumLabels(patched);
+  assert.deepEqual(labels.slice(-2), ['platform', 'structured']);
+  assert.deepEqual(listProblems('k6/lib-config.js MODES', config.MODES, labels), ['k6/lib-config.js MODES lacks structured']);
+  assert.deepEqual(listProblems('copy', ['unpinned', 'pinned', 'reentrant', 'cpu', 'native', 'platform'], LABELS),
+    ['copy lists the modes as unpinned, pinned, reentrant, cpu, native, platform, not in Mode.java\'s order unpinned, pinned, reentrant, native, cpu, platform']);
+  assert.deepEqual(listProblems('copy', [...LABELS, 'virtual'], LABELS), ['copy names virtual, which Mode.java does not have']);
+});

@@ -1,0 +1,141 @@
+// The order in which a probe scenario sends its endpoints (lib-config.js probeScheduleOf, routeAt):
+// with the service dealing new connections out over its event loops in turn, every endpoint
+// reaches every event loop with its share, at its own rate, whatever the number of event loops, and
+// also when other connections come in between. The real run (K6SuiteIT) checks it on the service.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { K6_DIR, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
+import { fakeService, JDK25_INFO } from '../harness/fake-service.mjs';
+import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
+
+/** @type {typeof import('../../../../../../k6/lib-config.js')} */
+const { buildLayout, probeScheduleOf, routeAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+/** @type {typeof import('../../../../../../k6/lib-rules.js')} */
+const { eventLoopCoverage } = await importSuiteModule(resolve(K6_DIR, 'lib-rules.js'));
+
+const LAYOUT = buildLayout({}, plan());
+const SCHEDULE = probeScheduleOf(LAYOUT.probes);
+const TOTAL_RATE = LAYOUT.probes.reduce((s, p) => s + p.rate, 0);
+
+/**
+ * Runs `iterations` probes through a round-robin service of `eventLoops`, where `extra(i)` other
+ * connections arrive before probe i; returns each probe's answers per event loop.
+ *
+ * @param {number} eventLoops
+ * @param {number} iterations
+ * @param {(i: number) => number} [extra]
+ * @param {number} [scheduledFor] the event loops the schedule is told (from /lab/info)
+ */
+function deal(eventLoops, iterations, extra = () => 0, scheduledFor = eventLoops) {
+  /** @type {Record<string, Record<string, number>>} */
+  const answers = {};
+  let connection = 0;
+  for (let i = 0; i < iterations; i++) {
+    connection += extra(i);
+    const route = routeAt(SCHEDULE, i, scheduledFor);
+    const loop = String(connection % eventLoops);
+    connection += 1;
+    answers[route.probe] = answers[route.probe] || {};
+    answers[route.probe][loop] = (answers[route.probe][loop] || 0) + 1;
+  }
+  return answers;
+}
+
+/**
+ * @param {Record<string, Record<string, number>>} answers
+ * @param {number} eventLoops
+ */
+function unevenProbes(answers, eventLoops) {
+  return Object.entries(answers).flatMap(([probe, perLoop]) => {
+    const coverage = eventLoopCoverage(plan().probes.leastEventLoopShare, perLoop, eventLoops, 64);
+    return coverage && coverage.short.length > 0 ? [`${probe}: event loops ${coverage.short.join(', ')} of ${JSON.stringify(perLoop)}`] : [];
+  });
+}
+
+test('weights in the rates\' proportion: each endpoint at its own rate, evenly spaced in the cycle', () => {
+  const weights = SCHEDULE.weights;
+  const sum = weights.reduce((a, b) => a + b, 0);
+  assert.equal(SCHEDULE.sequence.length, sum);
+  for (const [i, route] of SCHEDULE.routes.entries()) {
+    assert.equal(weights[i] / sum, route.rate / TOTAL_RATE, route.probe);
+    const at = SCHEDULE.sequence.flatMap((r, slot) => (r === i ? [slot] : []));
+    assert.equal(at.length, weights[i]);
+    const gaps = at.map((slot, n) => (at[(n + 1) % at.length] - slot + sum) % sum || sum);
+    assert.ok(Math.max(...gaps) <= Math.ceil(sum / weights[i]), `${route.probe} at ${at.join(', ')} of ${sum}`);
+  }
+});
+
+test('every endpoint\'s rate holds in every 3 s of the run', () => {
+  for (const eventLoops of [1, 4, 6, 8]) {
+    for (let second = 0; second < 60; second += 3) {
+      /** @type {Record<string, number>} */
+      const sent = {};
+      for (let i = second * TOTAL_RATE; i < (second + 3) * TOTAL_RATE; i++) {
+        const probe = routeAt(SCHEDULE, i, eventLoops).probe;
+        sent[probe] = (sent[probe] || 0) + 1;
+      }
+      for (const route of SCHEDULE.routes) {
+        assert.ok(Math.abs((sent[route.probe] || 0) - 3 * route.rate) <= Math.max(4, 0.1 * 3 * route.rate),
+          `${route.probe}: ${sent[route.probe]} from second ${second} with ${eventLoops} event loops, at ${route.rate}/s`);
+      }
+    }
+  }
+});
+
+test('a 3 s window of the quick plan: every probe reaches each of 1 to 12 event loops evenly', () => {
+  for (let eventLoops = 1; eventLoops <= 12; eventLoops++) {
+    for (const start of [0, 7, 301]) {
+      const answers = deal(eventLoops, start + 3 * TOTAL_RATE);
+      // only the window's iterations
+      const window = deal(eventLoops, start);
+      for (const [probe, perLoop] of Object.entries(window)) {
+        for (const [loop, n] of Object.entries(perLoop)) {
+          answers[probe][loop] -= n;
+        }
+      }
+      assert.deepEqual(unevenProbes(answers, eventLoops), [], `${eventLoops} event loops, from iteration ${start}`);
+    }
+  }
+});
+
+test('every endpoint keeps its share per event loop when other connections come in between', () => {
+  let seed = 11;
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
+  for (const eventLoops of [2, 4, 8]) {
+    const answers = deal(eventLoops, 10 * TOTAL_RATE, () => (random() < 0.2 ? 1 + Math.floor(random() * 3) : 0));
+    assert.deepEqual(unevenProbes(answers, eventLoops), [], `${eventLoops} event loops`);
+  }
+});
+
+test('a schedule told the wrong number of event loops still spreads every endpoint', () => {
+  for (const [real, told] of [[4, 8], [8, 4], [6, 4], [3, 8], [16, 8]]) {
+    assert.deepEqual(unevenProbes(deal(real, 10 * TOTAL_RATE, () => 0, told), real), [], `${real} event loops, told ${told}`);
+  }
+});
+
+test('the check refuses endpoints taken in turn, which keep each endpoint on one event loop', () => {
+  const endpoints = SCHEDULE.routes.length;
+  /** @type {Record<string, Record<string, number>>} */
+  const answers = {};
+  for (let i = 0; i < 10 * TOTAL_RATE; i++) {
+    const probe = SCHEDULE.routes[i % endpoints].probe;
+    answers[probe] = answers[probe] || {};
+    answers[probe][String(i % 4)] = (answers[probe][String(i % 4)] || 0) + 1;
+  }
+  assert.equal(unevenProbes(answers, 4).length, endpoints);
+});
+
+test('starvation.js sends the schedule\'s endpoint for the target\'s event loops from /lab/info', async () => {
+  const script = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService({ info: { ...JDK25_INFO, eventLoops: 3 } }) });
+  const data = script.setup();
+  const schedule = probeScheduleOf(buildLayout(TWO_TARGETS, plan()).probes.filter((p) => p.target === 'unpinned'));
+  for (let iteration = 0; iteration < 100; iteration++) {
+    const [sent] = script.iterate('probe-unpinned', data, { iteration });
+    assert.equal(sent.url, routeAt(schedule, iteration, 3).url);
+  }
+});

@@ -1,0 +1,113 @@
+// The plan's rules as the k6 suite applies them, on the cases the Java runner is judged on too
+// (fixtures/starvation-rule-cases.json: StarvationRuleTest; fixtures/untouched-rule-cases.json:
+// UntouchedRuleTest): k6 and the runner cannot disagree, and neither can drift from the plan's numbers.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fakeService, JDK21_INFO } from '../harness/fake-service.mjs';
+import { fixture, K6_DIR, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
+import { parseThreshold } from '../harness/k6-grammar.mjs';
+import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
+import { summaryFixture } from '../harness/summary-fixture.mjs';
+import { starvationModel } from '../harness/value-models.mjs';
+
+/** @type {typeof import('../../../../../../k6/lib-rules.js')} */
+const { describeStarved, describeUntouched, eventLoopCoverage, isStarved, isUntouched, starvedFromMs } = await importSuiteModule(resolve(K6_DIR, 'lib-rules.js'));
+/** @type {typeof import('../../../../../../k6/lib-config.js')} */
+const { buildLayout } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+
+const STARVED = JSON.parse(readFileSync(fixture('starvation-rule-cases.json'), 'utf8'));
+const UNTOUCHED = JSON.parse(readFileSync(fixture('untouched-rule-cases.json'), 'utf8'));
+
+test('the cases were written for the plan\'s rules, and the k6 layout reads those rules', () => {
+  const { $comment: a, ...starved } = plan().starved;
+  const { $comment: b, ...untouched } = plan().untouched;
+  assert.ok(a && b, 'plan.json says why its rules are what they are');
+  assert.deepEqual(STARVED.assumes, starved, 'update starvation-rule-cases.json with the plan\'s rule');
+  assert.deepEqual(UNTOUCHED.assumes, untouched, 'update untouched-rule-cases.json with the plan\'s rule');
+  assert.deepEqual(buildLayout({}, plan()).rules.starved, starved);
+  assert.deepEqual(buildLayout({}, plan()).rules.untouched, untouched);
+  assert.ok(STARVED.cases.length > 0 && UNTOUCHED.cases.length > 0);
+});
+
+test('isStarved judges every starved case as the cases (and the Java runner) say', () => {
+  const rule = buildLayout({}, plan()).rules.starved;
+  for (const c of STARVED.cases) {
+    assert.equal(isStarved(rule, c.loadedMillis, c.baselineMillis), c.starved, `${c.why}: ${JSON.stringify(c)}`);
+  }
+});
+
+test('isUntouched and the untouched threshold judge every untouched case as the cases (and the Java runner) say', async () => {
+  const rule = buildLayout({}, plan()).rules.untouched;
+  const loaded = await loadScript(STARVATION, { env: TWO_TARGETS });
+  const thresholds = /** @type {Record<string, { threshold: string }[]>} */ (loaded.options.thresholds);
+  for (const probe of rule.probes) {
+    const [{ threshold }] = thresholds[`http_req_duration{probe:${probe},target:unpinned,phase:load}`];
+    const parsed = parseThreshold(threshold);
+    assert.ok(!('error' in parsed) && parsed.method === 'p' && parsed.percentile === rule.percentile && parsed.operator === '<');
+    for (const c of UNTOUCHED.cases) {
+      assert.equal(isUntouched(rule, c.loadedMillis), c.untouched, `${c.why}: ${JSON.stringify(c)}`);
+      assert.equal(c.loadedMillis < /** @type {{ value: number }} */ (parsed).value, c.untouched, `threshold ${threshold}, ${c.why}`);
+    }
+  }
+});
+
+test('the report\'s verdicts are the rules\' judgements of every case', async () => {
+  const loaded = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService({ info: JDK21_INFO }) });
+  const layout = buildLayout(TWO_TARGETS, plan());
+  const setupData = loaded.setup();
+  const base = starvationModel(layout, { starving: () => false });
+  for (const c of STARVED.cases) {
+    /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
+    const withCase = (name, tags, type) => {
+      if (name === 'http_req_duration' && tags.probe === 'virtual' && tags.target === 'pinned') {
+        const p50 = tags.phase === 'baseline' ? c.baselineMillis : c.loadedMillis;
+        return { trend: { p50, p99: p50 * 1.2, max: p50 * 1.5, count: 100 } };
+      }
+      return base(name, tags, type);
+    };
+    const files = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData, model: withCase }));
+    const verdict = JSON.parse(files['summary.json']).starvationLab.verdicts.find((/** @type {any} */ v) => v.target === 'pinned');
+    assert.equal(verdict.observed, c.starved ? 'starves' : 'free', `${c.why}: ${JSON.stringify(c)}`);
+    assert.equal(verdict.loadedMs, c.loadedMillis);
+    assert.equal(verdict.starvedFromMs, starvedFromMs(STARVED.assumes, c.baselineMillis));
+  }
+  for (const c of UNTOUCHED.cases) {
+    const model = starvationModel(layout, { starving: () => false, slowProbe: (t, p, probe) => (probe === 'worker' && p === 'load' ? c.loadedMillis : undefined) });
+    const files = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData, model }));
+    const verdict = JSON.parse(files['summary.json']).starvationLab.verdicts.find((/** @type {any} */ v) => v.target === 'unpinned');
+    const worker = verdict.untouched.find((/** @type {any} */ u) => u.probe === 'worker');
+    assert.equal(worker.untouched, c.untouched, `${c.why}: ${JSON.stringify(c)}`);
+  }
+});
+
+test('the rules in words are the Java runner\'s', () => {
+  assert.equal(describeStarved({ probe: 'virtual', percentile: 50, baselineFactor: 20, minimumMillis: 50 }),
+    'starved when /probe/virtual\'s p50 is at least 20x its baseline on the same JVM and at least 50 ms');
+  assert.equal(describeStarved({ probe: 'virtual', percentile: 99.9, baselineFactor: 2.5, minimumMillis: 0.5 }),
+    'starved when /probe/virtual\'s p99.9 is at least 2.5x its baseline on the same JVM and at least 0.5 ms');
+  assert.equal(describeUntouched(UNTOUCHED.assumes), UNTOUCHED.text);
+  assert.equal(describeUntouched({ probes: ['worker'], percentile: 50, maximumMillis: 20 }), 'untouched when the worker probe keeps its p50 under 20 ms');
+});
+
+test('event loops: each must answer at least its least share of the even part, counted one by one up to EVENT_LOOPS', () => {
+  assert.deepEqual(eventLoopCoverage(0.25, { 0: 34, 1: 33, 2: 34, 3: 34, other: 0 }, 4, 8), { answers: 135, leastAnswers: 8.4375, short: [], judged: 4 });
+  assert.deepEqual(eventLoopCoverage(0.25, { 0: 135, 1: 0, 2: 0, 3: 0, other: 0 }, 4, 8)?.short, ['1', '2', '3'], 'one event loop reached');
+  assert.deepEqual(eventLoopCoverage(0.25, { 0: 60, 1: 59, 2: 9, 3: 7 }, 4, 8)?.short, ['3'], 'just under a quarter of 33.75');
+  assert.deepEqual(eventLoopCoverage(0.25, { 0: 10, 1: 10, other: 20 }, 4, 2), { answers: 40, leastAnswers: 2.5, short: [], judged: 2 });
+  assert.equal(eventLoopCoverage(0.25, { 0: 0, other: 0 }, 4, 8), null, 'answers that name no event loop');
+  assert.equal(eventLoopCoverage(0.25, { 0: 10 }, undefined, 8), null, 'a service that does not count its event loops');
+});
+
+test('with no baseline the floor alone decides, and the verdict says so', async () => {
+  const env = { ...TWO_TARGETS, BASELINE_SECONDS: '0' };
+  const loaded = await loadScript(STARVATION, { env, transport: fakeService({ info: JDK21_INFO }) });
+  const model = starvationModel(buildLayout(env, plan()), { starving: (t, p) => t === 'pinned' && p === 'load' });
+  /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
+  const noBaseline = (name, tags, type) => (tags.phase === 'baseline' && name === 'http_req_duration'
+    ? { trend: { p50: 0, p99: 0, max: 0, count: 0 } } : model(name, tags, type));
+  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model: noBaseline }))['report.md'];
+  assert.match(md, /^- pinned: STARVES, as predicted under \/work\/pinned \(sleep\): \/probe\/virtual p50 1413 ms ≥ 50 ms \(no baseline, so the floor alone: 50 ms\)/m);
+});

@@ -1,0 +1,160 @@
+package example.second;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A small service that is not the lab: the JDK's own HTTP server, with endpoints on virtual threads that
+ * hold their carriers in the three ways a service can, and a health check off the carriers.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -jar target/second-service.jar 8081 [9081]
+ * </pre>
+ *
+ * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23)
+ * GET /native?ms=100  a blocking call made from inside a native frame: libc's bsearch calling back into Java (pins on every
+ *                     JDK; 501 on JDK 21, which has no final FFM)
+ * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
+ * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows
+ * GET /health         answers at once, on the server's platform threads; its median stays fast while the carriers
+ *                     starve, but not its tail: it shares the server with the endpoints on virtual threads
+ * GET :9081/health    the same on a management port of its own (the optional second argument), a server no virtual
+ *                     thread touches: it stays fast while the carriers starve
+ */
+public class SecondService {
+
+    private static final int DEFAULT_MS = 100;
+    private static final ExecutorService VIRTUAL = Executors.newVirtualThreadPerTaskExecutor();
+    /** {@code NativeWait.call(int)}, compiled at release 22 (src/main/java22 of this module); on JDK 21 a handle that throws. */
+    private static final MethodHandle NATIVE_WAIT = nativeWait();
+
+    public static void main(String[] args) throws IOException {
+        int port = args.length > 0 ? Integer.parseInt(args[0]) : 8081;
+        HttpServer server = HttpServer.create(new InetSocketAddress(port), 1024);
+        // the server's own threads, platform ones: they read requests, answer /health and hand the rest to virtual threads
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.createContext("/sync", onVirtualThread(exchange -> new LegacyClient().fetch(millis(exchange))));
+        server.createContext("/native", onVirtualThread(exchange -> NATIVE_WAIT.invokeExact(millis(exchange))));
+        server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
+        server.createContext("/hello", onVirtualThread(exchange -> {
+        }));
+        server.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
+        server.start();
+        if (args.length > 1) {
+            // as a framework's management port: a server, dispatcher and threads of its own
+            HttpServer management = HttpServer.create(new InetSocketAddress(Integer.parseInt(args[1])), 64);
+            management.setExecutor(Executors.newFixedThreadPool(2));
+            management.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
+            management.start();
+        }
+        System.out.println("SecondService listening on " + port + (args.length > 1 ? ", management on " + args[1] : "")
+                + " (JDK " + Runtime.version() + ")");
+    }
+
+    interface Work {
+        void run(HttpExchange exchange) throws Throwable;
+    }
+
+    /** Thrown where this JDK cannot run an endpoint: answered 501. */
+    static final class Unavailable extends RuntimeException {
+        Unavailable(String message) {
+            super(message);
+        }
+    }
+
+    private static MethodHandle nativeWait() {
+        MethodType type = MethodType.methodType(void.class, int.class);
+        try {
+            if (Runtime.version().feature() >= 22) {
+                return MethodHandles.lookup().findStatic(Class.forName("example.second.NativeWait"), "call", type);
+            }
+            return MethodHandles.lookup().findStatic(SecondService.class, "noFfm", type);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static void noFfm(int ms) {
+        throw new Unavailable("a native frame needs FFM, final from JDK 22; this is JDK " + Runtime.version().feature());
+    }
+
+    /** Each request of the endpoint runs on a new virtual thread; the server's thread returns at once. */
+    private static HttpHandler onVirtualThread(Work work) {
+        return exchange -> VIRTUAL.execute(() -> {
+            try {
+                work.run(exchange);
+                Thread current = Thread.currentThread();
+                answer(exchange, 200, "{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"virtual\":" + current.isVirtual() + "}");
+            } catch (IllegalArgumentException e) {
+                answer(exchange, 400, "{\"error\":\"" + e.getMessage() + "\"}");
+            } catch (Unavailable e) {
+                answer(exchange, 501, "{\"error\":\"" + e.getMessage() + "\"}");
+            } catch (Throwable e) {
+                answer(exchange, 500, "{\"error\":\"" + e + "\"}");
+            }
+        });
+    }
+
+    private static int millis(HttpExchange exchange) {
+        String query = exchange.getRequestURI().getQuery();
+        if (query == null || !query.startsWith("ms=")) {
+            return DEFAULT_MS;
+        }
+        try {
+            int ms = Integer.parseInt(query.substring(3));
+            if (ms >= 0 && ms <= 30_000) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new IllegalArgumentException("ms must be 0-30000");
+    }
+
+    private static void answer(HttpExchange exchange, int status, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        try (OutputStream out = exchange.getResponseBody()) {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            out.write(bytes);
+        } catch (IOException e) {
+            // the client left
+        } finally {
+            exchange.close();
+        }
+    }
+
+    /** A client of a slow remote system that guards its connection with a monitor, as older libraries do. */
+    static final class LegacyClient {
+        synchronized void fetch(int ms) throws InterruptedException {
+            Thread.sleep(ms);
+        }
+    }
+
+    /** Computation that never blocks, so its virtual thread keeps the carrier throughout. */
+    static final class Checksum {
+        static volatile long sink;
+
+        static void compute(int ms) {
+            long deadline = System.nanoTime() + ms * 1_000_000L;
+            long x = 17;
+            while (System.nanoTime() < deadline) {
+                for (int i = 0; i < 1_000; i++) {
+                    x = x * 31 + i;
+                }
+            }
+            sink = x;
+        }
+    }
+}

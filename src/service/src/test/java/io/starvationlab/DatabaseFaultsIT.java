@@ -1,0 +1,145 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.load.ClosedLoad;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.Project;
+
+/**
+ * A real PostgreSQL this test owns, stopped and started under load and with a backend killed
+ * mid-query: 503s come fast, readiness follows the database, and nothing leaks or hangs.
+ */
+class DatabaseFaultsIT {
+
+    static final Duration ACQUISITION_TIMEOUT = Duration.ofSeconds(2);
+    static final int LOAD_CLIENTS = 32;
+    static Path dataDirectory;
+    static int port;
+    static EmbeddedPostgres database;
+    static LabServer server;
+    static LabClient lab;
+
+    @BeforeAll
+    static void start() throws IOException {
+        dataDirectory = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "faults-pg-");
+        port = LabServer.freePort();
+        database = startDatabase();
+        server = LabServer.start(List.of(), Map.of(
+                "quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:" + port + "/postgres",
+                "quarkus.datasource.username", "postgres",
+                "quarkus.datasource.password", "trust-auth-ignores-it"), Project.testLogs(), "database-faults");
+        lab = new LabClient(server.baseUri());
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (server != null) {
+            server.close();
+        }
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    static EmbeddedPostgres startDatabase() throws IOException {
+        return EmbeddedPostgres.builder().setPort(port).setDataDirectory(dataDirectory).setCleanDataDirectory(false)
+                .setServerConfig("max_connections", "200").start();
+    }
+
+    @Test
+    void stoppingTheDatabaseMidLoadShouldGiveFast503sAndRecoverWithoutARestart() throws IOException {
+        List<ClosedLoad.Outcome> outcomes;
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=100"), LOAD_CLIENTS, Duration.ofSeconds(60))) {
+            ServiceConditions.awaitGauges(lab, Duration.ofSeconds(30), "the load's queries running on the database",
+                    gauges -> gauges.connectionsInUse() > 0);
+            database.close();
+            database = null;
+            long stopped = System.nanoTime();
+            awaitStatus("/q/health/ready", 503, Duration.ofSeconds(15));
+            System.out.printf("readiness DOWN %.1f s after the database stopped%n", (System.nanoTime() - stopped) / 1e9);
+            long start = System.nanoTime();
+            HttpResponse<String> refused = lab.get("/work/unpinned?ms=10");
+            long refusedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(refused.body()).contains("\"reason\":\"");
+            assertThat(refusedMillis).as("a dead database answers within the acquisition timeout").isLessThan(ACQUISITION_TIMEOUT.toMillis() + 1_000);
+            // an outage the load meets, not a blip: as many refusals as it has clients
+            await("the load refused while the database is down").atMost(Duration.ofSeconds(30))
+                    .until(() -> load.result().latencies().statuses().getOrDefault(503, 0L) >= LOAD_CLIENTS);
+
+            database = startDatabase();
+            long restarted = System.nanoTime();
+            awaitStatus("/q/health/ready", 200, Duration.ofSeconds(30));
+            awaitStatus("/work/unpinned?ms=10", 200, Duration.ofSeconds(30));
+            System.out.printf("serving again %.1f s after the database came back%n", (System.nanoTime() - restarted) / 1e9);
+            long servedBefore = load.result().latencies().ok();
+            await("the load served again").atMost(Duration.ofSeconds(30))
+                    .until(() -> load.result().latencies().ok() >= servedBefore + LOAD_CLIENTS);
+            outcomes = load.stop(Duration.ofSeconds(30)).outcomes();
+        }
+        Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
+        System.out.println("database stopped and started under load: " + statuses);
+        assertThat(statuses.keySet()).containsOnly(200, 503);
+        assertThat(outcomes).as("nothing hangs: ms + acquisition timeout + 5 s")
+                .allSatisfy(outcome -> assertThat(outcome.millis()).isLessThan(100 + ACQUISITION_TIMEOUT.toMillis() + 5_000));
+        ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "no permit or connection left behind");
+    }
+
+    @Test
+    void aBackendKilledMidQueryShouldAnswer503AtOnceAndLeakNothing() throws Exception {
+        awaitStatus("/work/unpinned?ms=10", 200, Duration.ofSeconds(30));
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> lab.get("/work/unpinned?ms=8000"));
+        long killed;
+        try (Connection admin = DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/postgres", "postgres", "");
+                Statement statement = admin.createStatement()) {
+            // the slow request's query, once it runs: terminated as soon as it is seen
+            int terminated = await("a backend running pg_sleep").atMost(Duration.ofSeconds(6)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(50)).until(() -> {
+                        try (ResultSet result = statement.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                + "WHERE state = 'active' AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()")) {
+                            result.next();
+                            return result.getInt(1);
+                        }
+                    }, count -> count > 0);
+            assertThat(terminated).as("the one backend running pg_sleep, killed").isEqualTo(1);
+            killed = System.nanoTime();
+        }
+        HttpResponse<String> answer = slow.get();
+        long afterKill = (System.nanoTime() - killed) / 1_000_000;
+        assertThat(answer.statusCode()).isEqualTo(503);
+        assertThat(answer.body()).contains("\"reason\":\"database-unavailable\"");
+        assertThat(afterKill).as("answered when the backend died, not when pg_sleep would have ended").isLessThan(3_000);
+        ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "idle after the killed backend");
+        assertThat(lab.get("/work/unpinned?ms=10").statusCode()).as("the pool replaced the dead connection").isEqualTo(200);
+    }
+
+    private static void awaitStatus(String path, int status, Duration within) {
+        await(path + " answering " + status).atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> lab.get(path, Duration.ofSeconds(10)).statusCode(), equalTo(status));
+    }
+}

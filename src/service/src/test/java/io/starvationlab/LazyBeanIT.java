@@ -1,0 +1,134 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.starvationlab.harness.load.ColdStartRace;
+import io.starvationlab.harness.load.Latencies;
+import io.starvationlab.harness.load.Probes;
+import io.starvationlab.harness.Jcmd;
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Project;
+
+/**
+ * One application-scoped bean that the event loops and the virtual threads share, left to its first
+ * use ({@code lab.beans.lazy-problem-responses=true}), on a fresh JVM starved at once: a virtual thread
+ * begins creating it, under ArC's lock for that bean, and then waits for a carrier; every event loop
+ * that needs the bean meanwhile waits on that lock, and with it every connection it serves, liveness
+ * included. The same JVM and load with the bean created at start-up (the default) blocks no event loop.
+ * <p>
+ * The race is set by {@link ColdStartRace}, which the experiment's cold-start runs share: while the creator
+ * waits for a carrier every carrier is held until the holders end, about 4 s after the creation began.
+ */
+class LazyBeanIT {
+
+    static final Duration STARVED = Duration.ofSeconds(3);
+    static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
+    static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
+
+    @Test
+    void aBeanLeftToItsFirstUseShouldHoldTheEventLoopsWhileItsCreatorWaitsForACarrier() {
+        Starved lazy = starve(true, "lazy-bean");
+        Starved eager = starve(false, "eager-bean");
+
+        assertThat(lazy.blocked()).as("event loops reported blocked with the bean left lazy").isNotEmpty();
+        assertThat(lazy.blocked()).as("waiting on ArC's lock for the bean, to refuse a request")
+                .anySatisfy(warning -> assertThat(warning.warning()).contains(WAITER_FRAME, "ProblemResponses_ClientProxy.end"));
+        assertThat(lazy.holder()).as("the thread dump taken during the stall: the creator, a virtual thread").isNotNull();
+        assertThat(lazy.waiters()).as("event loops in that dump waiting on ArC's lock").isNotEmpty();
+        assertThat(lazy.holder().path("virtual").asBoolean()).isTrue();
+        assertThat(lazy.holder().has("carrier")).as("unmounted: waiting for a carrier, not running on one").isFalse();
+        assertThat(lazy.live().maxMillis()).as("liveness waits with the event loops, ms").isGreaterThan(1_000);
+        assertThat(lazy.malformed().maxMillis()).as("a malformed request's 400 waits with them, ms").isGreaterThan(1_000);
+
+        assertThat(eager.blocked()).as("no event loop blocked with every bean created at start-up").isEmpty();
+        assertThat(eager.live().statuses()).containsOnlyKeys(200);
+        assertThat(eager.live().maxMillis()).as("liveness, ms").isLessThan(1_000);
+        assertThat(eager.malformed().statuses()).containsOnlyKeys(400);
+    }
+
+    /**
+     * What one fresh JVM under the load showed: the checker's warnings; from a thread dump taken once the
+     * checker warned, the bean's creator and the event loops waiting on ArC's lock; liveness and malformed requests.
+     */
+    record Starved(List<LabServer.BlockedEventLoop> blocked, JsonNode holder, List<String> waiters, Latencies live, Latencies malformed) {
+    }
+
+    private static Starved starve(boolean lazy, String name) {
+        try (LabServer server = LabServer.start(List.of(), ColdStartRace.properties(lazy), Project.testLogs(), name)) {
+            LabClient lab = new LabClient(server.baseUri());
+            AtomicReference<JsonNode> dumped = new AtomicReference<>();
+            ColdStartRace.Starved starved = ColdStartRace.starve(server, ServerJdk.of(lab).starvingMode(), lazy, STARVED, () -> {
+                if (dumped.get() == null && !server.eventLoopBlockedWarnings().isEmpty()) {
+                    dumped.set(threadDump(server)); // during the stall: the checker warns while it lasts
+                }
+            });
+            assertThat(starved.triggered()).as(lazy ? "the bean's creation begun on a virtual thread" : "a request refused for a permit, on its virtual thread")
+                    .isTrue();
+            JsonNode dump = dumped.get();
+            Probes.Window window = starved.window();
+            List<LabServer.BlockedEventLoop> blocked = server.eventLoopBlockedWarnings();
+            Map<String, Long> longest = new TreeMap<>();
+            blocked.forEach(warning -> longest.merge(warning.thread(), warning.blockedMillis(), Math::max));
+            Latencies live = window.latencies().get("live");
+            JsonNode holder = dump == null ? null : threads(dump).stream()
+                    .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.startsWith(HOLDER_FRAME))).findFirst().orElse(null);
+            List<String> waiters = dump == null ? List.of() : threads(dump).stream()
+                    .filter(thread -> thread.path("name").asText().startsWith("vert.x-eventloop-thread-"))
+                    .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.contains(WAITER_FRAME)))
+                    .map(thread -> thread.path("name").asText()).toList();
+            Latencies malformed = window.latencies().get("malformed");
+            System.out.printf("%s: event loops blocked (longest warning each, ms) %s; liveness max %.0f ms, event-loop probe max %.0f ms,"
+                    + " malformed %s max %.0f ms; in the dump, the bean's creator: %s, event loops waiting for it: %s%n", name, longest,
+                    live.maxMillis(), window.latencies().get("event-loop").maxMillis(), malformed.statuses(), malformed.maxMillis(), holder == null ? "none" : holder.path("name").asText() + " "
+                            + holder.path("state").asText() + (holder.has("carrier") ? " on " + holder.path("carrier").asText() : ", unmounted"),
+                    waiters);
+            if (holder != null) {
+                System.out.println("  " + String.join("\n  ", frames(holder)));
+            }
+            return new Starved(blocked, holder, waiters, live, malformed);
+        }
+    }
+
+    /** Every thread of the server, virtual ones included: {@code jcmd <pid> Thread.dump_to_file -format=json}. */
+    private static JsonNode threadDump(LabServer server) {
+        try {
+            Path dump = Files.createTempFile("lab-threads-", ".json");
+            Files.delete(dump);
+            Jcmd.run(server.pid(), "Thread.dump_to_file", "-format=json", dump.toString());
+            JsonNode root = LabClient.json().readTree(dump.toFile());
+            Files.deleteIfExists(dump);
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<JsonNode> threads(JsonNode dump) {
+        List<JsonNode> threads = new ArrayList<>();
+        dump.path("threadDump").path("threadContainers").forEach(container -> container.path("threads").forEach(threads::add));
+        return threads;
+    }
+
+    private static List<String> frames(JsonNode thread) {
+        List<String> frames = new ArrayList<>();
+        thread.path("stack").forEach(frame -> frames.add(frame.asText()));
+        return frames;
+    }
+}

@@ -1,0 +1,66 @@
+package io.starvationlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.Project;
+
+/**
+ * The production configuration: no default credentials, a clear refusal to start without them, and
+ * bounds on how much one client can take.
+ */
+class ProductionConfigIT {
+
+    @Test
+    void shouldRefuseToStartAgainstAnExternalDatabaseWithoutCredentials() {
+        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of("quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:9/lab"),
+                Duration.ofSeconds(90));
+        assertThat(exit.code()).isNotZero();
+        assertThat(exit.output()).contains("needs credentials: set QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD");
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutADatabaseWhenTheEmbeddedOneIsOff() {
+        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of("lab.embedded-postgres.enabled", "false"), Duration.ofSeconds(90));
+        assertThat(exit.code()).isNotZero();
+        assertThat(exit.output()).contains("No database configured");
+    }
+
+    @Test
+    void shouldBoundTheRequestsInFlight() {
+        try (LabServer server = LabServer.start(List.of(), Map.of("lab.work.max-in-flight", "8"), Project.testLogs(), "max-in-flight")) {
+            List<ClosedLoad.Outcome> outcomes;
+            ClosedLoad.Result result;
+            try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
+                // requests served and requests refused: what the assertions below count
+                await("answers of both kinds").atMost(Duration.ofSeconds(30))
+                        .until(() -> load.result().latencies().statuses().keySet().containsAll(List.of(200, 503)));
+                result = load.stop(Duration.ofSeconds(10));
+                outcomes = result.outcomes();
+            }
+            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
+            assertThat(statuses.keySet()).containsOnly(200, 503);
+            assertThat(outcomes).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
+                    .allSatisfy(outcome -> {
+                        assertThat(outcome.retryAfter()).isEqualTo("1");
+                        assertThat(outcome.millis()).as("refused at once, before a thread is spent").isLessThan(500);
+                    });
+            // 8 at a time, 2 s each: at most 8 per started 2 s (and the requests still running when the load stopped)
+            long windows = (long) Math.ceil(result.seconds() / 2.0) + 1;
+            assertThat(statuses.get(200)).as("never more than 8 requests served at once").isLessThanOrEqualTo(8 * windows);
+            double overloaded = new LabClient(server.baseUri()).metrics()
+                    .sum("lab_work_rejected_total", sample -> "overloaded".equals(sample.label("reason"))).orElseThrow();
+            assertThat(overloaded).as("refused as overloaded").isEqualTo((double) statuses.get(503));
+        }
+    }
+}

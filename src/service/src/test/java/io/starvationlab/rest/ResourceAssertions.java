@@ -1,0 +1,65 @@
+package io.starvationlab.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.awaitility.Awaitility;
+
+import io.starvationlab.harness.PrometheusText;
+
+/** Checks shared by the in-JVM resource tests. */
+final class ResourceAssertions {
+
+    private ResourceAssertions() {
+    }
+
+    /** No permit is held and no pooled connection is in use: nothing leaked from the test. */
+    static void assertNothingHeld() {
+        Awaitility.await("no permit and no connection held").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .untilAsserted(() -> {
+                    PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+                    assertThat(metrics.sum("lab_downstream_permits_in_use", s -> true)).as("permits in use").contains(0.0);
+                    assertThat(metrics.sum("agroal_active_count", s -> true)).as("connections in use").contains(0.0);
+                });
+    }
+
+    /** Sends {@code count} GETs from platform threads and returns their statuses to come. */
+    static List<CompletableFuture<Integer>> sendInBackground(int count, String path) {
+        List<CompletableFuture<Integer>> statuses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            CompletableFuture<Integer> status = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    status.complete(given().get(path).then().extract().statusCode());
+                } catch (Throwable e) {
+                    status.completeExceptionally(e);
+                }
+            });
+            statuses.add(status);
+        }
+        return statuses;
+    }
+
+    /**
+     * The longest {@code /work} answer with {@code status}, in milliseconds, on the service's clock
+     * ({@code http_server_requests_seconds_max}): what the service promises, without the test client's
+     * own start-up (RestAssured's first request in a thread compiles Groovy, seconds on busy cores).
+     */
+    static double slowestWorkAnswerMillis(int status) {
+        PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+        return metrics.samples("http_server_requests_seconds_max", sample -> String.valueOf(status).equals(sample.label("status"))
+                && "/work/{mode}".equals(sample.label("uri"))).stream().mapToDouble(sample -> sample.value() * 1000).max().orElseThrow();
+    }
+
+    /** Waits until the sleep downstream's gauge reads at least {@code value}: the requests sent hold or wait, as planned. */
+    static void awaitSleepGauge(String name, double value) {
+        Awaitility.await(name + " reaches " + value).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString())
+                        .sum(name, sample -> "sleep".equals(sample.label("downstream"))).orElse(0.0), reading -> reading >= value);
+    }
+}

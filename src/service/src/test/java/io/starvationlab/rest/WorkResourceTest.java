@@ -1,0 +1,182 @@
+package io.starvationlab.rest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
+import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.harness.PrometheusText;
+import io.starvationlab.service.Mode;
+
+@QuarkusTest
+class WorkResourceTest {
+
+    @AfterEach
+    void nothingIsHeldAfterwards() {
+        ResourceAssertions.assertNothingHeld();
+    }
+
+    /** Every mode of the service with every downstream. */
+    static Stream<Arguments> everyModeAndDownstream() {
+        return Mode.labels().stream().flatMap(mode -> Stream.of(Arguments.of(mode, "db"), Arguments.of(mode, "sleep")));
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyModeAndDownstream")
+    void shouldRunEveryModeAndAnswerTheContractFields(String mode, String downstream) {
+        if (Prediction.of(Runtime.version().feature(), mode, downstream, List.of(), Map.of()).outcome() == Prediction.Outcome.UNAVAILABLE) {
+            given().queryParam("downstream", downstream).get("/work/native").then().statusCode(501)
+                    .contentType("application/problem+json").body("type", equalTo("urn:starvation-lab:problem:mode-unavailable"));
+            return;
+        }
+        ValidatableResponse answer = given().queryParam("ms", 30).queryParam("downstream", downstream)
+                .get("/work/" + mode)
+                .then().statusCode(200).contentType("application/json")
+                .body("mode", equalTo(mode))
+                .body("downstream", equalTo(mode.equals("cpu") ? "none" : downstream))
+                .body("lock", equalTo(mode.equals("pinned") || mode.equals("reentrant") ? "private" : "none"))
+                .body("ms", equalTo(30))
+                .body("permitWaitMillis", greaterThanOrEqualTo(0f))
+                .body("elapsedMillis", greaterThanOrEqualTo(30f))
+                .body("thread", notNullValue());
+        if (mode.equals("platform")) {
+            answer.body("virtual", equalTo(false)).body("carrier", nullValue());
+        } else {
+            answer.body("virtual", equalTo(true)).body("carrier", startsWith("ForkJoinPool"));
+        }
+    }
+
+    @Test
+    void shouldUseTheDefaultsWhenNoParameterIsGiven() {
+        given().get("/work/unpinned").then().statusCode(200)
+                .body("ms", equalTo(100)).body("downstream", equalTo("db")).body("lock", equalTo("none"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "pinned", "reentrant" })
+    void shouldSerialiseRequestsOnASharedLock(String mode) throws Exception {
+        int requests = 4;
+        int ms = 250;
+        long shared = wallClockMillis(requests, "/work/" + mode + "?downstream=sleep&lock=shared&ms=" + ms);
+        long separate = wallClockMillis(requests, "/work/" + mode + "?downstream=sleep&lock=private&ms=" + ms);
+        assertThat(shared).as("one at a time: n x ms").isGreaterThanOrEqualTo((long) (0.9 * requests * ms));
+        assertThat(separate).as("a lock each: together").isLessThan((long) (0.75 * requests * ms));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "ms=abc | ms", "ms=-1 | ms", "ms=30001 | ms", "ms=1.5 | ms", "ms= | ms", "ms=99999999999999999999 | ms",
+            "downstream=redis | downstream", "downstream=DB | downstream", "lock=global | lock",
+            "ms=10&ms=20 | ms", "verbose=true | verbose" })
+    void shouldRefuseBadParametersWithAProblem(String query, String parameter) {
+        given().get("/work/unpinned?" + query)
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("status", equalTo(400))
+                .body("type", equalTo("urn:starvation-lab:problem:invalid-parameter"))
+                .body("parameter", equalTo(parameter))
+                .body("instance", equalTo("/work/unpinned"));
+    }
+
+    @Test
+    void shouldAnswerAnUnknownModeWithTheListOfModes() {
+        given().get("/work/green")
+                .then().statusCode(404).contentType("application/problem+json")
+                .body("type", equalTo("urn:starvation-lab:problem:unknown-mode"))
+                .body("modes", equalTo(Mode.labels()));
+    }
+
+    @Test
+    void shouldRefuseOtherMethodsWithAProblem() {
+        given().post("/work/unpinned").then().statusCode(405).contentType("application/problem+json").body("status", equalTo(405));
+        given().get("/nothing/here").then().statusCode(404).contentType("application/problem+json").body("status", equalTo(404));
+    }
+
+    /**
+     * What admission answers on the event loop is what the JAX-RS mappers answered when these requests
+     * still reached the resource: the same problem, field by field.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+            "GET    | /work/unpinned?ms=abc   | 400 | invalid-parameter | Invalid query parameter | 'ms' must be a whole number of milliseconds from 0 to 30000 | /work/unpinned",
+            "HEAD   | /work/unpinned?ms=abc   | 400 | | | | ",
+            "GET    | /work/platform?lock=x   | 400 | invalid-parameter | Invalid query parameter | 'lock' must be one of private, shared | /work/platform",
+            "GET    | /work/green?ms=abc      | 404 | unknown-mode | Unknown work mode | no work mode 'green'; the modes are unpinned, pinned, reentrant, native, cpu, platform | /work/green",
+            "GET    | /work/unpinned/         | 404 | unknown-mode | Unknown work mode | no work mode 'unpinned/'; the modes are unpinned, pinned, reentrant, native, cpu, platform | /work/unpinned/",
+            "GET    | /work                   | 404 | http-404 | Not Found | nothing is served at /work | /work",
+            "GET    | /work/                  | 404 | http-404 | Not Found | nothing is served at /work/ | /work/",
+            "GET    | /work/unpinned/extra    | 404 | http-404 | Not Found | nothing is served at /work/unpinned/extra | /work/unpinned/extra",
+            "POST   | /work                   | 404 | http-404 | Not Found | nothing is served at /work | /work",
+            "POST   | /work/unpinned?ms=abc   | 405 | http-405 | Method Not Allowed | HTTP 405 Method Not Allowed | /work/unpinned",
+            "PUT    | /work/platform          | 405 | http-405 | Method Not Allowed | HTTP 405 Method Not Allowed | /work/platform",
+            "DELETE | /work/green             | 405 | http-405 | Method Not Allowed | HTTP 405 Method Not Allowed | /work/green" })
+    void shouldAnswerBadInputWithTheProblemItsMapperGave(String method, String path, int status, String slug, String title, String detail,
+            String instance) {
+        ValidatableResponse answer = given().request(method, path).then().statusCode(status).contentType("application/problem+json");
+        if (slug == null) {
+            return; // HEAD: no body
+        }
+        answer.body("type", equalTo("urn:starvation-lab:problem:" + slug)).body("title", equalTo(title)).body("status", equalTo(status))
+                .body("detail", equalTo(detail)).body("instance", equalTo(instance));
+    }
+
+    @Test
+    void shouldLeaveOptionsToJaxRs() {
+        given().options("/work/unpinned").then().statusCode(200).header("Allow", "HEAD, GET, OPTIONS");
+    }
+
+    /** Bad input is answered by admission: no request is handed to a virtual thread, so none waits for a carrier. */
+    @Test
+    void badInputShouldNeverReachAVirtualThread() {
+        double handedOff = requestsThatReachedACarrier();
+        given().get("/work/unpinned?ms=abc").then().statusCode(400);
+        given().get("/work/green").then().statusCode(404);
+        given().post("/work/unpinned").then().statusCode(405);
+        given().get("/work/unpinned?ms=1&downstream=sleep").then().statusCode(200);
+        assertThat(requestsThatReachedACarrier()).as("only the request that runs reached a carrier").isEqualTo(handedOff + 1);
+    }
+
+    private static double requestsThatReachedACarrier() {
+        String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return PrometheusText.parse(scrape).sum("lab_carrier_request_wait_seconds_count", sample -> true).orElseThrow();
+    }
+
+    private static long wallClockMillis(int requests, String path) throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(requests);
+        try {
+            List<Callable<Integer>> calls = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                calls.add(() -> given().get(path).then().extract().statusCode());
+            }
+            long start = System.nanoTime();
+            for (Future<Integer> status : clients.invokeAll(calls)) {
+                assertThat(status.get()).isEqualTo(200);
+            }
+            return (System.nanoTime() - start) / 1_000_000;
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+}
