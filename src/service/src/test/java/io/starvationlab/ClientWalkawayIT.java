@@ -11,12 +11,13 @@ import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
 
 /**
  * Clients that walk away mid-wait give their permits and connections back at once, not when their
@@ -24,41 +25,42 @@ import io.starvationlab.harness.Project;
  */
 class ClientWalkawayIT {
 
+    @RegisterExtension
+    static final Servers servers = new Servers();
+
     static final int PERMITS = 20;
 
     @ParameterizedTest
     @ValueSource(strings = { "db", "sleep" })
     void abandonedRequestsShouldReleasePermitsAndConnectionsAtOnce(String downstream) {
-        try (LabServer server = LabServer.start(List.of(), Map.of("lab.downstream.permits", String.valueOf(PERMITS)),
-                Project.testLogs(), "walkaway-" + downstream)) {
-            LabClient lab = new LabClient(server.baseUri());
-            CountDownLatch leave = new CountDownLatch(1);
-            List<Thread> clients = new ArrayList<>();
-            for (int i = 0; i < 3 * PERMITS; i++) {
-                clients.add(Thread.ofPlatform().start(() -> RawHttp.abandon(server.baseUri(),
-                        "/work/unpinned?ms=20000&downstream=" + downstream, leave)));
-            }
-            try {
-                // the calls last 20 s: well before that, every client holds a permit or waits for one
-                await("every client holding or waiting for a permit").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
-                        .pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
-                            Gauges busy = Gauges.read(lab);
-                            assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
-                            assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
-                        });
-            } finally {
-                leave.countDown();
-                clients.forEach(ClientWalkawayIT::join);
-            }
-
-            long walkedAway = System.nanoTime();
-            Gauges after = ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "released long before the 20 s calls would end");
-            System.out.printf("%s: idle %.2f s after %d clients walked away: %s%n", downstream, (System.nanoTime() - walkedAway) / 1e9,
-                    3 * PERMITS, after);
-            long start = System.nanoTime();
-            assertThat(lab.get("/work/unpinned?ms=10&downstream=" + downstream).statusCode()).isEqualTo(200);
-            assertThat((System.nanoTime() - start) / 1_000_000).as("no permit wait left").isLessThan(1_000);
+        LabServer server = servers.lab("walkaway-" + downstream, Map.of("lab.downstream.permits", String.valueOf(PERMITS)));
+        LabClient lab = new LabClient(server.baseUri());
+        CountDownLatch leave = new CountDownLatch(1);
+        List<Thread> clients = new ArrayList<>();
+        for (int i = 0; i < 3 * PERMITS; i++) {
+            clients.add(Thread.ofPlatform().start(() -> RawHttp.abandon(server.baseUri(),
+                    "/work/unpinned?ms=20000&downstream=" + downstream, leave)));
         }
+        try {
+            // the calls last 20 s: well before that, every client holds a permit or waits for one
+            await("every client holding or waiting for a permit").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+                        Gauges busy = Gauges.read(lab);
+                        assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
+                        assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
+                    });
+        } finally {
+            leave.countDown();
+            clients.forEach(ClientWalkawayIT::join);
+        }
+
+        long walkedAway = System.nanoTime();
+        Gauges after = ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "released long before the 20 s calls would end");
+        System.out.printf("%s: idle %.2f s after %d clients walked away: %s%n", downstream, (System.nanoTime() - walkedAway) / 1e9,
+                3 * PERMITS, after);
+        long start = System.nanoTime();
+        assertThat(lab.get("/work/unpinned?ms=10&downstream=" + downstream).statusCode()).isEqualTo(200);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("no permit wait left").isLessThan(1_000);
     }
 
     private static void join(Thread thread) {

@@ -8,16 +8,17 @@ import java.util.Map;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.RepetitionInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.starvationlab.harness.load.ClosedLoad;
-import io.starvationlab.harness.load.Latencies;
-import io.starvationlab.harness.load.Probes;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.harness.load.Latencies;
+import io.starvationlab.harness.load.Probes;
 
 /**
  * A fresh JVM starved from its first second: a carrier-holding load starts as soon as the service is
@@ -36,6 +37,9 @@ import io.starvationlab.harness.Project;
  */
 class ColdStartIT {
 
+    @RegisterExtension
+    static final Servers servers = new Servers();
+
     static final Duration STARVED = Duration.ofSeconds(4);
     static final Map<String, String> SHORT_DEADLINES = Map.of("lab.downstream.acquire-timeout", "200ms", "lab.work.deadline-grace", "300ms");
     static final String MALFORMED = "/work/unpinned?ms=abc";
@@ -43,43 +47,41 @@ class ColdStartIT {
     @RepeatedTest(5)
     void aFreshJvmStarvedAtOnceShouldAnswerBadInputAndProbesFromItsEventLoops(RepetitionInfo repetition) {
         long started = System.nanoTime();
-        try (LabServer server = LabServer.start(List.of(), SHORT_DEADLINES, Project.testLogs(),
-                "cold-start-" + repetition.getCurrentRepetition())) {
-            long ready = System.nanoTime();
-            LabClient lab = new LabClient(server.baseUri());
-            String starving = "/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep";
-            Probes.Window window;
-            try (ClosedLoad load = ClosedLoad.start(server.uri(starving), 32 * LabServer.CARRIERS, Duration.ofSeconds(60));
-                    Probes probes = Probes.start(server.baseUri(), Map.of("malformed", MALFORMED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
-                            Map.of("malformed", 20.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
-                LabServer.sleep(STARVED);
-                load.stop(Duration.ofSeconds(30));
-                LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
-                window = probes.nextWindow();
-            }
-            PrometheusText metrics = lab.metrics();
-            double malformedOnServer = slowestMillis(metrics, "400", null);
-            double liveOnServer = slowestMillis(metrics, "200", "/q/health/live");
-            double eventLoopOnServer = slowestMillis(metrics, "200", "/probe/event-loop");
-            Latencies malformed = window.latencies().get("malformed");
-            System.out.printf("cold start %d: started in %.1f s; starved %d s: %d malformed, statuses %s, slowest %.1f ms on the server"
-                    + " (client p50 %.0f, max %.0f ms); live slowest %.1f ms on the server (client max %.0f ms); event-loop slowest %.1f ms"
-                    + " on the server (client max %.0f ms); %.1f s in all%n",
-                    repetition.getCurrentRepetition(), (ready - started) / 1e9, STARVED.toSeconds(), malformed.count(), malformed.statuses(),
-                    malformedOnServer, malformed.percentileMillis(50), malformed.maxMillis(), liveOnServer,
-                    window.latencies().get("live").maxMillis(), eventLoopOnServer, window.latencies().get("event-loop").maxMillis(),
-                    (System.nanoTime() - started) / 1e9);
-
-            ServiceConditions.assertNoEventLoopBlocked(server);
-            assertThat(malformed.count()).as("malformed requests sent").isGreaterThanOrEqualTo(STARVED.toSeconds() * 15);
-            assertThat(malformed.statuses()).as("every malformed request refused for its input, none told to retry").containsOnlyKeys(400);
-            assertThat(malformedOnServer).as("a 400 on the server's clock, ms").isLessThan(100);
-            for (String probe : List.of("live", "event-loop")) {
-                assertThat(window.latencies().get(probe).statuses()).as(probe + ": answered, all").containsOnlyKeys(200);
-            }
-            assertThat(liveOnServer).as("liveness on the server's clock, ms").isLessThan(1_000);
-            assertThat(eventLoopOnServer).as("the event-loop probe on the server's clock, ms").isLessThan(1_000);
+        LabServer server = servers.lab("cold-start-" + repetition.getCurrentRepetition(), SHORT_DEADLINES);
+        long ready = System.nanoTime();
+        LabClient lab = new LabClient(server.baseUri());
+        String starving = "/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep";
+        Probes.Window window;
+        try (ClosedLoad load = ClosedLoad.start(server.uri(starving), 32 * LabServer.CARRIERS, Duration.ofSeconds(60));
+                Probes probes = Probes.start(server.baseUri(), Map.of("malformed", MALFORMED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
+                        Map.of("malformed", 20.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
+            LabServer.sleep(STARVED);
+            load.stop(Duration.ofSeconds(30));
+            LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
+            window = probes.nextWindow();
         }
+        PrometheusText metrics = lab.metrics();
+        double malformedOnServer = slowestMillis(metrics, "400", null);
+        double liveOnServer = slowestMillis(metrics, "200", "/q/health/live");
+        double eventLoopOnServer = slowestMillis(metrics, "200", "/probe/event-loop");
+        Latencies malformed = window.latencies().get("malformed");
+        System.out.printf("cold start %d: started in %.1f s; starved %d s: %d malformed, statuses %s, slowest %.1f ms on the server"
+                + " (client p50 %.0f, max %.0f ms); live slowest %.1f ms on the server (client max %.0f ms); event-loop slowest %.1f ms"
+                + " on the server (client max %.0f ms); %.1f s in all%n",
+                repetition.getCurrentRepetition(), (ready - started) / 1e9, STARVED.toSeconds(), malformed.count(), malformed.statuses(),
+                malformedOnServer, malformed.percentileMillis(50), malformed.maxMillis(), liveOnServer,
+                window.latencies().get("live").maxMillis(), eventLoopOnServer, window.latencies().get("event-loop").maxMillis(),
+                (System.nanoTime() - started) / 1e9);
+
+        ServiceConditions.assertNoEventLoopBlocked(server);
+        assertThat(malformed.count()).as("malformed requests sent").isGreaterThanOrEqualTo(STARVED.toSeconds() * 15);
+        assertThat(malformed.statuses()).as("every malformed request refused for its input, none told to retry").containsOnlyKeys(400);
+        assertThat(malformedOnServer).as("a 400 on the server's clock, ms").isLessThan(100);
+        for (String probe : List.of("live", "event-loop")) {
+            assertThat(window.latencies().get(probe).statuses()).as(probe + ": answered, all").containsOnlyKeys(200);
+        }
+        assertThat(liveOnServer).as("liveness on the server's clock, ms").isLessThan(1_000);
+        assertThat(eventLoopOnServer).as("the event-loop probe on the server's clock, ms").isLessThan(1_000);
     }
 
     /** The longest answer to a GET with that status (and URI) on the server's clock, in milliseconds; there must be one. */

@@ -24,16 +24,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.UnixOperatingSystemMXBean;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Servers;
 
 /**
  * Connections the server must not keep: thousands of requests that never finish and keep-alive
@@ -42,6 +42,9 @@ import io.starvationlab.harness.Project;
  * version the server does not speak gets 505.
  */
 class ConnectionBoundsIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     static final Duration IDLE_TIMEOUT = Duration.ofSeconds(5);
     /** Twice the idle timeout: the server starts counting once it accepted a connection, later on a busy machine. */
@@ -74,13 +77,7 @@ class ConnectionBoundsIT {
 
     @BeforeAll
     static void start() {
-        server = LabServer.start(List.of(), Map.of("quarkus.http.idle-timeout", IDLE_TIMEOUT.toSeconds() + "s"), Project.testLogs(),
-                "connection-bounds");
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
+        server = servers.lab("connection-bounds", Map.of("quarkus.http.idle-timeout", IDLE_TIMEOUT.toSeconds() + "s"));
     }
 
     @Test

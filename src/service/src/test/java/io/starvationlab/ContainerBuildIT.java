@@ -21,12 +21,14 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Servers;
 
 /**
  * The images' build, {@code ./mvnw package -Pcontainer -DskipTests}: no PostgreSQL binaries, no zonky
@@ -36,6 +38,9 @@ import io.starvationlab.harness.Project;
  * {@code mvnw}, {@code pom.xml} and {@code src/main}, offline from the repository this build filled).
  */
 class ContainerBuildIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     static final String ZONKY = "io/zonky";
     static Path build;
@@ -115,10 +120,10 @@ class ContainerBuildIT {
         Path data = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "container-pg-");
         int port = LabServer.freePort();
         try (EmbeddedPostgres database = EmbeddedPostgres.builder().setPort(port).setDataDirectory(data).start()) {
-            try (LabServer server = withApplicationJar(() -> LabServer.start(List.of(), Map.of(
+            try (LabServer server = withApplicationJar(() -> servers.lab("container-build", Map.of(
                     "quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:" + port + "/postgres",
                     "quarkus.datasource.username", "postgres",
-                    "quarkus.datasource.password", "trust-auth-ignores-it"), Project.testLogs(), "container-build"))) {
+                    "quarkus.datasource.password", "trust-auth-ignores-it")))) {
                 LabClient lab = new LabClient(server.baseUri());
                 assertThat(lab.info().path("embeddedDatabase").asBoolean(true)).isFalse();
                 assertThat(lab.get("/work/unpinned?ms=10&downstream=db").statusCode()).as("a query through the external database").isEqualTo(200);

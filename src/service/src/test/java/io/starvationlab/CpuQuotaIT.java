@@ -1,7 +1,6 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,21 +8,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.load.PhaseRunner;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.load.PhaseResult;
+import io.starvationlab.harness.load.PhaseRunner;
 
 /**
  * The packaged service inside a real CPU quota of one CPU, started in a cgroup as a container's CPU
@@ -33,6 +33,9 @@ import io.starvationlab.harness.Project;
  * with the reason, and fails in CI.
  */
 class CpuQuotaIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     /** One CPU: below the machine's two, so the carriers can only come from the quota; {@code -Dlab.quota.cpus} for another. */
     static final int CPUS = Integer.getInteger("lab.quota.cpus", 1);
@@ -47,22 +50,16 @@ class CpuQuotaIT {
     static void startInsideAQuota() {
         System.out.println("CPU quota here: " + CpuQuota.unavailableReason().orElse("available"));
         try {
-            server = LabServer.startInCpuQuota(Jdks.current(), CPUS, List.of(), Map.of(), Project.testLogs(), "cpu-quota-" + CPUS);
+            server = servers.labInCpuQuota(CPUS, Map.of(), "cpu-quota-" + CPUS);
         } catch (CpuQuota.Unavailable e) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("No CPU quota can be set here, required in CI: " + e.getMessage());
-            }
-            Assumptions.abort("No CPU quota can be set here: " + e.getMessage());
+            Needs.skip(Needs.missingInCi("No CPU quota can be set here: " + e.getMessage()));
         }
-        phases = new PhaseRunner(server);
+        phases = servers.keep(new PhaseRunner(server));
         jdk = ServerJdk.of(phases.lab());
     }
 
     @AfterAll
-    static void stop() {
-        if (phases != null) {
-            phases.close();
-        }
+    static void theQuotaGoesWithTheServer() {
         if (server != null) {
             server.close();
             assertThat(server.cpuQuota().orElseThrow().group()).as("the quota's group, removed with the server").doesNotExist();

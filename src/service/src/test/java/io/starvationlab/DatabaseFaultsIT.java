@@ -21,19 +21,23 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
 
 /**
  * A real PostgreSQL this test owns, stopped and started under load and with a backend killed
  * mid-query: 503s come fast, readiness follows the database, and nothing leaks or hangs.
  */
 class DatabaseFaultsIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     static final Duration ACQUISITION_TIMEOUT = Duration.ofSeconds(2);
     static final int LOAD_CLIENTS = 32;
@@ -48,10 +52,10 @@ class DatabaseFaultsIT {
         dataDirectory = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "faults-pg-");
         port = LabServer.freePort();
         database = startDatabase();
-        server = LabServer.start(List.of(), Map.of(
+        server = servers.lab("database-faults", Map.of(
                 "quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:" + port + "/postgres",
                 "quarkus.datasource.username", "postgres",
-                "quarkus.datasource.password", "trust-auth-ignores-it"), Project.testLogs(), "database-faults");
+                "quarkus.datasource.password", "trust-auth-ignores-it"));
         lab = new LabClient(server.baseUri());
     }
 

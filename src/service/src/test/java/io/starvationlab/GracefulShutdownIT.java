@@ -13,12 +13,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.load.ClosedLoad;
 
 /**
  * SIGTERM under load, as Kubernetes sends it: requests in flight finish or are refused within the
@@ -26,13 +27,16 @@ import io.starvationlab.harness.Project;
  */
 class GracefulShutdownIT {
 
+    @RegisterExtension
+    static final Servers servers = new Servers();
+
     static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     static final int LOAD_CLIENTS = 32;
 
     @Test
     void sigtermUnderLoadShouldDrainAndLeaveNoPostgresBehind() {
         Set<Long> postgresBefore = postgresProcesses();
-        LabServer server = LabServer.start(List.of(), Map.of(), Project.testLogs(), "graceful-shutdown");
+        LabServer server = servers.lab("graceful-shutdown", Map.of());
         Set<Long> ours = postgresProcesses().stream().filter(pid -> !postgresBefore.contains(pid)).collect(Collectors.toSet());
         assertThat(ours).as("the service started its embedded PostgreSQL").isNotEmpty();
 

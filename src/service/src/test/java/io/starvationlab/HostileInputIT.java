@@ -13,19 +13,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.service.Mode;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.service.Mode;
 
 /**
  * Generated malformed requests, sent over raw sockets: every one is answered, quickly, with a 4xx
@@ -33,6 +33,9 @@ import io.starvationlab.harness.Project;
  * before routing. Never a 5xx, never a hang. Failures shrink to the smallest offending request.
  */
 class HostileInputIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     static final int EXAMPLES = 300;
     static final Set<Integer> SERVER_OWN = Set.of(400, 413, 414, 431);
@@ -57,12 +60,7 @@ class HostileInputIT {
 
     @BeforeAll
     static void start() {
-        server = LabServer.start(List.of(), Map.of("lab.downstream.acquire-timeout", "2s"), Project.testLogs(), "hostile-input");
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
+        server = servers.lab("hostile-input", Map.of("lab.downstream.acquire-timeout", "2s"));
     }
 
     @Test

@@ -7,27 +7,23 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.harness.plan.Prediction;
-import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.load.PhaseRunner;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.ServiceConditions;
 import io.starvationlab.harness.Needs;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.load.PhaseResult;
+import io.starvationlab.harness.load.PhaseRunner;
+import io.starvationlab.harness.plan.Prediction;
 
 /**
  * The packaged service on JDK 21, the JDK of the default image, whatever JDK builds it: there
@@ -39,6 +35,9 @@ import io.starvationlab.harness.Project;
  * cache); without one the class fails in CI ({@code CI=true}) and is skipped loudly elsewhere.
  */
 class Jdk21IT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     static final int CARRIER_MODEL_PER_SECOND = LabServer.CARRIERS * 1000 / 100;
     /** What JDK 21 does, as {@link Prediction} says: every expectation below that depends on the JDK is read from it. */
@@ -52,31 +51,14 @@ class Jdk21IT {
     static void start() {
         Jdks.Jdk jdk21 = Needs.jdk(21);
         System.out.println("Jdk21IT on " + jdk21.describe() + " at " + jdk21.launcher());
-        server = LabServer.start(jdk21, List.of(),
-                Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s"), Project.testLogs(), "jdk21");
-        phases = new PhaseRunner(server);
+        server = servers.lab(jdk21, List.of(), Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s"), "jdk21");
+        phases = servers.keep(new PhaseRunner(server));
         for (String path : List.of("/work/unpinned?ms=20&downstream=sleep", "/work/pinned?ms=20&downstream=sleep",
                 "/work/pinned?ms=20&downstream=db", "/work/cpu?ms=20&downstream=sleep")) {
             phases.run("warm-up", path, 8, Duration.ofSeconds(1), Duration.ofMillis(300));
         }
         idle = phases.baseline("idle", Duration.ofSeconds(4), Duration.ofMillis(500));
         StarvationIT.report(idle);
-    }
-
-    /** However a test starved the server, no event loop waited with it. */
-    @AfterEach
-    void noEventLoopBlocked() {
-        ServiceConditions.assertNoEventLoopBlocked(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (phases != null) {
-            phases.close();
-        }
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test

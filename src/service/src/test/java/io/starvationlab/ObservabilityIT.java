@@ -15,19 +15,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.harness.load.ClosedLoad;
-import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.PrometheusText;
-import io.starvationlab.service.Mode;
 import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.service.Mode;
 
 /**
  * What Prometheus and the orchestrator see: every lab metric in Prometheus form, and the opt-in
@@ -35,71 +36,73 @@ import io.starvationlab.harness.Project;
  */
 class ObservabilityIT {
 
+    @RegisterExtension
+    static final Servers servers = new Servers();
+
     @Test
     void metricsShouldCarryEveryLabMetricInPrometheusForm() throws Exception {
-        try (LabServer server = LabServer.start(List.of(), Map.of(), Project.testLogs(), "observability-metrics")) {
-            LabClient lab = new LabClient(server.baseUri());
-            ServerJdk jdk = ServerJdk.of(lab);
-            for (String mode : Mode.labels()) {
-                int expected = mode.equals("native") && !jdk.hasFfm() ? 501 : 200;
-                assertThat(lab.get("/work/" + mode + "?ms=30&downstream=sleep").statusCode()).as(mode).isEqualTo(expected);
-            }
-            assertThat(lab.get("/work/unpinned?ms=30").statusCode()).isEqualTo(200);
-            for (String probe : List.of("/probe/virtual", "/probe/worker", "/probe/event-loop", "/q/health/live", "/q/health/ready")) {
-                assertThat(lab.get(probe).statusCode()).isEqualTo(200);
-            }
-            String scrape = lab.get("/q/metrics").body();
-            assertAcceptedByPrometheus(Files.writeString(Path.of("target", "scrape.txt"), scrape));
-            PrometheusText metrics = PrometheusText.parse(scrape);
-
-            assertThat(metrics.type("lab_carrier_scheduling_delay_seconds")).contains("histogram");
-            assertThat(metrics.buckets("lab_carrier_scheduling_delay_seconds", s -> true).keySet())
-                    .as("canary buckets from 1 ms to 30 s").contains(0.001, 0.1, 1.0, 30.0, Double.POSITIVE_INFINITY);
-            assertThat(metrics.type("lab_carrier_scheduling_stalled_seconds")).contains("gauge");
-            assertThat(metrics.type("lab_carrier_request_wait_seconds")).contains("histogram");
-            // every /work mode but platform and the virtual probe reached a carrier, 501s included; none waits now
-            long onCarriers = Mode.labels().stream().filter(mode -> !mode.equals("platform")).count() + 2;
-            assertThat(metrics.sum("lab_carrier_request_wait_seconds_count", s -> true)).as("requests timed on their way to a carrier")
-                    .hasValue((double) onCarriers);
-            assertThat(metrics.sum("lab_carrier_request_queued", s -> true)).hasValue(0.0);
-            assertThat(metrics.sum("lab_carrier_request_stalled_seconds", s -> true)).hasValue(0.0);
-            for (String downstream : List.of("db", "sleep")) {
-                assertThat(metrics.samples("lab_downstream_permits_in_use", s -> downstream.equals(s.label("downstream")))).hasSize(1);
-                assertThat(metrics.samples("lab_downstream_permits_waiting", s -> downstream.equals(s.label("downstream")))).hasSize(1);
-                assertThat(metrics.buckets("lab_downstream_permit_wait_seconds", s -> downstream.equals(s.label("downstream")))).isNotEmpty();
-                assertThat(metrics.samples("lab_downstream_rejected_total", s -> downstream.equals(s.label("downstream"))
-                        && "permit-timeout".equals(s.label("reason")))).as("rejections exist before the first one").hasSize(1);
-            }
-            assertThat(metrics.type("lab_downstream_call_seconds")).contains("histogram");
-            assertThat(metrics.samples("lab_downstream_call_seconds_count", s -> "reentrant".equals(s.label("mode"))
-                    && "sleep".equals(s.label("downstream")))).singleElement().extracting(PrometheusText.Sample::value).isEqualTo(1.0);
-            for (String reason : List.of("overloaded", "deadline")) {
-                assertThat(metrics.samples("lab_work_rejected_total", s -> reason.equals(s.label("reason"))))
-                        .as("admission refusals exist before the first one").hasSize(1);
-            }
-            assertThat(metrics.samples("lab_downstream_rejected_total", s -> "none".equals(s.label("downstream"))))
-                    .as("only a downstream's own refusals are downstream rejections").isEmpty();
-
-            assertThat(metrics.samples("jvm_threads_virtual_pinned_seconds_count")).as("Micrometer's pinned timer").isNotEmpty();
-            if (jdk.hasSchedulerMxBean()) {
-                assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "mounted".equals(s.label("scheduling_status")))).hasSize(1);
-                assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "queued".equals(s.label("scheduling_status")))).hasSize(1);
-                assertThat(metrics.samples("jvm_threads_virtual_parallelism")).singleElement()
-                        .extracting(PrometheusText.Sample::value).isEqualTo((double) LabServer.CARRIERS);
-                assertThat(metrics.samples("jvm_threads_virtual_pool_size_threads")).hasSize(1);
-            }
-            for (String uri : List.of("/probe/virtual", "/probe/worker", "/probe/event-loop", "/work/{mode}", "/work/platform", "/q/health/live")) {
-                assertThat(metrics.buckets("http_server_requests_seconds", s -> uri.equals(s.label("uri"))))
-                        .as("histogram buckets for " + uri).containsKey(Double.POSITIVE_INFINITY);
-            }
-            assertThat(metrics.type("http_server_requests_seconds")).contains("histogram");
-            assertContainerMeters(metrics, lab.info());
-
-            // the alert rules and dashboard may only name metrics this scrape has
-            ChildProcess.Result names = NodeScript.run(Map.of(), "src/kubernetes-checks/src/test/node/check-metric-names.mjs",
-                    Path.of("target", "scrape.txt").toAbsolutePath().toString());
-            assertThat(names.exitCode()).as("check-metric-names.mjs:\n%s", names.output()).isZero();
+        LabServer server = servers.lab("observability-metrics", Map.of());
+        LabClient lab = new LabClient(server.baseUri());
+        ServerJdk jdk = ServerJdk.of(lab);
+        for (String mode : Mode.labels()) {
+            int expected = mode.equals("native") && !jdk.hasFfm() ? 501 : 200;
+            assertThat(lab.get("/work/" + mode + "?ms=30&downstream=sleep").statusCode()).as(mode).isEqualTo(expected);
         }
+        assertThat(lab.get("/work/unpinned?ms=30").statusCode()).isEqualTo(200);
+        for (String probe : List.of("/probe/virtual", "/probe/worker", "/probe/event-loop", "/q/health/live", "/q/health/ready")) {
+            assertThat(lab.get(probe).statusCode()).isEqualTo(200);
+        }
+        String scrape = lab.get("/q/metrics").body();
+        assertAcceptedByPrometheus(Files.writeString(Path.of("target", "scrape.txt"), scrape));
+        PrometheusText metrics = PrometheusText.parse(scrape);
+
+        assertThat(metrics.type("lab_carrier_scheduling_delay_seconds")).contains("histogram");
+        assertThat(metrics.buckets("lab_carrier_scheduling_delay_seconds", s -> true).keySet())
+                .as("canary buckets from 1 ms to 30 s").contains(0.001, 0.1, 1.0, 30.0, Double.POSITIVE_INFINITY);
+        assertThat(metrics.type("lab_carrier_scheduling_stalled_seconds")).contains("gauge");
+        assertThat(metrics.type("lab_carrier_request_wait_seconds")).contains("histogram");
+        // every /work mode but platform and the virtual probe reached a carrier, 501s included; none waits now
+        long onCarriers = Mode.labels().stream().filter(mode -> !mode.equals("platform")).count() + 2;
+        assertThat(metrics.sum("lab_carrier_request_wait_seconds_count", s -> true)).as("requests timed on their way to a carrier")
+                .hasValue((double) onCarriers);
+        assertThat(metrics.sum("lab_carrier_request_queued", s -> true)).hasValue(0.0);
+        assertThat(metrics.sum("lab_carrier_request_stalled_seconds", s -> true)).hasValue(0.0);
+        for (String downstream : List.of("db", "sleep")) {
+            assertThat(metrics.samples("lab_downstream_permits_in_use", s -> downstream.equals(s.label("downstream")))).hasSize(1);
+            assertThat(metrics.samples("lab_downstream_permits_waiting", s -> downstream.equals(s.label("downstream")))).hasSize(1);
+            assertThat(metrics.buckets("lab_downstream_permit_wait_seconds", s -> downstream.equals(s.label("downstream")))).isNotEmpty();
+            assertThat(metrics.samples("lab_downstream_rejected_total", s -> downstream.equals(s.label("downstream"))
+                    && "permit-timeout".equals(s.label("reason")))).as("rejections exist before the first one").hasSize(1);
+        }
+        assertThat(metrics.type("lab_downstream_call_seconds")).contains("histogram");
+        assertThat(metrics.samples("lab_downstream_call_seconds_count", s -> "reentrant".equals(s.label("mode"))
+                && "sleep".equals(s.label("downstream")))).singleElement().extracting(PrometheusText.Sample::value).isEqualTo(1.0);
+        for (String reason : List.of("overloaded", "deadline")) {
+            assertThat(metrics.samples("lab_work_rejected_total", s -> reason.equals(s.label("reason"))))
+                    .as("admission refusals exist before the first one").hasSize(1);
+        }
+        assertThat(metrics.samples("lab_downstream_rejected_total", s -> "none".equals(s.label("downstream"))))
+                .as("only a downstream's own refusals are downstream rejections").isEmpty();
+
+        assertThat(metrics.samples("jvm_threads_virtual_pinned_seconds_count")).as("Micrometer's pinned timer").isNotEmpty();
+        if (jdk.hasSchedulerMxBean()) {
+            assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "mounted".equals(s.label("scheduling_status")))).hasSize(1);
+            assertThat(metrics.samples("jvm_threads_virtual_live_threads", s -> "queued".equals(s.label("scheduling_status")))).hasSize(1);
+            assertThat(metrics.samples("jvm_threads_virtual_parallelism")).singleElement()
+                    .extracting(PrometheusText.Sample::value).isEqualTo((double) LabServer.CARRIERS);
+            assertThat(metrics.samples("jvm_threads_virtual_pool_size_threads")).hasSize(1);
+        }
+        for (String uri : List.of("/probe/virtual", "/probe/worker", "/probe/event-loop", "/work/{mode}", "/work/platform", "/q/health/live")) {
+            assertThat(metrics.buckets("http_server_requests_seconds", s -> uri.equals(s.label("uri"))))
+                    .as("histogram buckets for " + uri).containsKey(Double.POSITIVE_INFINITY);
+        }
+        assertThat(metrics.type("http_server_requests_seconds")).contains("histogram");
+        assertContainerMeters(metrics, lab.info());
+
+        // the alert rules and dashboard may only name metrics this scrape has
+        ChildProcess.Result names = NodeScript.run(Map.of(), "src/kubernetes-checks/src/test/node/check-metric-names.mjs",
+                Path.of("target", "scrape.txt").toAbsolutePath().toString());
+        assertThat(names.exitCode()).as("check-metric-names.mjs:\n%s", names.output()).isZero();
     }
 
     /**
@@ -139,36 +142,35 @@ class ObservabilityIT {
     void readinessShouldGoDownWhileCarriersStarveAndComeBackAfterWhenEnabled(boolean canary) {
         Map<String, String> enabled = Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s",
                 "lab.canary.enabled", String.valueOf(canary));
-        try (LabServer server = LabServer.start(List.of(), enabled, Project.testLogs(), "observability-readiness-canary-" + canary)) {
-            LabClient lab = new LabClient(server.baseUri());
-            assertThat(lab.get("/q/health/ready").statusCode()).isEqualTo(200);
-            List<Integer> liveness = new CopyOnWriteArrayList<>();
-            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"), 16 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
-                await("readiness DOWN while requests wait past 1 s for a carrier").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
-                        .pollInterval(Duration.ofMillis(200)).until(() -> {
-                            liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
-                            return lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 503;
-                        });
-                for (int i = 0; i < 10; i++) {
-                    liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
-                    LabServer.sleep(Duration.ofMillis(100));
-                }
-                load.stop(Duration.ofSeconds(30));
-            }
-            long stopped = System.nanoTime();
-            // waits far longer than the check may take, so that a slow return is measured and judged below, not cut off
-            await("ready again once the load stopped").atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+        LabServer server = servers.lab("observability-readiness-canary-" + canary, enabled);
+        LabClient lab = new LabClient(server.baseUri());
+        assertThat(lab.get("/q/health/ready").statusCode()).isEqualTo(200);
+        List<Integer> liveness = new CopyOnWriteArrayList<>();
+        try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"), 16 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
+            await("readiness DOWN while requests wait past 1 s for a carrier").atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(200)).until(() -> {
-                        liveness.add(lab.get("/q/health/live").statusCode());
-                        return lab.get("/q/health/ready").statusCode() == 200;
+                        liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
+                        return lab.get("/q/health/ready", Duration.ofSeconds(5)).statusCode() == 503;
                     });
-            double back = (System.nanoTime() - stopped) / 1e9;
-            System.out.printf("readiness UP again %.1f s after the load stopped (canary %s)%n", back, canary);
-            // the load has drained when stop returns: nothing waits for a carrier, so the check is UP at its next call
-            assertThat(back).as("seconds to come back once nothing waits for a carrier").isLessThan(5);
-            assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
-            ServiceConditions.assertNoEventLoopBlocked(server);
+            for (int i = 0; i < 10; i++) {
+                liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
+                LabServer.sleep(Duration.ofMillis(100));
+            }
+            load.stop(Duration.ofSeconds(30));
         }
+        long stopped = System.nanoTime();
+        // waits far longer than the check may take, so that a slow return is measured and judged below, not cut off
+        await("ready again once the load stopped").atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    liveness.add(lab.get("/q/health/live").statusCode());
+                    return lab.get("/q/health/ready").statusCode() == 200;
+                });
+        double back = (System.nanoTime() - stopped) / 1e9;
+        System.out.printf("readiness UP again %.1f s after the load stopped (canary %s)%n", back, canary);
+        // the load has drained when stop returns: nothing waits for a carrier, so the check is UP at its next call
+        assertThat(back).as("seconds to come back once nothing waits for a carrier").isLessThan(5);
+        assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
+        ServiceConditions.assertNoEventLoopBlocked(server);
     }
 
     @Test

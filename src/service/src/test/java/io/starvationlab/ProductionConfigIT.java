@@ -9,17 +9,21 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.LabClient;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.load.ClosedLoad;
 
 /**
  * The production configuration: no default credentials, a clear refusal to start without them, and
  * bounds on how much one client can take.
  */
 class ProductionConfigIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     @Test
     void shouldRefuseToStartAgainstAnExternalDatabaseWithoutCredentials() {
@@ -38,29 +42,28 @@ class ProductionConfigIT {
 
     @Test
     void shouldBoundTheRequestsInFlight() {
-        try (LabServer server = LabServer.start(List.of(), Map.of("lab.work.max-in-flight", "8"), Project.testLogs(), "max-in-flight")) {
-            List<ClosedLoad.Outcome> outcomes;
-            ClosedLoad.Result result;
-            try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
-                // requests served and requests refused: what the assertions below count
-                await("answers of both kinds").atMost(Duration.ofSeconds(30))
-                        .until(() -> load.result().latencies().statuses().keySet().containsAll(List.of(200, 503)));
-                result = load.stop(Duration.ofSeconds(10));
-                outcomes = result.outcomes();
-            }
-            Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
-            assertThat(statuses.keySet()).containsOnly(200, 503);
-            assertThat(outcomes).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
-                    .allSatisfy(outcome -> {
-                        assertThat(outcome.retryAfter()).isEqualTo("1");
-                        assertThat(outcome.millis()).as("refused at once, before a thread is spent").isLessThan(500);
-                    });
-            // 8 at a time, 2 s each: at most 8 per started 2 s (and the requests still running when the load stopped)
-            long windows = (long) Math.ceil(result.seconds() / 2.0) + 1;
-            assertThat(statuses.get(200)).as("never more than 8 requests served at once").isLessThanOrEqualTo(8 * windows);
-            double overloaded = new LabClient(server.baseUri()).metrics()
-                    .sum("lab_work_rejected_total", sample -> "overloaded".equals(sample.label("reason"))).orElseThrow();
-            assertThat(overloaded).as("refused as overloaded").isEqualTo((double) statuses.get(503));
+        LabServer server = servers.lab("max-in-flight", Map.of("lab.work.max-in-flight", "8"));
+        List<ClosedLoad.Outcome> outcomes;
+        ClosedLoad.Result result;
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
+            // requests served and requests refused: what the assertions below count
+            await("answers of both kinds").atMost(Duration.ofSeconds(30))
+                    .until(() -> load.result().latencies().statuses().keySet().containsAll(List.of(200, 503)));
+            result = load.stop(Duration.ofSeconds(10));
+            outcomes = result.outcomes();
         }
+        Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
+        assertThat(statuses.keySet()).containsOnly(200, 503);
+        assertThat(outcomes).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
+                .allSatisfy(outcome -> {
+                    assertThat(outcome.retryAfter()).isEqualTo("1");
+                    assertThat(outcome.millis()).as("refused at once, before a thread is spent").isLessThan(500);
+                });
+        // 8 at a time, 2 s each: at most 8 per started 2 s (and the requests still running when the load stopped)
+        long windows = (long) Math.ceil(result.seconds() / 2.0) + 1;
+        assertThat(statuses.get(200)).as("never more than 8 requests served at once").isLessThanOrEqualTo(8 * windows);
+        double overloaded = new LabClient(server.baseUri()).metrics()
+                .sum("lab_work_rejected_total", sample -> "overloaded".equals(sample.label("reason"))).orElseThrow();
+        assertThat(overloaded).as("refused as overloaded").isEqualTo((double) statuses.get(503));
     }
 }

@@ -3,25 +3,22 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.load.Latencies;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.PhaseRunner;
-import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.plan.StarvationRule;
 
 /**
  * Carrier starvation in the packaged service: its own JVM with 4 carriers, load and probes from this
@@ -29,7 +26,6 @@ import io.starvationlab.harness.Project;
  */
 class StarvationIT {
 
-    static final Path LOGS = Project.testLogs();
     static final int CONCURRENCY = 16 * LabServer.CARRIERS;
     static final Duration LOAD = Duration.ofSeconds(6);
     static final Duration DRAIN = Duration.ofSeconds(2);
@@ -37,35 +33,19 @@ class StarvationIT {
     /** The plan's one rule for "starved", which the experiment and the k6 suite apply too. */
     static final StarvationRule RULE = Plan.ofProject().starved();
 
-    static LabServer server;
+    @RegisterExtension
+    static final Servers servers = new Servers();
     static ServerJdk jdk;
     static PhaseRunner phases;
     static PhaseResult idle;
 
     @BeforeAll
     static void start() {
-        server = LabServer.start(List.of(), Map.of(), LOGS, "starvation");
-        phases = new PhaseRunner(server);
+        phases = servers.keep(new PhaseRunner(servers.lab("starvation", Map.of())));
         jdk = ServerJdk.of(phases.lab());
         warmUp(phases);
         idle = phases.baseline("idle", Duration.ofSeconds(4), Duration.ofMillis(500));
         System.out.printf("idle: virtual p50 %.2f ms p99 %.2f ms%n", idle.probe("virtual").percentileMillis(50), idle.probe("virtual").percentileMillis(99));
-    }
-
-    /** However a test starved the server, no event loop waited with it. */
-    @AfterEach
-    void noEventLoopBlocked() {
-        ServiceConditions.assertNoEventLoopBlocked(server);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (phases != null) {
-            phases.close();
-        }
-        if (server != null) {
-            server.close();
-        }
     }
 
     /** Every mode once under light load, so the measured phases do not time the JIT. */
@@ -126,19 +106,17 @@ class StarvationIT {
     @Test
     void legacyLockingBringsBackPinningOnJdk24And25() {
         assumeTrue(jdk.legacyLockingPins(), "LockingMode=1 brings pinning back on JDK 24 and 25 only; the service runs on " + jdk);
-        try (LabServer legacy = LabServer.start(List.of("-XX:LockingMode=1"), Map.of(), LOGS, "starvation-legacy-locking");
-                PhaseRunner legacyPhases = new PhaseRunner(legacy)) {
-            assertThat(legacyPhases.lab().info().path("lockingMode").asInt()).isEqualTo(1);
-            assertThat(legacyPhases.lab().info().path("synchronizedPins").asBoolean()).as("measured at start-up").isTrue();
-            warmUp(legacyPhases);
-            PhaseResult legacyIdle = legacyPhases.baseline("idle", Duration.ofSeconds(3), Duration.ofMillis(500));
-            PhaseResult load = legacyPhases.run("pinned", "/work/pinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
-            report(load);
-            assertStarvedExactlyWhen(true, load, legacyIdle);
-            assertThat(load.topPinnedFrame()).as("/lab/pinning names the monitor holder")
-                    .isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
-            ServiceConditions.assertNoEventLoopBlocked(legacy);
-        }
+        PhaseRunner legacyPhases = servers.keep(new PhaseRunner(servers.lab(Jdks.current(), List.of("-XX:LockingMode=1"), Map.of(),
+                "starvation-legacy-locking")));
+        assertThat(legacyPhases.lab().info().path("lockingMode").asInt()).isEqualTo(1);
+        assertThat(legacyPhases.lab().info().path("synchronizedPins").asBoolean()).as("measured at start-up").isTrue();
+        warmUp(legacyPhases);
+        PhaseResult legacyIdle = legacyPhases.baseline("idle", Duration.ofSeconds(3), Duration.ofMillis(500));
+        PhaseResult load = legacyPhases.run("pinned", "/work/pinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
+        report(load);
+        assertStarvedExactlyWhen(true, load, legacyIdle);
+        assertThat(load.topPinnedFrame()).as("/lab/pinning names the monitor holder")
+                .isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
     }
 
     static void assertStarvedExactlyWhen(boolean pins, PhaseResult load, PhaseResult baseline) {

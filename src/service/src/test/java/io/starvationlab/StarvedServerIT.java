@@ -16,21 +16,25 @@ import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.starvationlab.harness.load.ClosedLoad;
-import io.starvationlab.harness.load.Http2LoadProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.service.Mode;
 import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.harness.load.Http2LoadProcess;
+import io.starvationlab.service.Mode;
 
 /**
  * The service while its carriers starve: every endpoint still answers within its bound, liveness
  * never fails, and everything is idle again soon after the load stops.
  */
 class StarvedServerIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
 
     /**
      * On the carriers, every mode but platform: they may wait, up to their deadline (ms + acquire timeout
@@ -46,51 +50,50 @@ class StarvedServerIT {
 
     @Test
     void everyEndpointShouldAnswerInTimeWhileCarriersStarveAndRecoverAfter() throws Exception {
-        try (LabServer server = LabServer.start(List.of(), Map.of(), Project.testLogs(), "starved-server")) {
-            LabClient lab = new LabClient(server.baseUri());
-            ServerJdk jdk = ServerJdk.of(lab);
-            ExecutorService clients = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory());
-            List<Integer> liveness = new ArrayList<>();
-            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + jdk.starvingMode() + "?ms=100&downstream=sleep"), 16 * LabServer.CARRIERS,
-                    Duration.ofSeconds(60))) {
-                ServiceConditions.awaitCarriersStarving(lab);
-                List<CompletableFuture<long[]>> answers = new ArrayList<>();
-                for (String endpoint : ENDPOINTS) {
-                    answers.add(CompletableFuture.supplyAsync(() -> timed(lab, endpoint), clients));
-                }
-                long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-                while (System.nanoTime() < until) {
-                    liveness.add((int) timed(lab, "/q/health/live", Duration.ofSeconds(2))[0]);
-                    LabServer.sleep(Duration.ofMillis(250));
-                }
-                for (int i = 0; i < ENDPOINTS.size(); i++) {
-                    String endpoint = ENDPOINTS.get(i);
-                    long[] answer = answers.get(i).get();
-                    System.out.printf("under %s load: %-40s %d in %d ms%n", jdk.starvingMode(), endpoint, answer[0], answer[1]);
-                    if (OFF_CARRIERS.contains(endpoint)) {
-                        assertThat(answer[0]).as(endpoint).isEqualTo(200L);
-                        assertThat(answer[1]).as(endpoint + " is not on the carriers").isLessThan(2_000);
-                    } else {
-                        // within ms + acquire timeout (10 s) + 5 s
-                        assertThat(answer[1]).as(endpoint + " within its bound").isLessThan(15_050);
-                        boolean noFfm = endpoint.startsWith("/work/native") && !jdk.hasFfm();
-                        assertThat(answer[0]).as(endpoint).isIn(noFfm ? List.of(501L) : List.of(200L, 503L));
-                    }
-                }
-                load.stop(Duration.ofSeconds(30));
-            } finally {
-                clients.shutdownNow();
+        LabServer server = servers.lab("starved-server", Map.of());
+        LabClient lab = new LabClient(server.baseUri());
+        ServerJdk jdk = ServerJdk.of(lab);
+        ExecutorService clients = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory());
+        List<Integer> liveness = new ArrayList<>();
+        try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + jdk.starvingMode() + "?ms=100&downstream=sleep"), 16 * LabServer.CARRIERS,
+                Duration.ofSeconds(60))) {
+            ServiceConditions.awaitCarriersStarving(lab);
+            List<CompletableFuture<long[]>> answers = new ArrayList<>();
+            for (String endpoint : ENDPOINTS) {
+                answers.add(CompletableFuture.supplyAsync(() -> timed(lab, endpoint), clients));
             }
-            assertThat(liveness).as("liveness answered within 2 s, every time").isNotEmpty().allMatch(status -> status == 200);
-            ServiceConditions.assertNoEventLoopBlocked(server);
-
-            long stopped = System.nanoTime();
-            ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
-            long virtual = timed(lab, "/probe/virtual")[1];
-            // the load has drained when stop returns; what is left must go within seconds, far under the wait above
-            assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until idle").isLessThan(5);
-            assertThat(virtual).as("the virtual probe is fast again").isLessThan(200);
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < until) {
+                liveness.add((int) timed(lab, "/q/health/live", Duration.ofSeconds(2))[0]);
+                LabServer.sleep(Duration.ofMillis(250));
+            }
+            for (int i = 0; i < ENDPOINTS.size(); i++) {
+                String endpoint = ENDPOINTS.get(i);
+                long[] answer = answers.get(i).get();
+                System.out.printf("under %s load: %-40s %d in %d ms%n", jdk.starvingMode(), endpoint, answer[0], answer[1]);
+                if (OFF_CARRIERS.contains(endpoint)) {
+                    assertThat(answer[0]).as(endpoint).isEqualTo(200L);
+                    assertThat(answer[1]).as(endpoint + " is not on the carriers").isLessThan(2_000);
+                } else {
+                    // within ms + acquire timeout (10 s) + 5 s
+                    assertThat(answer[1]).as(endpoint + " within its bound").isLessThan(15_050);
+                    boolean noFfm = endpoint.startsWith("/work/native") && !jdk.hasFfm();
+                    assertThat(answer[0]).as(endpoint).isIn(noFfm ? List.of(501L) : List.of(200L, 503L));
+                }
+            }
+            load.stop(Duration.ofSeconds(30));
+        } finally {
+            clients.shutdownNow();
         }
+        assertThat(liveness).as("liveness answered within 2 s, every time").isNotEmpty().allMatch(status -> status == 200);
+        ServiceConditions.assertNoEventLoopBlocked(server);
+
+        long stopped = System.nanoTime();
+        ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
+        long virtual = timed(lab, "/probe/virtual")[1];
+        // the load has drained when stop returns; what is left must go within seconds, far under the wait above
+        assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until idle").isLessThan(5);
+        assertThat(virtual).as("the virtual probe is fast again").isLessThan(200);
     }
 
     /**
@@ -110,53 +113,52 @@ class StarvedServerIT {
     @Test
     void theVirtualProbeShouldBeAnsweredAtItsDeadlineWhileCarriersStarve() throws Exception {
         Map<String, String> shortDeadline = Map.of("lab.downstream.acquire-timeout", "200ms", "lab.work.deadline-grace", "300ms");
-        try (LabServer server = LabServer.start(List.of(), shortDeadline, Project.testLogs(), "probe-deadline")) {
-            LabClient lab = new LabClient(server.baseUri());
-            assertThat(lab.get("/probe/virtual").statusCode()).isEqualTo(200);
-            ExecutorService clients = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory());
-            List<HttpResponse<String>> refused = new ArrayList<>();
-            long slowest = 0;
-            try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"),
-                    32 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
-                ServiceConditions.awaitCarriersStarving(lab);
-                await("the load's own requests answered at their deadline").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> deadlineRefusals(lab) >= 32 * LabServer.CARRIERS);
-                for (int round = 0; round < 4; round++) {
-                    List<CompletableFuture<HttpResponse<String>>> probes = new ArrayList<>();
-                    List<CompletableFuture<Long>> took = new ArrayList<>();
-                    for (int i = 0; i < 10; i++) {
-                        long start = System.nanoTime();
-                        CompletableFuture<HttpResponse<String>> probe = CompletableFuture.supplyAsync(
-                                () -> lab.get("/probe/virtual", Duration.ofSeconds(60)), clients);
-                        probes.add(probe);
-                        took.add(probe.thenApply(answer -> (System.nanoTime() - start) / 1_000_000));
-                    }
-                    for (int i = 0; i < probes.size(); i++) {
-                        HttpResponse<String> answer = probes.get(i).get();
-                        assertThat(answer.statusCode()).isIn(200, 503);
-                        slowest = Math.max(slowest, took.get(i).get());
-                        if (answer.statusCode() == 503) {
-                            refused.add(answer);
-                        }
+        LabServer server = servers.lab("probe-deadline", shortDeadline);
+        LabClient lab = new LabClient(server.baseUri());
+        assertThat(lab.get("/probe/virtual").statusCode()).isEqualTo(200);
+        ExecutorService clients = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().factory());
+        List<HttpResponse<String>> refused = new ArrayList<>();
+        long slowest = 0;
+        try (ClosedLoad load = ClosedLoad.start(server.uri("/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep"),
+                32 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
+            ServiceConditions.awaitCarriersStarving(lab);
+            await("the load's own requests answered at their deadline").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> deadlineRefusals(lab) >= 32 * LabServer.CARRIERS);
+            for (int round = 0; round < 4; round++) {
+                List<CompletableFuture<HttpResponse<String>>> probes = new ArrayList<>();
+                List<CompletableFuture<Long>> took = new ArrayList<>();
+                for (int i = 0; i < 10; i++) {
+                    long start = System.nanoTime();
+                    CompletableFuture<HttpResponse<String>> probe = CompletableFuture.supplyAsync(
+                            () -> lab.get("/probe/virtual", Duration.ofSeconds(60)), clients);
+                    probes.add(probe);
+                    took.add(probe.thenApply(answer -> (System.nanoTime() - start) / 1_000_000));
+                }
+                for (int i = 0; i < probes.size(); i++) {
+                    HttpResponse<String> answer = probes.get(i).get();
+                    assertThat(answer.statusCode()).isIn(200, 503);
+                    slowest = Math.max(slowest, took.get(i).get());
+                    if (answer.statusCode() == 503) {
+                        refused.add(answer);
                     }
                 }
-                load.stop(Duration.ofSeconds(30));
-            } finally {
-                clients.shutdownNow();
             }
-            double slowestOnServer = lab.metrics().samples("http_server_requests_seconds_max",
-                    sample -> "/probe/virtual".equals(sample.label("uri"))).stream().mapToDouble(sample -> sample.value() * 1000).max().orElseThrow();
-            System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %.0f ms on the server, %d ms at the client%n",
-                    refused.size(), slowestOnServer, slowest);
-            assertThat(refused).as("some probes waited past their deadline").isNotEmpty();
-            ServiceConditions.assertNoEventLoopBlocked(server);
-            assertThat(slowestOnServer).as("answered at their 500 ms deadline at the latest, on the server's clock").isLessThan(2_500);
-            assertThat(slowest).as("answered long before the client's 60 s timeout").isLessThan(15_000);
-            for (HttpResponse<String> answer : refused) {
-                assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-                assertThat(answer.headers().firstValue("Retry-After")).isPresent();
-                assertThat(answer.body()).contains("\"reason\":\"deadline\"");
-            }
+            load.stop(Duration.ofSeconds(30));
+        } finally {
+            clients.shutdownNow();
+        }
+        double slowestOnServer = lab.metrics().samples("http_server_requests_seconds_max",
+                sample -> "/probe/virtual".equals(sample.label("uri"))).stream().mapToDouble(sample -> sample.value() * 1000).max().orElseThrow();
+        System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %.0f ms on the server, %d ms at the client%n",
+                refused.size(), slowestOnServer, slowest);
+        assertThat(refused).as("some probes waited past their deadline").isNotEmpty();
+        ServiceConditions.assertNoEventLoopBlocked(server);
+        assertThat(slowestOnServer).as("answered at their 500 ms deadline at the latest, on the server's clock").isLessThan(2_500);
+        assertThat(slowest).as("answered long before the client's 60 s timeout").isLessThan(15_000);
+        for (HttpResponse<String> answer : refused) {
+            assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(answer.headers().firstValue("Retry-After")).isPresent();
+            assertThat(answer.body()).contains("\"reason\":\"deadline\"");
         }
     }
 
@@ -171,20 +173,19 @@ class StarvedServerIT {
     @Test
     void theEventLoopShouldNeverWaitForAStarvedVirtualThreadOnASharedConnection() throws Exception {
         Map<String, String> strictChecker = Map.of("quarkus.vertx.max-event-loop-execute-time", "500ms");
-        try (LabServer server = LabServer.start(List.of(), strictChecker, Project.testLogs(), "shared-connection")) {
-            String starvingMode = ServerJdk.of(new LabClient(server.baseUri())).starvingMode();
-            Map<String, String> loads = Http2LoadProcess.run(server.baseUri(), Duration.ofSeconds(45), List.of(
-                    "/work/" + starvingMode + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
-                    "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
-            loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
-            ServiceConditions.assertNoEventLoopBlocked(server);
-            for (String probe : List.of("/probe/event-loop", "/q/health/live")) {
-                String line = loads.get(probe);
-                assertThat(line).as(probe).isNotNull().contains("statuses={200=");
-                assertThat(line).as(probe + ": only 200s").doesNotContainPattern("statuses=\\{200=\\d+, ");
-                double max = Double.parseDouble(line.replaceAll(".* max=", ""));
-                assertThat(max).as(probe + ": slowest, ms").isLessThan(2_000);
-            }
+        LabServer server = servers.lab("shared-connection", strictChecker);
+        String starvingMode = ServerJdk.of(new LabClient(server.baseUri())).starvingMode();
+        Map<String, String> loads = Http2LoadProcess.run(server.baseUri(), Duration.ofSeconds(45), List.of(
+                "/work/" + starvingMode + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
+                "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
+        loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
+        ServiceConditions.assertNoEventLoopBlocked(server);
+        for (String probe : List.of("/probe/event-loop", "/q/health/live")) {
+            String line = loads.get(probe);
+            assertThat(line).as(probe).isNotNull().contains("statuses={200=");
+            assertThat(line).as(probe + ": only 200s").doesNotContainPattern("statuses=\\{200=\\d+, ");
+            double max = Double.parseDouble(line.replaceAll(".* max=", ""));
+            assertThat(max).as(probe + ": slowest, ms").isLessThan(2_000);
         }
     }
 

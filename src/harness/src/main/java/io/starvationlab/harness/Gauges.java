@@ -1,6 +1,11 @@
 package io.starvationlab.harness;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The service's resource gauges, read from {@code /q/metrics}: what must fall back to idle after
@@ -27,12 +32,13 @@ public record Gauges(double permitsInUse, double permitsWaiting, double connecti
 
     /** Polls until everything is idle or {@code within} passes; returns the last reading either way. */
     public static Gauges awaitIdle(LabClient lab, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
-        Gauges gauges = read(lab);
-        while (!gauges.idle() && System.nanoTime() < deadline) {
-            LabServer.sleep(Duration.ofMillis(100));
-            gauges = read(lab);
+        AtomicReference<Gauges> last = new AtomicReference<>(read(lab));
+        try {
+            await("idle").atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                    .until(() -> last.updateAndGet(previous -> read(lab)).idle());
+        } catch (ConditionTimeoutException e) {
+            // the caller judges the last reading
         }
-        return gauges;
+        return last.get();
     }
 }

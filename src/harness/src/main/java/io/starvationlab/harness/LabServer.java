@@ -32,18 +32,14 @@ public final class LabServer implements AutoCloseable {
     /** Vert.x's words: "Thread Thread[#45,vert.x-eventloop-thread-2,5,main] has been blocked for 2345 ms, time limit is 2000 ms". */
     private static final Pattern BLOCKED_EVENT_LOOP = Pattern.compile("Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+)[^\\]]*\\] has been blocked for (\\d+) ms");
 
-    private final Process process;
+    private final ServerProcess process;
     private final URI baseUri;
-    private final Path log;
-    private final List<String> command;
     private final Jdks.Jdk jdk;
     private final CpuQuota quota;
 
-    private LabServer(Process process, URI baseUri, Path log, List<String> command, Jdks.Jdk jdk, CpuQuota quota) {
+    private LabServer(ServerProcess process, URI baseUri, Jdks.Jdk jdk, CpuQuota quota) {
         this.process = process;
         this.baseUri = baseUri;
-        this.log = log;
-        this.command = command;
         this.jdk = jdk;
         this.quota = quota;
     }
@@ -98,10 +94,20 @@ public final class LabServer implements AutoCloseable {
 
     private static LabServer launch(Jdks.Jdk jdk, CpuQuota quota, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
             String name) {
-        int port = freePort();
+        int port = ServerProcess.freePort();
+        List<String> command = command(jdk, quota == null, jvmFlags, port, properties);
+        URI base = URI.create("http://localhost:" + port);
+        ServerProcess process = ServerProcess.start(name, quota == null ? command : quota.wrap(command), Map.of(),
+                logDirectory.resolve(name + ".log"), base.resolve("/q/health/ready"), START_TIMEOUT);
+        // /lab/info answers once the start-up measurement of synchronized pinning is done
+        ServerProcess.status(base.resolve("/lab/info"), Duration.ofSeconds(30));
+        return new LabServer(process, base, jdk, quota);
+    }
+
+    private static List<String> command(Jdks.Jdk jdk, boolean fixedCarriers, List<String> jvmFlags, int port, Map<String, String> properties) {
         List<String> command = new ArrayList<>();
         command.add(jdk.launcher().toString());
-        if (quota == null) {
+        if (fixedCarriers) {
             command.add("-XX:ActiveProcessorCount=" + CARRIERS);
         }
         command.add(PAUSE_LOG);
@@ -110,17 +116,7 @@ public final class LabServer implements AutoCloseable {
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
         command.add(applicationJar().toAbsolutePath().toString());
-        try {
-            Files.createDirectories(logDirectory);
-            Path log = logDirectory.resolve(name + ".log");
-            List<String> launched = quota == null ? command : quota.wrap(command);
-            Process process = new ProcessBuilder(launched).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            LabServer server = new LabServer(process, URI.create("http://localhost:" + port), log, launched, jdk, quota);
-            server.awaitReady();
-            return server;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return command;
     }
 
     /**
@@ -135,14 +131,7 @@ public final class LabServer implements AutoCloseable {
 
     /** As {@link #runUntilExit(List, Map, Duration)}, on {@code jdk}. */
     public static Exit runUntilExit(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
-        List<String> command = new ArrayList<>();
-        command.add(jdk.launcher().toString());
-        command.addAll(jvmFlags);
-        command.add("-Dquarkus.http.port=" + freePort());
-        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-        command.add("-jar");
-        command.add(applicationJar().toAbsolutePath().toString());
-        ChildProcess.Result result = ChildProcess.of(command).run(timeout);
+        ChildProcess.Result result = ChildProcess.of(command(jdk, false, jvmFlags, ServerProcess.freePort(), properties)).run(timeout);
         return new Exit(result.exitCode(), result.output());
     }
 
@@ -168,23 +157,19 @@ public final class LabServer implements AutoCloseable {
     }
 
     public Process process() {
-        return process;
+        return process.process();
     }
 
     public Path log() {
-        return log;
+        return process.log();
     }
 
     public List<String> command() {
-        return List.copyOf(command);
+        return process.command();
     }
 
     public String logText() {
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            return "(log unreadable: " + e + ")";
-        }
+        return process.logText();
     }
 
     /** A warning of Vert.x's blocked-thread checker about an event loop: which, for how long so far, and the whole entry with its stack. */
@@ -213,51 +198,9 @@ public final class LabServer implements AutoCloseable {
         return warnings;
     }
 
-    private void awaitReady() {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("The service exited with " + process.exitValue() + " while starting:\n" + logText());
-            }
-            try {
-                HttpResponse<String> ready = client.send(HttpRequest.newBuilder(uri("/q/health/ready")).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (ready.statusCode() == 200) {
-                    // /lab/info waits for the start-up measurement of synchronized pinning
-                    client.send(HttpRequest.newBuilder(uri("/lab/info")).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            sleep(Duration.ofMillis(200));
-        }
-        close();
-        throw new IllegalStateException("The service did not become ready within " + START_TIMEOUT + ":\n" + logText());
-    }
-
     /** SIGTERM, as Kubernetes does; returns the exit code, or -1 if it had to be killed. */
     public int stop(Duration grace) {
-        if (!process.isAlive()) {
-            return process.exitValue();
-        }
-        process.destroy();
-        try {
-            if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                return process.exitValue();
-            }
-            // the embedded PostgreSQL would outlive a JVM killed before its shutdown hook ran
-            ChildProcess.endTree(process.toHandle());
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ChildProcess.endTree(process.toHandle());
-            return -1;
-        }
+        return process.stop(grace);
     }
 
     /** The CPU quota the server runs in, if it was started in one. */
@@ -267,19 +210,14 @@ public final class LabServer implements AutoCloseable {
 
     @Override
     public void close() {
-        stop(Duration.ofSeconds(30));
+        process.close();
         if (quota != null) {
             quota.close();
         }
     }
 
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return ServerProcess.freePort();
     }
 
     public static void sleep(Duration duration) {

@@ -1,16 +1,10 @@
 package io.starvationlab.harness;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
+import java.util.Map;
 
 /**
  * The second service ({@code src/second-service}: the JDK's HTTP server and no lab code), its jar started as
@@ -20,16 +14,14 @@ public final class SecondServiceProcess implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-    private final Process process;
+    private final ServerProcess process;
     private final URI base;
     private final URI management;
-    private final Path log;
 
-    private SecondServiceProcess(Process process, URI base, URI management, Path log) {
+    private SecondServiceProcess(ServerProcess process, URI base, URI management) {
         this.process = process;
         this.base = base;
         this.management = management;
-        this.log = log;
     }
 
     /** The command that starts it on {@code jdk} at {@code port}, its management port (a health check of its own) at {@code managementPort}. */
@@ -40,47 +32,15 @@ public final class SecondServiceProcess implements AutoCloseable {
 
     /** Starts it on {@code jdk} and returns once {@code /health} answers 200. */
     public static SecondServiceProcess start(Jdks.Jdk jdk, Path logDirectory, String name) {
-        int port = LabServer.freePort();
-        int managementPort = LabServer.freePort();
+        int port = ServerProcess.freePort();
+        int managementPort = ServerProcess.freePort();
         while (managementPort == port) {
-            managementPort = LabServer.freePort();
+            managementPort = ServerProcess.freePort();
         }
-        try {
-            Files.createDirectories(logDirectory);
-            Path log = logDirectory.resolve(name + ".log");
-            Process process = new ProcessBuilder(command(jdk, port, managementPort)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            SecondServiceProcess service = new SecondServiceProcess(process, URI.create("http://localhost:" + port),
-                    URI.create("http://localhost:" + managementPort), log);
-            service.awaitHealthy();
-            return service;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void awaitHealthy() {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the second service exited with " + process.exitValue() + ":\n" + logText());
-            }
-            try {
-                HttpResponse<Void> health = client.send(HttpRequest.newBuilder(uri("/health")).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                if (health.statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            LabServer.sleep(Duration.ofMillis(200));
-        }
-        close();
-        throw new IllegalStateException("the second service did not answer /health within " + START_TIMEOUT + ":\n" + logText());
+        URI base = URI.create("http://localhost:" + port);
+        ServerProcess process = ServerProcess.start(name, command(jdk, port, managementPort), Map.of(), logDirectory.resolve(name + ".log"),
+                base.resolve("/health"), START_TIMEOUT);
+        return new SecondServiceProcess(process, base, URI.create("http://localhost:" + managementPort));
     }
 
     public URI uri(String pathAndQuery) {
@@ -97,15 +57,11 @@ public final class SecondServiceProcess implements AutoCloseable {
     }
 
     public String logText() {
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            return "(log unreadable: " + e + ")";
-        }
+        return process.logText();
     }
 
     @Override
     public void close() {
-        ChildProcess.endTree(process.toHandle());
+        process.close();
     }
 }

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
-
 /**
  * States of the running service the integration tests wait for, read from its gauges and polled
  * with Awaitility until they hold or the bound passes. A wait that times out fails with the last
@@ -25,12 +24,9 @@ public final class ServiceConditions {
 
     /** Waits until no permit, connection, request or stalled canary is left; {@code what} says why the test expects that. */
     public static Gauges awaitIdle(LabClient lab, Duration within, String what) {
-        AtomicReference<Gauges> last = new AtomicReference<>();
-        await(what).atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-            last.set(Gauges.read(lab));
-            assertThat(last.get().idle()).as("%s: %s", what, last.get()).isTrue();
-        });
-        return last.get();
+        Gauges last = Gauges.awaitIdle(lab, within);
+        assertThat(last.idle()).as("%s within %s: %s", what, within, last).isTrue();
+        return last;
     }
 
     /** Waits until the gauges satisfy {@code condition}; returns that reading. */
@@ -56,7 +52,8 @@ public final class ServiceConditions {
         assertNoEventLoopBlocked(where, LabServer.eventLoopBlockedWarnings(log));
     }
 
-    private static void assertNoEventLoopBlocked(String where, List<LabServer.BlockedEventLoop> blocked) {
+    /** The oracle itself: no warning in {@code blocked}, or a failure that names {@code where} and prints each with its stack. */
+    public static void assertNoEventLoopBlocked(String where, List<LabServer.BlockedEventLoop> blocked) {
         assertThat(blocked).as("event loops reported blocked in %s:%n%s", where,
                 blocked.stream().map(LabServer.BlockedEventLoop::warning).collect(Collectors.joining("\n\n"))).isEmpty();
     }

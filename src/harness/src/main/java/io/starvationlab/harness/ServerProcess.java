@@ -1,0 +1,149 @@
+package io.starvationlab.harness;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * A server the lab starts as its own process and waits for: the service, the second service, Prometheus. The one
+ * way to start and stop one: its output goes to a log file, never to a pipe this JVM must drain; it counts as
+ * started once a URL of its answers 200 (a process that exits meanwhile fails at once, with its log); it is
+ * stopped with SIGTERM, as Kubernetes does, and it and everything it started are ended after a grace.
+ */
+public final class ServerProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final Process process;
+    private final Path log;
+    private final List<String> command;
+
+    private ServerProcess(String name, Process process, Path log, List<String> command) {
+        this.name = name;
+        this.process = process;
+        this.log = log;
+        this.command = List.copyOf(command);
+    }
+
+    /**
+     * Starts {@code command} with {@code environment} added to this JVM's, its output in {@code log}, and returns once
+     * {@code ready} answers 200 within {@code within}; otherwise the process is ended and the start fails with its log.
+     */
+    public static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path log, URI ready,
+            Duration within) {
+        Process process;
+        try {
+            Files.createDirectories(log.getParent());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start " + name + ": " + String.join(" ", command), e);
+        }
+        ServerProcess server = new ServerProcess(name, process, log, command);
+        try {
+            await(name + " answering " + ready).atMost(within).pollDelay(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(200))
+                    .failFast(name + " exited while starting", () -> !process.isAlive())
+                    .until(() -> status(ready) == 200);
+        } catch (ConditionTimeoutException | org.awaitility.core.TerminalFailureException e) {
+            String why = process.isAlive() ? " did not answer " + ready + " within " + within : " exited with " + process.exitValue();
+            server.close();
+            throw new IllegalStateException(name + why + ": " + String.join(" ", command) + "\n" + server.logText(), e);
+        }
+        return server;
+    }
+
+    /** The status {@code uri} answers a GET with within 5 s, or 0 while nothing listens there. */
+    public static int status(URI uri) {
+        return status(uri, Duration.ofSeconds(5));
+    }
+
+    /** The status {@code uri} answers a GET with within {@code timeout}, or 0 when nothing listens there or no answer comes. */
+    public static int status(URI uri, Duration timeout) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(uri).timeout(timeout).build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A port nothing listens on now, for a server about to start. */
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public List<String> command() {
+        return command;
+    }
+
+    public String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "(log unreadable: " + e + ")";
+        }
+    }
+
+    /** SIGTERM; returns the exit code, or -1 when it and what it started had to be ended after {@code grace}. */
+    public int stop(Duration grace) {
+        if (!process.isAlive()) {
+            return process.exitValue();
+        }
+        process.destroy();
+        try {
+            if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                return process.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        // what it started (the embedded PostgreSQL) would outlive a server killed before its shutdown hooks ran
+        ChildProcess.endTree(process.toHandle());
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(30));
+    }
+}
