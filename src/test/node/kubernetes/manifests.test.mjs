@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
-import { brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
+import { applyPatch, brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkNamesAndNamespace, checkPolicy, pods } from './checks/policy.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, OVERLAYS, REPO, render, renderFor, requireTool } from './checks/render.mjs';
@@ -149,6 +149,12 @@ describe('broken fixtures fail', () => {
     find(typed, 'Deployment', 'lab-pinned').spec.replicas = 'one';
     assert.match((await schemaProblems(typed)).join('\n'), /\.spec\.replicas must be integer/);
     assert.match((await schemaProblems([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }])).join('\n'), /no schema known/);
+  });
+
+  test('a fixture patch that no longer matches fails loudly instead of testing nothing', () => {
+    const [deployment] = fixture('lab-good.yaml').filter((o) => o.kind === 'Deployment');
+    assert.throws(() => applyPatch(deployment, [{ op: 'test', path: '/spec/replicas', value: 2 }]), /Test operation failed/);
+    assert.throws(() => applyPatch(deployment, [{ op: 'replace', path: '/spec/no/such/field', value: 1 }]), /path that does not exist/);
   });
 
   /** @type {[string, RegExp][]} */

@@ -152,7 +152,10 @@ describe('the walker rejects broken steps', () => {
       .replace('8 CPUs and 12 GiB', '8 CPUs and 8 GiB').replace('under 4 CPUs', 'under 4.5 CPUs')
       .slice(0, README.indexOf('## Build and load the images'))}${sh(['kubectl apply -k kubernetes/overlays/jdk21', K6_APPLY])}`,
     [/\| 5 CPUs and 6 GiB \(nodes of 6 vCPUs\) \| 2 \|: starvation runner fits on no node after/, /kind: Docker's 8 GiB, under the 10\.5 GiB/,
-      /under 4\.5 CPUs .*: says no node fits, yet every lab pod fits one/]],
+      /under 4\.5 CPUs .*: says no node fits, yet every lab pod fits one/, /the README must say a node of 4 vCPUs runs no lab pod/]],
+    ['a local image with no word on --platform, a claim with no StorageClass and no kustomization naming one', sh(['kubectl apply -k kubernetes/overlays/jdk21',
+      'docker build -f src/main/docker/Dockerfile.jvm -t starvation-lab:jdk21 .']), [/the README must say how to build for the nodes' \(--platform\)/,
+      /PostgreSQL's claim names no StorageClass, so it binds only with a default one/]],
   ];
   for (const [name, markdown, messages] of cases) {
     test(name, async (t) => {

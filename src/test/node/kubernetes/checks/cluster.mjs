@@ -116,6 +116,11 @@ export function checkSizing(readme, lab, k6) {
   const k6Pods = pods(k6).filter((p) => p.role !== 'starter').map(asPod);
   const rows = [...readme.matchAll(/^\s*\|\s*(under )?([\d.]+) CPUs(?: and ([\d.]+) GiB)?[^|]*\|\s*(\d+|none)\s*\|\s*$/gm)];
   const violations = rows.length ? [] : ['the README states no node sizes (| <n> CPUs and <m> GiB | <nodes> |)'];
+  // the kubelet's and the DaemonSets' share leave a node of exactly a lab pod's CPUs fewer allocatable
+  const cpus = Math.max(...labPods.map((p) => p.cpu));
+  if (!rows.some(([, under, c, , count]) => under && count === 'none' && Number(c) === cpus)) {
+    violations.push(`the README must say a node of ${cpus} vCPUs runs no lab pod (| under ${cpus} CPUs | none |)`);
+  }
   for (const [row, under, cpus, gib, count] of rows) {
     const free = { cpu: Number(cpus) - (under ? 0.001 : 0), memory: (gib ? Number(gib) : 1024) * GiB };
     if (count === 'none') {

@@ -447,6 +447,25 @@ export async function walk(markdown, options, log = () => {}) {
     log(`line ${step.line}: ${step.text} -> ${recognizer?.name ?? 'nothing'}${violations.length ? ' -- FAILED' : ''}`);
     failures.push(...violations.map((v) => `line ${step.line}: ${step.text}\n    ${v}`));
   }
-  return [...failures, ...[...state.jmx.keys()].map((d) => `deployment/${d}: JDK_JAVA_OPTIONS set and never removed (set env ... JDK_JAVA_OPTIONS-): `
-    + 'JMX stays open after kubectl apply -k')];
+  return [...failures, ...leftBehind(state)];
+}
+
+/**
+ * What the walk leaves unsaid or undone: JMX flags set and never removed, which outlive `kubectl apply
+ * -k`; images built here, which run only on nodes of the builder's CPU architecture, with no word on
+ * --platform; a claim that names no StorageClass, which binds only with a default one, and no
+ * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
+ *
+ * @param {WalkState} state
+ */
+function leftBehind(state) {
+  const unnamed = state.applied && state.renders(state.applied)
+    .some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.some((/** @type {any} */ c) => !c.spec?.storageClassName));
+  const named = [...state.files.values()].some((text) => /path: \/spec\/volumeClaimTemplates\/\d+\/spec\/storageClassName/.test(text));
+  return [
+    ...[...state.jmx.keys()].map((d) => `deployment/${d}: JDK_JAVA_OPTIONS set and never removed (set env ... JDK_JAVA_OPTIONS-): JMX stays open`),
+    ...([...state.images].some((i) => !i.includes('/')) && !state.readme.includes('--platform')
+      ? ["images built here run only on nodes of the builder's CPU architecture: the README must say how to build for the nodes' (--platform)"] : []),
+    ...(unnamed && !named ? ["PostgreSQL's claim names no StorageClass, so it binds only with a default one: the README must show how to name one"] : []),
+  ];
 }
