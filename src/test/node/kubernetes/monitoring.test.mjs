@@ -58,7 +58,7 @@ function scrapeWithout(drop) {
   return file;
 }
 
-describe('intervals', () => {
+describe('the dashboard and the intervals', () => {
   test("the base at kube-prometheus-stack's defaults hides no starvation as long as the plan's phases, at the intervals the experiment measured with", (t) => {
     const objects = renderFor(t, 'base');
     if (!objects) return;
@@ -69,6 +69,9 @@ describe('intervals', () => {
     assert.ok(queries.filter((q) => q.rate).length >= 16, 'the rate queries');
     // docs/alerts.md: the experiment runs the dashboard's queries with $__rate_interval = 4 s, as Grafana does here
     for (const q of queries) assert.deepEqual([q.step, q.rate ? q.rateInterval : 4 * MEASURED], [MEASURED, 4 * MEASURED], q.where);
+    const found = dashboards(objects);
+    assert.equal(found.length, 1);
+    assert.deepEqual(checkDashboard(found[0].dashboard, README), [], 'well-formed, on the variables, and the README names only its panels');
   });
 
   test("the stack's own defaults, and Grafana's $__rate_interval as its Prometheus backend computes it", () => {
@@ -81,16 +84,6 @@ describe('intervals', () => {
     assert.equal(grafanaQuery({ interval: '100s' }, { interval: '30s' }, '15s').rateInterval, 130);
     assert.deepEqual(grafanaQuery({ interval: '1s' }, {}, '30s'), { step: 1, rateInterval: 120 }, 'a panel interval alone');
     assert.deepEqual(grafanaQuery({}, { interval: '1s' }, '30s'), { step: 1, rateInterval: 31 }, 'a query interval alone');
-  });
-});
-
-describe('dashboard', () => {
-  test('well-formed, on the variables, and the README names only its panels', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
-    const found = dashboards(objects);
-    assert.equal(found.length, 1);
-    assert.deepEqual(checkDashboard(found[0].dashboard, README), []);
   });
 });
 

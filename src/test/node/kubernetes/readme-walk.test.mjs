@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import { DIAGNOSE_JAR, standIn } from './checks/diagnosis.mjs';
 import { checkImageContents, copiedFromBuild, filesUnder, requireJdk, runBuildStage, stagesOf, WALK_MARKER } from './checks/images.mjs';
 import { walk } from './checks/readme-walk.mjs';
-import { KUBERNETES, REPO, render, requireTool } from './checks/render.mjs';
+import { KUBERNETES, REPO, renderer, requireTool } from './checks/render.mjs';
 
 /** @type {Map<string, { root: string, workdir: string }>} */
 const builds = new Map();
@@ -76,13 +76,6 @@ async function diagnose(t, flags, args) {
     return [];
   }
   return standIn(jdk, flags, args, (line) => t.diagnostic(line));
-}
-
-/** @param {string} kubectl */
-function renderer(kubectl) {
-  /** @type {Map<string, any[]>} */
-  const renders = new Map();
-  return (/** @type {string} */ k) => structuredClone(renders.get(k) ?? renders.set(k, render(kubectl, k)).get(k) ?? []);
 }
 
 describe('kubernetes/README.md, walked', () => {

@@ -62,10 +62,10 @@ export function podRequests(spec) {
 
 /**
  * Every way the scheduler can place `placed` (in any order: `kubectl apply` creates them together) on
- * nodes of `free` CPUs and memory each, by its defaults (pkg/scheduler/framework/plugins/noderesources:
- * fit.go keeps the nodes where the requests fit what is left, least_allocated.go scores the one with
- * the most left, CPU and memory weighted alike, ties drawn at random), and whether each of `then` fits
- * beside them afterwards; null where a pod of `placed` fits nowhere.
+ * nodes of `free` CPUs and memory each: on any node where its requests fit what is left
+ * (pkg/scheduler/framework/plugins/noderesources/fit.go), for the default scores (least allocated,
+ * balanced allocation, topology spread) may pick any of those; then whether each of `then` fits beside
+ * them.
  *
  * @param {{ name: string, cpu: number, memory: number }[]} placed
  * @param {{ name: string, cpu: number, memory: number }[]} then
@@ -76,22 +76,16 @@ export function podRequests(spec) {
 export function schedule(placed, then, nodes, free) {
   /** @type {{ order: string, unplaced?: string, misfit?: string }[]} */
   const failures = [];
+  /** @param {{ cpu: number, memory: number }} used @param {{ cpu: number, memory: number }} pod */
+  const fits = (used, pod) => used.cpu + pod.cpu <= free.cpu + 1e-9 && used.memory + pod.memory <= free.memory;
   /** @param {typeof placed} left @param {{ cpu: number, memory: number }[]} used @param {string[]} order */
   const place = (left, used, order) => {
-    if (left.length === 0) {
-      const misfit = then.find((pod) => !used.some((u) => u.cpu + pod.cpu <= free.cpu + 1e-9 && u.memory + pod.memory <= free.memory));
-      if (misfit) failures.push({ order: order.join(', '), misfit: misfit.name });
-      return;
-    }
+    const misfit = left.length ? undefined : then.find((pod) => !used.some((u) => fits(u, pod)));
+    if (misfit) failures.push({ order: order.join(', '), misfit: misfit.name });
     for (const pod of left) {
-      const fits = used.map((u, i) => ({ i, left: (free.cpu - u.cpu - pod.cpu) / free.cpu + (free.memory - u.memory - pod.memory) / free.memory }))
-        .filter(({ i }) => used[i].cpu + pod.cpu <= free.cpu + 1e-9 && used[i].memory + pod.memory <= free.memory);
-      if (fits.length === 0) failures.push({ order: order.join(', '), unplaced: pod.name });
-      const best = Math.max(...fits.map((f) => f.left));
-      for (const { i } of fits.filter((f) => f.left === best)) {
-        const next = used.map((u, j) => (j === i ? { cpu: u.cpu + pod.cpu, memory: u.memory + pod.memory } : u));
-        place(left.filter((p) => p !== pod), next, [...order, `${pod.name} on node ${i + 1}`]);
-      }
+      if (!used.some((u) => fits(u, pod))) failures.push({ order: order.join(', '), unplaced: pod.name });
+      used.forEach((u, i) => fits(u, pod) && place(left.filter((p) => p !== pod),
+        used.map((v, j) => (j === i ? { cpu: v.cpu + pod.cpu, memory: v.memory + pod.memory } : v)), [...order, `${pod.name} on node ${i + 1}`]));
     }
   };
   place(placed, Array.from({ length: nodes }, () => ({ cpu: 0, memory: 0 })), []);

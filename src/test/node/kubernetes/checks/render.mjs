@@ -79,12 +79,24 @@ export function describe(object) {
   return `${object?.kind} ${object?.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object?.metadata?.name}`;
 }
 
-/** @type {Map<string, any[]>} */
-const renders = new Map();
+/**
+ * A kustomization's objects, rendered once (a copy each time).
+ *
+ * @param {string} kubectl
+ * @returns {(kustomization: string) => any[]}
+ */
+export function renderer(kubectl) {
+  /** @type {Map<string, any[]>} */
+  const renders = new Map();
+  return (kustomization) => structuredClone(renders.get(kustomization) ?? renders.set(kustomization, render(kubectl, kustomization)).get(kustomization) ?? []);
+}
+
+/** @type {((kustomization: string) => any[]) | undefined} */
+let rendered;
 
 /**
- * A kustomization's objects, rendered once per test file (a copy each time); null when the test was
- * skipped for want of kubectl.
+ * A kustomization's objects, rendered once per test file; null when the test was skipped for want of
+ * kubectl.
  *
  * @param {import('node:test').TestContext} t
  * @param {string} kustomization
@@ -93,6 +105,6 @@ const renders = new Map();
 export function renderFor(t, kustomization) {
   const kubectl = requireTool(t, 'kubectl');
   if (!kubectl) return null;
-  if (!renders.has(kustomization)) renders.set(kustomization, render(kubectl, kustomization));
-  return structuredClone(renders.get(kustomization) ?? []);
+  rendered ??= renderer(kubectl);
+  return rendered(kustomization);
 }
