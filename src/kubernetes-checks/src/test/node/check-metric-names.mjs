@@ -16,9 +16,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { checkMetricNames, expressionsOf, MAY_BE_ABSENT, parseScrape } from './checks/metric-names.mjs';
-import { KUBERNETES, parseObjects, render } from './checks/render.mjs';
-import { findTool } from './checks/tools.mjs';
+import { findTool, KUBERNETES, parseObjects, render } from './checks/render.mjs';
 
+/** @param {string} message @returns {never} */
 function usage(message) {
   process.stderr.write(`check-metric-names: ${message}\n`
     + 'usage: node src/kubernetes-checks/src/test/node/check-metric-names.mjs <scrape-file> [--manifests <rendered.yaml>]\n');
@@ -42,67 +42,32 @@ function monitoringFromFiles() {
   return objects;
 }
 
-const args = process.argv.slice(2);
-let scrapeFile;
-let manifests;
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === '--manifests') {
-    manifests = args[++i] ?? usage('--manifests needs a file');
-  } else if (args[i].startsWith('-')) {
-    usage(`unknown option ${args[i]}`);
-  } else if (scrapeFile === undefined) {
-    scrapeFile = args[i];
-  } else {
-    usage('one scrape file only');
+const [scrapeFile, ...rest] = process.argv.slice(2);
+const manifests = rest[0] === '--manifests' && rest.length === 2 ? rest[1] : undefined;
+if (!scrapeFile || scrapeFile.startsWith('-') || (rest.length && !manifests)) usage('one scrape file, and --manifests <file> at most');
+/** @param {() => any} read @param {string} what */
+const input = (read, what) => {
+  try {
+    return read();
+  } catch (error) {
+    return usage(`cannot read ${what}: ${/** @type {Error} */ (error).message}`);
   }
-}
-if (!scrapeFile) {
-  usage('no scrape file given');
-}
-
-let scrapeText;
-try {
-  scrapeText = readFileSync(scrapeFile, 'utf8');
-} catch (error) {
-  usage(`cannot read ${scrapeFile}: ${error.message}`);
-}
-const scrape = parseScrape(scrapeText);
-if (scrape.size === 0) {
-  usage(`${scrapeFile} holds no Prometheus samples`);
-}
-
-let objects;
-let origin;
-try {
-  if (manifests) {
-    objects = parseObjects(readFileSync(manifests, 'utf8'));
-    origin = manifests;
-  } else {
-    const kubectl = findTool('kubectl');
-    if (kubectl) {
-      objects = render(kubectl, 'base');
-      origin = 'kubectl kustomize kubernetes/base';
-    } else {
-      process.stderr.write('check-metric-names: kubectl is not on the PATH; reading kubernetes/base/monitoring files directly\n');
-      objects = monitoringFromFiles();
-      origin = 'kubernetes/base/monitoring';
-    }
-  }
-} catch (error) {
-  usage(`cannot read the manifests: ${error.message}`);
-}
-
+};
+const scrape = parseScrape(input(() => readFileSync(scrapeFile, 'utf8'), scrapeFile));
+if (scrape.size === 0) usage(`${scrapeFile} holds no Prometheus samples`);
+const kubectl = findTool('kubectl');
+if (!manifests && !kubectl) process.stderr.write('check-metric-names: kubectl is not on the PATH; reading kubernetes/base/monitoring files directly\n');
+const origin = manifests ?? (kubectl ? 'kubectl kustomize kubernetes/base' : 'kubernetes/base/monitoring');
+const objects = input(() => (manifests ? parseObjects(readFileSync(manifests, 'utf8')) : kubectl ? render(kubectl, 'base') : monitoringFromFiles()),
+  'the manifests');
 const expressions = expressionsOf(objects);
-if (expressions.length === 0) {
-  usage(`no PrometheusRule expressions or dashboard queries in ${origin}`);
-}
+if (expressions.length === 0) usage(`no PrometheusRule expressions or dashboard queries in ${origin}`);
 const { problems, names, absentAllowed } = checkMetricNames(expressions, scrape);
 if (problems.length > 0) {
   process.stderr.write(`check-metric-names: ${problems.length} problem(s) with ${origin} against ${scrapeFile}:\n`);
-  for (const problem of problems) {
-    process.stderr.write(`  - ${problem}\n`);
-  }
+  process.stderr.write(problems.map((p) => `  - ${p}\n`).join(''));
   process.exit(1);
 }
+const allowed = [...absentAllowed].map((n) => `${n} (${MAY_BE_ABSENT[n]})`).join(', ');
 process.stdout.write(`check-metric-names: ${names.size} metric names in ${expressions.length} expressions of ${origin} are in ${scrapeFile}`
-  + (absentAllowed.size > 0 ? `; absent but allowed: ${[...absentAllowed].map((n) => `${n} (${MAY_BE_ABSENT[n]})`).join(', ')}` : '') + '\n');
+  + `${allowed ? `; absent but allowed: ${allowed}` : ''}\n`);

@@ -6,7 +6,7 @@
 // loopback, which the port-forward reaches from inside the pod.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,8 +45,9 @@ export function checkJmxFlags(flags) {
   }
   for (const [key, value] of Object.entries(REQUIRED)) {
     if (properties[key] !== value) {
-      violations.push(`-D${key}=${value} is missing (${key === 'com.sun.management.jmxremote.host' ? 'JMX would listen on every address of the pod'
-        : key === 'java.rmi.server.hostname' ? 'the stubs would name the pod\'s address, which a port-forward does not reach' : 'the client connects without'})`);
+      const why = { 'com.sun.management.jmxremote.host': 'JMX would listen on every address of the pod',
+        'java.rmi.server.hostname': "the stubs would name the pod's address, which a port-forward does not reach" }[key] ?? 'the client connects without';
+      violations.push(`-D${key}=${value} is missing (${why})`);
     }
   }
   return { port, violations };
@@ -64,11 +65,7 @@ function freePort() {
   });
 }
 
-/**
- * @param {string} host
- * @param {number} port
- * @returns {Promise<boolean>} whether something accepts a connection there
- */
+/** @param {string} host @param {number} port @returns {Promise<boolean>} whether something accepts a connection there */
 function answers(host, port) {
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: 2000 });
@@ -131,9 +128,4 @@ export async function standIn(jdk, flags, args, log) {
     service.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Whether the jars the stand-in runs exist: `./mvnw verify` builds both modules before this one. */
-export function jarBuilt() {
-  return existsSync(join(REPO, DIAGNOSE_JAR)) && existsSync(join(REPO, SECOND_SERVICE));
 }

@@ -2,191 +2,103 @@
 // service has them. PromQL is parsed with Prometheus's own grammar (@prometheus-io/lezer-promql).
 
 import { parser } from '@prometheus-io/lezer-promql';
+import { dashboards } from './monitoring.mjs';
 import { describe } from './render.mjs';
 
-/**
- * Metrics a scrape may lack, and why. Keep it minimal: every other name must be in the scrape.
- * @type {Record<string, string>}
- */
-export const MAY_BE_ABSENT = {
+/** Metrics a scrape may lack, and why. Keep it minimal: every other name must be in the scrape. */
+export const MAY_BE_ABSENT = /** @type {Record<string, string>} */ ({
   // Micrometer's virtual-thread binder registers the scheduler gauges on JDK 24+ only.
   jvm_threads_virtual_live_threads: 'registered on JDK 24+ only',
   jvm_threads_virtual_parallelism: 'registered on JDK 24+ only',
   jvm_threads_virtual_pool_size_threads: 'registered on JDK 24+ only',
   // One series per JFR pinning reason, created by the first pinned episode.
   lab_pinning_events_total: 'created by the first pinned episode',
-};
-
+});
 /** Labels Prometheus attaches to every target of the ServiceMonitor, not the service. */
-export const TARGET_LABELS = new Set(['namespace', 'service', 'pod', 'container', 'endpoint', 'job', 'instance']);
+const TARGET_LABELS = new Set(['namespace', 'service', 'pod', 'container', 'endpoint', 'job', 'instance']);
 
-/**
- * @typedef {{ source: string, expr: string }} Expression
- * @typedef {{ name: string, labels: string[] }} Selector
- * @typedef {{ labels: string[], names: string[] }} Grouping
- */
-
-/**
- * Sample names of a Prometheus text exposition, each with the label names its samples carry.
- *
- * @param {string} text
- * @returns {Map<string, Set<string>>}
- */
+/** Sample names of a Prometheus text exposition, each with the label names its samples carry. @param {string} text */
 export function parseScrape(text) {
   /** @type {Map<string, Set<string>>} */
   const samples = new Map();
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s/.exec(line);
-    if (!match) continue;
-    const labels = samples.get(match[1]) ?? new Set();
-    for (const pair of (match[3] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="(?:[^"\\]|\\.)*"/g)) {
-      labels.add(pair[1]);
-    }
-    samples.set(match[1], labels);
+  for (const [, name, labels] of text.matchAll(/^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s/gm)) {
+    const known = samples.get(name) ?? samples.set(name, new Set()).get(name);
+    for (const pair of (labels ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="(?:[^"\\]|\\.)*"/g)) known?.add(pair[1]);
   }
   return samples;
 }
 
 /**
- * The PromQL of every alerting or recording rule and of every dashboard query in the objects.
+ * The PromQL of every alerting or recording rule, dashboard query and dashboard query variable
+ * (label_values(selector, label) and query_result(expr) are Grafana's wrappers around it), Grafana's
+ * interval variables as a duration; other variables sit inside label values.
  *
  * @param {any[]} objects rendered manifests
- * @returns {Expression[]}
+ * @returns {{ source: string, expr: string }[]}
  */
 export function expressionsOf(objects) {
-  /** @type {Expression[]} */
-  const found = [];
-  for (const object of objects) {
-    if (object.kind === 'PrometheusRule') {
-      for (const group of object.spec?.groups ?? []) {
-        for (const rule of group.rules ?? []) {
-          found.push({ source: `${describe(object)} ${rule.alert ? `alert ${rule.alert}` : `record ${rule.record}`}`, expr: String(rule.expr) });
-        }
-      }
-    }
-    if (object.kind === 'ConfigMap' && object.metadata?.labels?.grafana_dashboard) {
-      for (const [file, json] of Object.entries(object.data ?? {})) {
-        found.push(...dashboardExpressions(JSON.parse(String(json)), `${describe(object)} ${file}`));
-      }
-    }
-  }
-  return found;
-}
-
-/**
- * @param {any} dashboard Grafana dashboard JSON
- * @param {string} source
- * @returns {Expression[]}
- */
-export function dashboardExpressions(dashboard, source) {
-  /** @type {Expression[]} */
-  const found = [];
-  const visit = (/** @type {any[]} */ panels) => {
-    for (const panel of panels ?? []) {
-      for (const target of panel.targets ?? []) {
-        if (typeof target.expr === 'string' && target.expr.trim() !== '') {
-          found.push({ source: `${source} panel "${panel.title}" ${target.refId ?? ''}`.trim(), expr: grafanaToPromQL(target.expr) });
-        }
-      }
-      visit(panel.panels);
-    }
-  };
-  visit(dashboard.panels);
-  for (const variable of dashboard.templating?.list ?? []) {
-    if (variable.type !== 'query') continue;
-    const query = typeof variable.query === 'string' ? variable.query : variable.query?.query;
-    // label_values(selector, label) and query_result(expr) are Grafana's wrappers around PromQL.
-    const wrapped = /^\s*(?:label_values\((.*),\s*[a-zA-Z_][a-zA-Z0-9_]*\s*\)|query_result\((.*)\))\s*$/s.exec(String(query ?? ''));
-    const expr = wrapped ? (wrapped[1] ?? wrapped[2]) : query;
-    if (expr && !/^\s*label_(names|values)\(\s*[a-zA-Z_]*\s*\)\s*$/.test(expr)) {
-      found.push({ source: `${source} variable $${variable.name}`, expr: grafanaToPromQL(String(expr)) });
-    }
-  }
-  return found;
-}
-
-/**
- * Grafana's interval variables become a duration; other variables sit inside label values.
- *
- * @param {string} expr
- */
-function grafanaToPromQL(expr) {
-  return expr.replace(/\$\{?__(rate_interval|interval|range)(_ms|_s)?\}?/g, '1m');
+  const promql = (/** @type {string} */ expr) => expr.replace(/\$\{?__(rate_interval|interval|range)(_ms|_s)?\}?/g, '1m');
+  const rules = objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => (o.spec?.groups ?? []).flatMap((/** @type {any} */ g) => (g.rules ?? [])
+    .map((/** @type {any} */ r) => ({ source: `${describe(o)} ${r.alert ? `alert ${r.alert}` : `record ${r.record}`}`, expr: String(r.expr) }))));
+  const boards = objects.filter((o) => o.kind === 'ConfigMap').flatMap((o) => dashboards([o]).flatMap(({ file, dashboard }) => {
+    const source = `${describe(o)} ${file}`;
+    const panels = (/** @type {any[]} */ list) => list.flatMap((p) => [...(p.targets ?? []).filter((/** @type {any} */ t) => String(t.expr ?? '').trim())
+      .map((/** @type {any} */ t) => ({ source: `${source} panel "${p.title}" ${t.refId ?? ''}`.trim(), expr: promql(t.expr) })), ...panels(p.panels ?? [])]);
+    const variables = (dashboard.templating?.list ?? []).filter((/** @type {any} */ v) => v.type === 'query').flatMap((/** @type {any} */ v) => {
+      const query = String((typeof v.query === 'string' ? v.query : v.query?.query) ?? '');
+      const wrapped = /^\s*(?:label_values\((.*),\s*[a-zA-Z_][a-zA-Z0-9_]*\s*\)|query_result\((.*)\))\s*$/s.exec(query);
+      const expr = wrapped ? (wrapped[1] ?? wrapped[2]) : query;
+      return expr && !/^\s*label_(names|values)\(\s*[a-zA-Z_]*\s*\)\s*$/.test(expr) ? [{ source: `${source} variable $${v.name}`, expr: promql(expr) }] : [];
+    });
+    return [...panels(dashboard.panels ?? []), ...variables];
+  }));
+  return [...rules, ...boards];
 }
 
 /**
  * The metric names, their label matchers and the grouping labels of one expression.
  *
  * @param {string} expr
- * @returns {{ selectors: Selector[], groupings: Grouping[], errors: string[] }}
+ * @returns {{ selectors: { name: string, labels: string[] }[], groupings: { labels: string[], names: string[] }[], errors: string[] }}
  */
 export function analyse(expr) {
-  const tree = parser.parse(expr);
-  /** @type {Selector[]} */
-  const selectors = [];
-  /** @type {Grouping[]} */
-  const groupings = [];
-  /** @type {string[]} */
-  const errors = [];
+  const result = { selectors: /** @type {{ name: string, labels: string[] }[]} */ ([]), groupings: /** @type {{ labels: string[], names: string[] }[]} */ ([]),
+    errors: /** @type {string[]} */ ([]) };
   const text = (/** @type {any} */ node) => expr.slice(node.from, node.to);
   const unquote = (/** @type {string} */ s) => s.replace(/^["'`]|["'`]$/g, '');
-  tree.iterate({
+  parser.parse(expr).iterate({
     enter(ref) {
-      if (ref.type.isError) {
-        errors.push(`cannot parse at ${ref.from}: "${expr.slice(Math.max(0, ref.from - 20), ref.to + 20).replace(/\s+/g, ' ')}"`);
-      }
+      if (ref.type.isError) result.errors.push(`cannot parse at ${ref.from}: "${expr.slice(Math.max(0, ref.from - 20), ref.to + 20).replace(/\s+/g, ' ')}"`);
       if (ref.name === 'VectorSelector') {
-        const node = ref.node;
-        let name = node.getChild('Identifier') ? text(node.getChild('Identifier')) : '';
+        let name = ref.node.getChild('Identifier') ? text(ref.node.getChild('Identifier')) : '';
         const labels = [];
-        const matchers = node.getChild('LabelMatchers');
-        for (let child = matchers?.firstChild; child; child = child.nextSibling) {
-          if (child.name === 'QuotedLabelName') {
-            name = unquote(text(child));
-          } else if (child.name === 'UnquotedLabelMatcher' || child.name === 'QuotedLabelMatcher') {
-            const labelNode = child.firstChild;
-            const label = labelNode ? unquote(text(labelNode)) : '';
-            const value = child.getChild('StringLiteral');
-            if (label === '__name__' && value && child.getChild('MatchOp')?.firstChild?.name === 'EqlSingle') {
-              name = unquote(text(value));
-            } else if (label !== '__name__') {
-              labels.push(label);
-            }
-          }
+        for (let child = ref.node.getChild('LabelMatchers')?.firstChild; child; child = child.nextSibling) {
+          if (child.name === 'QuotedLabelName') name = unquote(text(child));
+          if (child.name !== 'UnquotedLabelMatcher' && child.name !== 'QuotedLabelMatcher') continue;
+          const label = child.firstChild ? unquote(text(child.firstChild)) : '';
+          const value = child.getChild('StringLiteral');
+          if (label !== '__name__') labels.push(label);
+          else if (value && child.getChild('MatchOp')?.firstChild?.name === 'EqlSingle') name = unquote(text(value));
         }
-        if (name) {
-          selectors.push({ name, labels });
-        }
+        if (name) result.selectors.push({ name, labels });
       }
-      if (ref.name === 'AggregateExpr') {
-        const node = ref.node;
-        const grouping = node.getChild('AggregateModifier')?.getChild('GroupingLabels');
-        if (grouping) {
-          const labels = grouping.getChildren('LabelName').map(text);
-          const names = [];
-          const body = node.getChild('FunctionCallBody');
-          const cursor = body?.cursor();
-          if (cursor) {
-            const end = body.to;
-            do {
-              if (cursor.name === 'VectorSelector') {
-                const identifier = cursor.node.getChild('Identifier');
-                if (identifier) names.push(text(identifier));
-              }
-            } while (cursor.next() && cursor.from < end);
-          }
-          groupings.push({ labels, names });
-        }
+      const grouping = ref.name === 'AggregateExpr' ? ref.node.getChild('AggregateModifier')?.getChild('GroupingLabels') : null;
+      const body = grouping ? ref.node.getChild('FunctionCallBody') : null;
+      if (grouping && body) {
+        const names = [];
+        const cursor = body.cursor();
+        do {
+          if (cursor.name === 'VectorSelector' && cursor.node.getChild('Identifier')) names.push(text(cursor.node.getChild('Identifier')));
+        } while (cursor.next() && cursor.from < body.to);
+        result.groupings.push({ labels: grouping.getChildren('LabelName').map(text), names });
       }
     },
   });
-  return { selectors, groupings, errors };
+  return result;
 }
 
 /**
- * @param {Expression[]} expressions
+ * @param {{ source: string, expr: string }[]} expressions
  * @param {Map<string, Set<string>>} scrape
  * @returns {{ problems: string[], names: Set<string>, absentAllowed: Set<string> }}
  */
@@ -198,37 +110,23 @@ export function checkMetricNames(expressions, scrape) {
   const absentAllowed = new Set();
   for (const { source, expr } of expressions) {
     const { selectors, groupings, errors } = analyse(expr);
-    for (const error of errors) problems.push(`${source}: ${error}`);
-    for (const selector of selectors) {
-      names.add(selector.name);
-      const labels = scrape.get(selector.name);
-      if (!labels) {
-        if (Object.hasOwn(MAY_BE_ABSENT, selector.name)) {
-          absentAllowed.add(selector.name);
-        } else {
-          if (!unknown.has(selector.name)) unknown.set(selector.name, new Set());
-          unknown.get(selector.name)?.add(source);
-        }
-        continue;
-      }
-      for (const label of selector.labels) {
-        if (!labels.has(label) && !TARGET_LABELS.has(label)) {
-          problems.push(`${source}: ${selector.name} has no label "${label}" in the scrape`);
-        }
+    problems.push(...errors.map((error) => `${source}: ${error}`));
+    for (const { name, labels } of selectors) {
+      names.add(name);
+      const known = scrape.get(name);
+      if (!known && Object.hasOwn(MAY_BE_ABSENT, name)) absentAllowed.add(name);
+      else if (!known) (unknown.get(name) ?? unknown.set(name, new Set()).get(name))?.add(source);
+      for (const label of known ? labels.filter((l) => !known.has(l) && !TARGET_LABELS.has(l)) : []) {
+        problems.push(`${source}: ${name} has no label "${label}" in the scrape`);
       }
     }
     for (const grouping of groupings) {
       const present = grouping.names.filter((n) => scrape.has(n));
-      if (present.length === 0) continue;
-      for (const label of grouping.labels) {
-        if (!TARGET_LABELS.has(label) && !present.some((n) => scrape.get(n)?.has(label))) {
-          problems.push(`${source}: grouping label "${label}" is on none of ${present.join(', ')}`);
-        }
+      for (const label of present.length ? grouping.labels.filter((l) => !TARGET_LABELS.has(l) && !present.some((n) => scrape.get(n)?.has(l))) : []) {
+        problems.push(`${source}: grouping label "${label}" is on none of ${present.join(', ')}`);
       }
     }
   }
-  for (const [name, sources] of unknown) {
-    problems.unshift(`unknown metric ${name} (used by ${[...sources].join('; ')})`);
-  }
-  return { problems, names, absentAllowed };
+  const unknowns = [...unknown].map(([name, sources]) => `unknown metric ${name} (used by ${[...sources].join('; ')})`);
+  return { problems: [...unknowns, ...problems], names, absentAllowed };
 }

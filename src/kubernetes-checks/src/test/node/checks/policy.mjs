@@ -1,280 +1,158 @@
-// The lab's own rules for its manifests, beyond what the schemas say. Each check takes rendered
-// objects and returns violations (empty: it holds), so a broken fixture can prove it fails.
+// The rules a render must keep beyond its schemas: what the API server, Pod Security admission and the
+// scheduler would do with it, and the lab's own. Each check takes rendered objects and returns
+// violations (empty: it holds), so that a broken fixture can prove it fails.
 
 import { describe, NAMESPACE } from './render.mjs';
 
-/** Health endpoints the service serves, by the probe that should use them. */
-export const HEALTH_PATHS = {
-  startupProbe: '/q/health/started',
-  livenessProbe: '/q/health/live',
-  readinessProbe: '/q/health/ready',
-};
-export const SERVICE_PORT = 8080;
 export const LAB_DEPLOYMENTS = ['lab-pinned', 'lab-unpinned'];
-export const LAB_CPUS = 4;
+const HEALTH_PATHS = { startupProbe: '/q/health/started', livenessProbe: '/q/health/live', readinessProbe: '/q/health/ready' };
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass',
+  'PriorityClass']);
+const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition',
-  'PersistentVolume', 'StorageClass', 'PriorityClass']);
-const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
-
-/**
- * Every pod the objects would run: workloads' templates, bare Pods, and the three pods the
- * k6-operator builds from a TestRun (pkg/resources/jobs in grafana/k6-operator): the runner and the
- * initializer (one container named k6, the script's ConfigMap mounted; without spec.initializer the
- * operator copies spec.runner), and the starter (one curl container; the pod takes
- * starter.securityContext, the container starter.containerSecurityContext, no volumes).
- *
- * @param {any[]} objects
- * @returns {{ owner: any, where: string, labels: Record<string, string>, spec: any, testRunPod?: any, testRunRole?: string }[]}
- */
-export function pods(objects) {
-  const found = [];
-  for (const object of objects) {
-    if (WORKLOAD_KINDS.has(object.kind)) {
-      const template = object.spec?.template ?? {};
-      found.push({ owner: object, where: describe(object), labels: template.metadata?.labels ?? {}, spec: template.spec ?? {} });
-    } else if (object.kind === 'Pod') {
-      found.push({ owner: object, where: describe(object), labels: object.metadata?.labels ?? {}, spec: object.spec ?? {} });
-    } else if (object.kind === 'TestRun') {
-      const script = object.spec?.script?.configMap;
-      const scriptVolumes = script ? [{ name: 'k6-test-volume', configMap: { name: script.name } }] : [];
-      for (const role of ['runner', 'initializer', 'starter']) {
-        const pod = role === 'initializer' ? object.spec?.initializer ?? object.spec?.runner : object.spec?.[role];
-        if (!pod && role !== 'starter') continue;
-        const k6Pod = role !== 'starter';
-        found.push({
-          owner: object,
-          where: `${describe(object)} ${role}`,
-          labels: pod?.metadata?.labels ?? {},
-          spec: {
-            securityContext: pod?.securityContext,
-            volumes: k6Pod ? [...scriptVolumes, ...(pod.volumes ?? [])] : [],
-            containers: [k6Pod ? {
-              name: 'k6', image: pod.image, env: pod.env, envFrom: pod.envFrom, resources: pod.resources,
-              securityContext: pod.containerSecurityContext, volumeMounts: pod.volumeMounts,
-            } : { name: 'k6-curl', image: pod?.image, securityContext: pod?.containerSecurityContext }],
-          },
-          testRunPod: pod ?? {},
-          testRunRole: role,
-        });
-      }
-    }
-  }
-  return found;
-}
-
-/**
- * @param {any} spec a pod spec
- * @returns {any[]}
- */
-function containersOf(spec) {
-  return [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
-}
-
-/**
- * Kubernetes quantities in base units ("4" and "4000m" are both 4; "1Gi" is 1073741824).
- *
- * @param {unknown} quantity
- * @returns {number}
- */
+/** Kubernetes quantities in base units ("4" and "4000m" are 4; "1Gi" is 1073741824). @param {unknown} quantity */
 export function parseQuantity(quantity) {
   const match = /^([+-]?[0-9.]+)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?$/.exec(String(quantity ?? '').trim());
-  if (!match) {
-    return Number.NaN;
-  }
-  /** @type {Record<string, number>} */
-  const factors = {
-    '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-    Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-  };
-  return Number(match[1]) * factors[match[2] ?? ''];
+  const factors = /** @type {Record<string, number>} */ ({ '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
+    Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 });
+  return match ? Number(match[1]) * factors[match[2] ?? ''] : Number.NaN;
 }
 
 /**
- * @param {Record<string, string>} selector
- * @param {Record<string, string>} labels
+ * Every pod the objects would run: workloads' templates, and the pods the k6-operator builds from a
+ * TestRun (grafana/k6-operator pkg/resources/jobs: runner.go, initializer.go, starter.go, helpers.go).
+ * The runner and the initializer run one container named k6 with the script's ConfigMap mounted, plus
+ * spec.<pod>.initContainers, which get the pod's containerSecurityContext and imagePullPolicy
+ * (getInitContainers); without spec.initializer the initializer copies the runner. The starter is one
+ * curl container (the pod takes starter.securityContext, the container starter.containerSecurityContext).
+ *
+ * @param {any[]} objects
+ * @returns {{ owner: any, where: string, labels: Record<string, string>, spec: any, role?: string }[]}
  */
-function selects(selector, labels) {
-  return Object.entries(selector).every(([key, value]) => labels[key] === value);
-}
-
-/**
- * @param {any} labelSelector a LabelSelector (matchLabels and matchExpressions)
- * @param {Record<string, string>} labels
- */
-function matchesLabelSelector(labelSelector, labels) {
-  if (!selects(labelSelector?.matchLabels ?? {}, labels)) {
-    return false;
-  }
-  return (labelSelector?.matchExpressions ?? []).every((/** @type {any} */ e) => {
-    const has = Object.hasOwn(labels, e.key);
-    switch (e.operator) {
-      case 'In': return has && e.values.includes(labels[e.key]);
-      case 'NotIn': return !has || !e.values.includes(labels[e.key]);
-      case 'Exists': return has;
-      case 'DoesNotExist': return !has;
-      default: return false;
+export function pods(objects) {
+  return objects.flatMap((object) => {
+    if (WORKLOADS.has(object.kind)) {
+      return [{ owner: object, where: describe(object), labels: object.spec?.template?.metadata?.labels ?? {}, spec: object.spec?.template?.spec ?? {} }];
     }
+    if (object.kind !== 'TestRun') return [];
+    const script = object.spec?.script?.configMap;
+    return ['runner', 'initializer', 'starter'].map((role) => {
+      const pod = (role === 'initializer' ? object.spec?.initializer ?? object.spec?.runner : object.spec?.[role]) ?? {};
+      const securityContext = pod.containerSecurityContext;
+      const k6 = role !== 'starter';
+      return {
+        owner: object,
+        where: `${describe(object)} ${role}`,
+        labels: pod.metadata?.labels ?? {},
+        role,
+        spec: {
+          securityContext: pod.securityContext,
+          volumes: k6 ? [...(script ? [{ name: 'k6-test-volume', configMap: { name: script.name } }] : []), ...(pod.volumes ?? [])] : [],
+          initContainers: (pod.initContainers ?? []).map((/** @type {any} */ c) => ({ ...c, securityContext, imagePullPolicy: pod.imagePullPolicy })),
+          containers: [k6
+            ? { name: 'k6', image: pod.image, env: pod.env, envFrom: pod.envFrom, resources: pod.resources, securityContext, volumeMounts: pod.volumeMounts }
+            : { name: 'k6-curl', image: pod.image, securityContext }],
+        },
+      };
+    });
+  });
+}
+
+/** @param {any} spec a pod spec @returns {any[]} init containers (sidecars too) and containers */
+export const containersOf = (spec) => [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
+
+/** @param {Record<string, string>} selector @param {Record<string, string>} labels */
+const selects = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels[key] === value);
+
+/** A LabelSelector: matchLabels and matchExpressions. @param {any} selector @param {Record<string, string>} labels */
+function matches(selector, labels) {
+  return selects(selector?.matchLabels, labels) && (selector?.matchExpressions ?? []).every((/** @type {any} */ e) => {
+    const has = Object.hasOwn(labels, e.key);
+    return { In: has && e.values.includes(labels[e.key]), NotIn: !has || !e.values.includes(labels[e.key]), Exists: has, DoesNotExist: !has }[
+      /** @type {'In'} */ (e.operator)] ?? false;
   });
 }
 
 /**
- * The required objects exist, and every namespaced object is in the lab's namespace.
+ * The required objects exist, every namespaced one in the lab's namespace.
  *
  * @param {any[]} objects
  * @param {[string, string][]} required [kind, name] pairs
- * @returns {string[]}
  */
-export function checkNamesAndNamespace(objects, required) {
-  const violations = [];
-  for (const [kind, name] of required) {
-    if (!objects.some((o) => o.kind === kind && o.metadata?.name === name)) {
-      violations.push(`missing ${kind} ${name}`);
-    }
-  }
-  for (const object of objects) {
-    const namespace = object.metadata?.namespace;
-    if (CLUSTER_SCOPED.has(object.kind)) {
-      if (namespace) violations.push(`${describe(object)}: cluster-scoped, yet has a namespace`);
-    } else if (namespace !== NAMESPACE) {
-      violations.push(`${describe(object)}: namespace is ${namespace ?? 'unset'}, not ${NAMESPACE}`);
-    }
-  }
-  return violations;
+export function checkNamesAndNamespace(objects, required = []) {
+  return [
+    ...required.filter(([kind, name]) => !objects.some((o) => o.kind === kind && o.metadata?.name === name)).map(([kind, name]) => `missing ${kind} ${name}`),
+    ...objects.flatMap((o) => (CLUSTER_SCOPED.has(o.kind) ? (o.metadata?.namespace ? [`${describe(o)}: cluster-scoped, yet has a namespace`] : [])
+      : o.metadata?.namespace === NAMESPACE ? [] : [`${describe(o)}: namespace is ${o.metadata?.namespace ?? 'unset'}, not ${NAMESPACE}`])),
+  ];
 }
 
-/**
- * app.kubernetes.io/name and app.kubernetes.io/part-of on every object and pod.
- *
- * @param {any[]} objects
- * @returns {string[]}
- */
+/** app.kubernetes.io/name and part-of on every object and pod. @param {any[]} objects */
 export function checkLabels(objects) {
-  const violations = [];
-  const need = (/** @type {Record<string, string>} */ labels, /** @type {string} */ where) => {
-    if (!labels['app.kubernetes.io/name']) violations.push(`${where}: no app.kubernetes.io/name label`);
-    if (labels['app.kubernetes.io/part-of'] !== 'starvation-lab') violations.push(`${where}: app.kubernetes.io/part-of is not starvation-lab`);
-  };
-  for (const object of objects) {
-    need(object.metadata?.labels ?? {}, describe(object));
-  }
-  for (const pod of pods(objects)) {
-    need(pod.labels, `${pod.where} pod template`);
-  }
-  return violations;
+  return [...objects.map((o) => ({ where: describe(o), labels: o.metadata?.labels ?? {} })),
+    ...pods(objects).map((p) => ({ where: `${p.where} pod template`, labels: p.labels }))]
+    .flatMap(({ where, labels }) => [
+      ...(labels['app.kubernetes.io/name'] ? [] : [`${where}: no app.kubernetes.io/name label`]),
+      ...(labels['app.kubernetes.io/part-of'] === 'starvation-lab' ? [] : [`${where}: app.kubernetes.io/part-of is not starvation-lab`]),
+    ]);
 }
 
 /**
- * The measured Deployments (checkNamesAndNamespace requires both): a CPU limit of exactly 4 (the
- * CFS quota the JVM reads: 4 carriers) and requests = limits (Guaranteed QoS); the datasource comes
- * from the environment and the Secret; the starvation readiness check stays off.
+ * The measured pods and the load generators are Guaranteed: every container, init containers and
+ * sidecars too, limits CPU and memory at what it requests (Kubernetes pkg/apis/core/helper/qos
+ * GetPodQOS), so that the scheduler places them only where that much is free and a busy node cannot
+ * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), their datasource
+ * from the environment and a Secret, and keep the starvation readiness check off.
  *
  * @param {any[]} objects
- * @returns {string[]}
  */
-export function checkLabDeployments(objects) {
-  const violations = [];
-  for (const deployment of objects.filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name))) {
-    const where = describe(deployment);
-    for (const container of containersOf(deployment.spec?.template?.spec ?? {})) {
-      const at = `${where} container ${container.name}`;
-      const requests = container.resources?.requests ?? {};
-      const limits = container.resources?.limits ?? {};
-      for (const resource of ['cpu', 'memory']) {
-        if (requests[resource] === undefined || limits[resource] === undefined) {
-          violations.push(`${at}: ${resource} request and limit must both be set (Guaranteed QoS)`);
-        } else if (parseQuantity(requests[resource]) !== parseQuantity(limits[resource])) {
-          violations.push(`${at}: ${resource} request ${requests[resource]} != limit ${limits[resource]} (Guaranteed QoS needs them equal)`);
-        }
-      }
-      for (const [kind, value] of [['request', requests.cpu], ['limit', limits.cpu]]) {
-        if (value !== undefined && parseQuantity(value) !== LAB_CPUS) {
-          violations.push(`${at}: cpu ${kind} is ${value}, not ${LAB_CPUS} (the carriers are the CPU limit)`);
-        }
-      }
-      const env = new Map((container.env ?? []).map((/** @type {any} */ e) => [e.name, e]));
-      if (!env.get('QUARKUS_DATASOURCE_JDBC_URL')?.value?.startsWith('jdbc:postgresql://')) {
-        violations.push(`${at}: QUARKUS_DATASOURCE_JDBC_URL must point at PostgreSQL`);
-      }
-      for (const secretEnv of ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD']) {
-        if (!env.get(secretEnv)?.valueFrom?.secretKeyRef) {
-          violations.push(`${at}: ${secretEnv} must come from a Secret`);
-        }
-      }
-      if (env.get('LAB_EMBEDDED_POSTGRES_ENABLED')?.value !== 'false') {
-        violations.push(`${at}: LAB_EMBEDDED_POSTGRES_ENABLED must be "false" (no database inside the pod)`);
-      }
-      if (String(env.get('LAB_STARVATION_READINESS_ENABLED')?.value ?? 'false') !== 'false') {
-        violations.push(`${at}: LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service mid-test`);
+export function checkGuaranteed(objects) {
+  const measured = (/** @type {any} */ p) => p.owner.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(p.owner.metadata?.name);
+  // the starter's curl only unpauses the runner, before the load
+  const load = (/** @type {any} */ p) => p.labels['app.kubernetes.io/component'] === 'load-generator' && p.role !== 'starter';
+  return pods(objects).filter((p) => measured(p) || load(p)).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
+    const at = `${pod.where} container ${c.name}`;
+    const { requests = {}, limits = {} } = c.resources ?? {};
+    const env = new Map((c.env ?? []).map((/** @type {any} */ e) => [e.name, e]));
+    const violations = [];
+    for (const r of ['cpu', 'memory']) {
+      if (requests[r] === undefined || limits[r] === undefined) violations.push(`${at}: ${r} request and limit must both be set (Guaranteed)`);
+      else if (parseQuantity(requests[r]) !== parseQuantity(limits[r])) {
+        violations.push(`${at}: ${r} request ${requests[r]} != limit ${limits[r]} (Guaranteed needs them equal)`);
       }
     }
-  }
-  return violations;
-}
-
-/**
- * The load generators (pods labelled app.kubernetes.io/component=load-generator: the TestRun's
- * runner and initializer, the plain Job): every container that sets resources requests what it is
- * limited to, CPU and memory. A runner that requests less than its CPU limit is throttled whenever
- * its node is busy, and the throttling lands in every probe's latency; its k6 container must set both.
- *
- * @param {any[]} objects
- * @returns {string[]}
- */
-export function checkLoadGenerators(objects) {
-  const violations = [];
-  for (const pod of pods(objects).filter((p) => p.labels['app.kubernetes.io/component'] === 'load-generator')) {
-    for (const container of containersOf(pod.spec)) {
-      const at = `${pod.where} container ${container.name}`;
-      const requests = container.resources?.requests ?? {};
-      const limits = container.resources?.limits ?? {};
-      if (!container.resources) {
-        if (container.name === 'k6') violations.push(`${at}: no resources: k6 needs requests = limits, CPU and memory`);
-        continue;
-      }
-      for (const resource of ['cpu', 'memory']) {
-        if (requests[resource] === undefined || limits[resource] === undefined) {
-          violations.push(`${at}: ${resource} request and limit must both be set`);
-        } else if (parseQuantity(requests[resource]) !== parseQuantity(limits[resource])) {
-          violations.push(`${at}: ${resource} request ${requests[resource]} != limit ${limits[resource]}`
-            + (resource === 'cpu' ? ' (throttled on a busy node: the load adds latency to every probe)' : ''));
-        }
-      }
+    if (!measured(pod)) return violations;
+    if (parseQuantity(limits.cpu) !== 4) violations.push(`${at}: cpu limit is ${limits.cpu}, not 4 (the carriers are the CPU limit)`);
+    if (!env.get('QUARKUS_DATASOURCE_JDBC_URL')?.value?.startsWith('jdbc:postgresql://')) {
+      violations.push(`${at}: QUARKUS_DATASOURCE_JDBC_URL must point at PostgreSQL`);
     }
-  }
-  return violations;
+    for (const name of ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD']) {
+      if (!env.get(name)?.valueFrom?.secretKeyRef) violations.push(`${at}: ${name} must come from a Secret`);
+    }
+    if (env.get('LAB_EMBEDDED_POSTGRES_ENABLED')?.value !== 'false') {
+      violations.push(`${at}: LAB_EMBEDDED_POSTGRES_ENABLED must be "false" (no database inside the pod)`);
+    }
+    if (String(env.get('LAB_STARVATION_READINESS_ENABLED')?.value ?? 'false') !== 'false') {
+      violations.push(`${at}: LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service mid-test`);
+    }
+    return violations;
+  }));
 }
 
-/**
- * The lab containers' probes use the health endpoint each probe is for, on port 8080, with a
- * timeout shorter than the period.
- *
- * @param {any[]} objects
- * @returns {string[]}
- */
+/** The measured pods probe the health endpoint each probe is for, on 8080, with a timeout under the period. @param {any[]} objects */
 export function checkProbes(objects) {
   const violations = [];
-  for (const object of objects.filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name))) {
-    for (const container of object.spec?.template?.spec?.containers ?? []) {
-      const at = `${describe(object)} container ${container.name}`;
-      for (const [probeName, path] of Object.entries(HEALTH_PATHS)) {
-        const probe = container[probeName];
-        if (!probe) {
-          violations.push(`${at}: no ${probeName}`);
-          continue;
-        }
-        if (probe.httpGet?.path !== path) {
-          violations.push(`${at}: ${probeName} calls ${probe.httpGet?.path ?? '(no httpGet)'}, the service serves ${path} for it`);
-        }
-        const port = probe.httpGet?.port;
-        const number = typeof port === 'number' ? port
-          : (container.ports ?? []).find((/** @type {any} */ p) => p.name === port)?.containerPort;
-        if (number !== SERVICE_PORT) {
-          violations.push(`${at}: ${probeName} port ${port} is not ${SERVICE_PORT}`);
-        }
-        if ((probe.timeoutSeconds ?? 1) > (probe.periodSeconds ?? 10)) {
-          violations.push(`${at}: ${probeName} timeoutSeconds exceeds periodSeconds`);
-        }
+  for (const o of objects.filter((d) => d.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(d.metadata?.name))) {
+    for (const c of o.spec?.template?.spec?.containers ?? []) {
+      for (const [name, path] of Object.entries(HEALTH_PATHS)) {
+        const at = `${describe(o)} container ${c.name}`;
+        const probe = c[name];
+        const port = probe?.httpGet?.port;
+        const number = typeof port === 'number' ? port : (c.ports ?? []).find((/** @type {any} */ p) => p.name === port)?.containerPort;
+        if (!probe) violations.push(`${at}: no ${name}`);
+        else if (probe.httpGet?.path !== path) violations.push(`${at}: ${name} calls ${probe.httpGet?.path ?? '(no httpGet)'}, the service serves ${path}`);
+        else if (number !== 8080) violations.push(`${at}: ${name} port ${port} is not 8080`);
+        else if ((probe.timeoutSeconds ?? 1) > (probe.periodSeconds ?? 10)) violations.push(`${at}: ${name} timeoutSeconds exceeds periodSeconds`);
       }
     }
   }
@@ -282,66 +160,43 @@ export function checkProbes(objects) {
 }
 
 /**
- * Selectors select: a workload's selector its own template, a Service's and a NetworkPolicy's
- * some pod, a ServiceMonitor's some Service (and a port it has).
+ * Selectors select: a workload's its own template, a Service's and a NetworkPolicy's some pod (and a
+ * named targetPort a port of it), a ServiceMonitor's some Service and a port it has.
  *
  * @param {any[]} objects
- * @returns {string[]}
  */
 export function checkSelectors(objects) {
+  const all = pods(objects);
   const violations = [];
-  const allPods = pods(objects);
-  for (const object of objects.filter((o) => WORKLOAD_KINDS.has(o.kind) && o.spec?.selector)) {
-    const labels = object.spec?.template?.metadata?.labels ?? {};
-    if (!matchesLabelSelector(object.spec.selector, labels)) {
-      violations.push(`${describe(object)}: selector ${JSON.stringify(object.spec.selector)} does not match its pod template's labels`);
-    }
-  }
-  for (const service of objects.filter((o) => o.kind === 'Service' && o.spec?.selector)) {
-    const matched = allPods.filter((p) => p.owner.metadata?.namespace === service.metadata?.namespace && selects(service.spec.selector, p.labels));
-    if (matched.length === 0) {
-      violations.push(`${describe(service)}: selector ${JSON.stringify(service.spec.selector)} matches no pod`);
-      continue;
-    }
-    for (const port of service.spec?.ports ?? []) {
-      if (typeof port.targetPort !== 'string') continue;
-      const named = matched.some((p) => containersOf(p.spec).some((c) => (c.ports ?? []).some((/** @type {any} */ cp) => cp.name === port.targetPort)));
-      if (!named) {
-        violations.push(`${describe(service)}: targetPort ${port.targetPort} names no container port of the pods it selects`);
+  for (const o of objects) {
+    const at = describe(o);
+    const inNamespace = all.filter((p) => p.owner.metadata?.namespace === o.metadata?.namespace);
+    if (WORKLOADS.has(o.kind) && o.spec?.selector && !matches(o.spec.selector, o.spec?.template?.metadata?.labels ?? {})) {
+      violations.push(`${at}: selector ${JSON.stringify(o.spec.selector)} does not match its pod template's labels`);
+    } else if (o.kind === 'Service' && o.spec?.selector) {
+      const selected = inNamespace.filter((p) => selects(o.spec.selector, p.labels));
+      if (selected.length === 0) violations.push(`${at}: selector ${JSON.stringify(o.spec.selector)} matches no pod`);
+      for (const { targetPort } of (o.spec.ports ?? []).filter((/** @type {any} */ p) => typeof p.targetPort === 'string')) {
+        const named = selected.some((p) => containersOf(p.spec).some((c) => (c.ports ?? []).some((/** @type {any} */ cp) => cp.name === targetPort)));
+        if (selected.length && !named) violations.push(`${at}: targetPort ${targetPort} names no container port of the pods it selects`);
       }
-    }
-  }
-  for (const policy of objects.filter((o) => o.kind === 'NetworkPolicy')) {
-    const inNamespace = allPods.filter((p) => p.owner.metadata?.namespace === policy.metadata?.namespace);
-    if (!inNamespace.some((p) => matchesLabelSelector(policy.spec?.podSelector ?? {}, p.labels))) {
-      violations.push(`${describe(policy)}: podSelector matches no pod`);
-    }
-    for (const rule of policy.spec?.ingress ?? []) {
-      for (const peer of rule.from ?? []) {
-        if (peer.podSelector && !peer.namespaceSelector && !inNamespace.some((p) => matchesLabelSelector(peer.podSelector, p.labels))) {
-          violations.push(`${describe(policy)}: ingress podSelector ${JSON.stringify(peer.podSelector)} matches no pod`);
+    } else if (o.kind === 'NetworkPolicy') {
+      const peers = (o.spec?.ingress ?? []).flatMap((/** @type {any} */ r) => r.from ?? [])
+        .filter((/** @type {any} */ p) => p.podSelector && !p.namespaceSelector);
+      for (const selector of [o.spec?.podSelector ?? {}, ...peers.map((/** @type {any} */ p) => p.podSelector)]) {
+        if (!inNamespace.some((p) => matches(selector, p.labels))) violations.push(`${at}: podSelector ${JSON.stringify(selector)} matches no pod`);
+      }
+    } else if (o.kind === 'ServiceMonitor') {
+      const services = objects.filter((s) => s.kind === 'Service' && s.metadata?.namespace === o.metadata?.namespace
+        && matches(o.spec?.selector ?? {}, s.metadata?.labels ?? {}));
+      if (services.length === 0) violations.push(`${at}: selector matches no Service`);
+      for (const { port } of o.spec?.endpoints ?? []) {
+        for (const s of services.filter((service) => port && !(service.spec?.ports ?? []).some((/** @type {any} */ p) => p.name === port))) {
+          violations.push(`${at}: endpoint port ${port} is not a port of ${describe(s)}`);
         }
       }
-    }
-  }
-  for (const monitor of objects.filter((o) => o.kind === 'ServiceMonitor')) {
-    const services = objects.filter((o) => o.kind === 'Service' && o.metadata?.namespace === monitor.metadata?.namespace
-      && matchesLabelSelector(monitor.spec?.selector ?? {}, o.metadata?.labels ?? {}));
-    if (services.length === 0) {
-      violations.push(`${describe(monitor)}: selector matches no Service`);
-    }
-    for (const endpoint of monitor.spec?.endpoints ?? []) {
-      for (const service of services) {
-        if (endpoint.port && !(service.spec?.ports ?? []).some((/** @type {any} */ p) => p.name === endpoint.port)) {
-          violations.push(`${describe(monitor)}: endpoint port ${endpoint.port} is not a port of ${describe(service)}`);
-        }
-      }
-    }
-  }
-  for (const statefulSet of objects.filter((o) => o.kind === 'StatefulSet')) {
-    const name = statefulSet.spec?.serviceName;
-    if (name && !objects.some((o) => o.kind === 'Service' && o.metadata?.name === name)) {
-      violations.push(`${describe(statefulSet)}: serviceName ${name} is no Service`);
+    } else if (o.kind === 'StatefulSet' && o.spec?.serviceName && !objects.some((s) => s.kind === 'Service' && s.metadata?.name === o.spec.serviceName)) {
+      violations.push(`${at}: serviceName ${o.spec.serviceName} is no Service`);
     }
   }
   return violations;
@@ -353,231 +208,166 @@ export function checkSelectors(objects) {
  *
  * @param {any[]} objects the render under test
  * @param {any[]} [available] objects applied beside it (the lab, for the k6 renders)
- * @returns {string[]}
  */
 export function checkReferences(objects, available = []) {
   const all = [...objects, ...available];
-  const violations = [];
   const find = (/** @type {string} */ kind, /** @type {string} */ name) => all.find((o) => o.kind === kind && o.metadata?.name === name);
-  const keysOf = (/** @type {any} */ object) => new Set([
-    ...Object.keys(object?.data ?? {}), ...Object.keys(object?.stringData ?? {}), ...Object.keys(object?.binaryData ?? {})]);
-  /**
-   * @param {string} where
-   * @param {string} kind
-   * @param {string} name
-   * @param {{ key?: string, optional?: boolean }} [options]
-   */
-  const need = (where, kind, name, { key, optional } = {}) => {
+  const violations = [];
+  /** @param {string} at @param {string} kind @param {string} name @param {{ key?: string, optional?: boolean }} [ref] */
+  const need = (at, kind, name, { key, optional } = {}) => {
     const target = find(kind, name);
-    if (!target) {
-      if (!optional) violations.push(`${where}: refers to ${kind} ${name}, which is not in the render`);
-      return;
-    }
-    if (key !== undefined && !keysOf(target).has(key) && !optional) {
-      violations.push(`${where}: ${kind} ${name} has no key ${key}`);
-    }
+    const keys = new Set([...Object.keys(target?.data ?? {}), ...Object.keys(target?.stringData ?? {}), ...Object.keys(target?.binaryData ?? {})]);
+    if (optional) return;
+    if (!target) violations.push(`${at}: refers to ${kind} ${name}, which is not in the render`);
+    else if (key !== undefined && !keys.has(key)) violations.push(`${at}: ${kind} ${name} has no key ${key}`);
   };
   for (const pod of pods(objects)) {
-    for (const volume of pod.spec.volumes ?? []) {
-      const at = `${pod.where} volume ${volume.name}`;
-      if (volume.configMap) {
-        need(at, 'ConfigMap', volume.configMap.name, { optional: volume.configMap.optional });
-        for (const item of volume.configMap.items ?? []) need(at, 'ConfigMap', volume.configMap.name, { key: item.key, optional: volume.configMap.optional });
+    for (const v of pod.spec.volumes ?? []) {
+      const at = `${pod.where} volume ${v.name}`;
+      for (const [kind, source, name] of [['ConfigMap', v.configMap, v.configMap?.name], ['Secret', v.secret, v.secret?.secretName]]) {
+        for (const key of source ? [undefined, ...(source.items ?? []).map((/** @type {any} */ i) => i.key)] : []) {
+          need(at, kind, name, { key, optional: source.optional });
+        }
       }
-      if (volume.secret) {
-        need(at, 'Secret', volume.secret.secretName, { optional: volume.secret.optional });
-        for (const item of volume.secret.items ?? []) need(at, 'Secret', volume.secret.secretName, { key: item.key, optional: volume.secret.optional });
-      }
-      for (const source of volume.projected?.sources ?? []) {
-        if (source.configMap) need(at, 'ConfigMap', source.configMap.name, { optional: source.configMap.optional });
-        if (source.secret) need(at, 'Secret', source.secret.name, { optional: source.secret.optional });
+      for (const s of v.projected?.sources ?? []) {
+        if (s.configMap) need(at, 'ConfigMap', s.configMap.name, s.configMap);
+        if (s.secret) need(at, 'Secret', s.secret.name, s.secret);
       }
     }
-    for (const container of containersOf(pod.spec)) {
-      const at = `${pod.where} container ${container.name}`;
-      for (const from of container.envFrom ?? []) {
-        if (from.configMapRef) need(at, 'ConfigMap', from.configMapRef.name, { optional: from.configMapRef.optional });
-        if (from.secretRef) need(at, 'Secret', from.secretRef.name, { optional: from.secretRef.optional });
+    for (const c of containersOf(pod.spec)) {
+      const at = `${pod.where} container ${c.name}`;
+      for (const f of c.envFrom ?? []) {
+        if (f.configMapRef) need(at, 'ConfigMap', f.configMapRef.name, { optional: f.configMapRef.optional });
+        if (f.secretRef) need(at, 'Secret', f.secretRef.name, { optional: f.secretRef.optional });
       }
-      for (const variable of container.env ?? []) {
-        const ref = variable.valueFrom;
-        if (ref?.configMapKeyRef) need(`${at} env ${variable.name}`, 'ConfigMap', ref.configMapKeyRef.name, ref.configMapKeyRef);
-        if (ref?.secretKeyRef) need(`${at} env ${variable.name}`, 'Secret', ref.secretKeyRef.name, ref.secretKeyRef);
-        const url = /_URL$/.test(variable.name) ? /^[a-z]+:(?:[a-z]+:)?\/\/([a-z0-9-]+):(\d+)(?:\/|$)/.exec(variable.value ?? '') : null;
-        if (url) {
-          const service = find('Service', url[1]);
-          if (!service) {
-            violations.push(`${at} env ${variable.name}: host ${url[1]} is no Service in the render`);
-          } else if (!(service.spec?.ports ?? []).some((/** @type {any} */ p) => p.port === Number(url[2]))) {
-            violations.push(`${at} env ${variable.name}: Service ${url[1]} has no port ${url[2]}`);
-          }
+      for (const v of c.env ?? []) {
+        if (v.valueFrom?.configMapKeyRef) need(`${at} env ${v.name}`, 'ConfigMap', v.valueFrom.configMapKeyRef.name, v.valueFrom.configMapKeyRef);
+        if (v.valueFrom?.secretKeyRef) need(`${at} env ${v.name}`, 'Secret', v.valueFrom.secretKeyRef.name, v.valueFrom.secretKeyRef);
+        const url = /_URL$/.test(v.name) ? /^[a-z]+:(?:[a-z]+:)?\/\/([a-z0-9-]+):(\d+)(?:\/|$)/.exec(v.value ?? '') : null;
+        const service = url ? find('Service', url[1]) : null;
+        if (url && !service) violations.push(`${at} env ${v.name}: host ${url[1]} is no Service in the render`);
+        else if (url && !(service.spec?.ports ?? []).some((/** @type {any} */ p) => p.port === Number(url[2]))) {
+          violations.push(`${at} env ${v.name}: Service ${url[1]} has no port ${url[2]}`);
         }
       }
     }
   }
-  for (const testRun of objects.filter((o) => o.kind === 'TestRun')) {
-    const script = testRun.spec?.script?.configMap;
-    if (script) need(`${describe(testRun)} script`, 'ConfigMap', script.name, { key: script.file ?? 'test.js' });
+  for (const o of objects.filter((t) => t.kind === 'TestRun' && t.spec?.script?.configMap)) {
+    need(`${describe(o)} script`, 'ConfigMap', o.spec.script.configMap.name, { key: o.spec.script.configMap.file ?? 'test.js' });
   }
   return violations;
 }
 
-/**
- * Every image names an explicit tag (or a digest), never `latest`.
- *
- * @param {any[]} objects
- * @returns {string[]}
- */
+/** Every image names a tag (or a digest), never `latest`; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
 export function checkImages(objects) {
-  const violations = [];
-  const check = (/** @type {string} */ where, /** @type {unknown} */ image) => {
-    const ref = String(image ?? '');
-    if (ref.includes('@sha256:')) return;
-    const lastSlash = ref.lastIndexOf('/');
-    const colon = ref.indexOf(':', lastSlash + 1);
-    const tag = colon < 0 ? '' : ref.slice(colon + 1);
-    if (!ref) violations.push(`${where}: no image`);
-    else if (!tag) violations.push(`${where}: image ${ref} has no tag`);
-    else if (tag === 'latest') violations.push(`${where}: image ${ref} uses latest`);
-  };
-  for (const pod of pods(objects)) {
-    for (const container of containersOf(pod.spec)) {
-      // the operator's own default image for the initializer (the runner's) and the starter
-      if (pod.testRunPod && container.image === undefined && pod.testRunRole !== 'runner') continue;
-      check(`${pod.where} container ${container.name}`, container.image);
-    }
-  }
-  return violations;
+  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
+    const ref = String(c.image ?? '');
+    const at = `${pod.where} container ${c.name}`;
+    if (ref.includes('@sha256:') || (pod.role === 'initializer' && c.image === undefined)) return [];
+    const tag = /:([^/:]*)$/.exec(ref)?.[1] ?? '';
+    return !ref ? [`${at}: no image`] : !tag ? [`${at}: image ${ref} has no tag`] : tag === 'latest' ? [`${at}: image ${ref} uses latest`] : [];
+  }));
 }
 
+const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
+const SAFE_SYSCTLS = new Set(['kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start', 'net.ipv4.tcp_syncookies',
+  'net.ipv4.ping_group_range', 'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl',
+  'net.ipv4.tcp_keepalive_probes']);
+const SELINUX_TYPES = ['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'];
+
 /**
- * Every container runs non-root, without privilege escalation or capabilities, with the
- * RuntimeDefault seccomp profile and a read-only root file system; a writable /tmp comes from an
- * emptyDir.
+ * The Pod Security Standard "restricted" (latest), control by control, on every pod the objects run,
+ * as the namespace's `pod-security.kubernetes.io/enforce: restricted` admission would judge it
+ * (https://kubernetes.io/docs/concepts/security/pod-security-standards/); and the lab's stricter own:
+ * a read-only root file system with a writable emptyDir at /tmp for every main container (the
+ * starter's curl writes nothing), no added capability, the RuntimeDefault seccomp profile.
  *
  * @param {any[]} objects
- * @returns {string[]}
  */
 export function checkSecurity(objects) {
   const violations = [];
-  for (const pod of pods(objects)) {
-    const podContext = pod.spec.securityContext ?? {};
-    const emptyDirs = new Set((pod.spec.volumes ?? []).filter((/** @type {any} */ v) => v.emptyDir).map((/** @type {any} */ v) => v.name));
-    for (const container of containersOf(pod.spec)) {
-      const at = `${pod.where} container ${container.name}`;
-      const context = container.securityContext ?? {};
-      if (context.allowPrivilegeEscalation !== false) violations.push(`${at}: allowPrivilegeEscalation must be false`);
-      if (context.privileged === true) violations.push(`${at}: privileged`);
-      if (context.readOnlyRootFilesystem !== true) violations.push(`${at}: readOnlyRootFilesystem must be true`);
-      if (!(context.capabilities?.drop ?? []).includes('ALL')) violations.push(`${at}: capabilities must drop ALL`);
-      if ((context.capabilities?.add ?? []).length > 0) violations.push(`${at}: adds capabilities`);
-      if ((context.runAsNonRoot ?? podContext.runAsNonRoot) !== true) violations.push(`${at}: runAsNonRoot must be true`);
-      if ((context.runAsUser ?? podContext.runAsUser) === 0) violations.push(`${at}: runs as uid 0`);
-      if ((context.seccompProfile ?? podContext.seccompProfile)?.type !== 'RuntimeDefault') {
-        violations.push(`${at}: seccompProfile must be RuntimeDefault`);
-      }
-      const tmp = (container.volumeMounts ?? []).find((/** @type {any} */ m) => m.mountPath === '/tmp');
-      // the operator mounts nothing into the starter, whose curl writes no file
-      if (pod.testRunRole !== 'starter' && context.readOnlyRootFilesystem === true && (!tmp || tmp.readOnly || !emptyDirs.has(tmp.name))) {
-        violations.push(`${at}: a read-only root file system needs a writable emptyDir at /tmp`);
-      }
-    }
-  }
-  return violations;
-}
-
-/** Volume types Pod Security "restricted" admits. */
-const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
-/** Sysctls Pod Security "baseline" (and so "restricted") admits. */
-const SAFE_SYSCTLS = new Set(['kernel.shm_rmid_forced', 'net.ipv4.ip_local_port_range', 'net.ipv4.ip_unprivileged_port_start',
-  'net.ipv4.tcp_syncookies', 'net.ipv4.ping_group_range', 'net.ipv4.ip_local_reserved_ports', 'net.ipv4.tcp_keepalive_time',
-  'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes']);
-
-/**
- * The Pod Security Standard "restricted" (latest), control by control, on every pod the objects run
- * (the TestRun's runner, initializer and starter as the operator builds them): what the namespace's
- * `pod-security.kubernetes.io/enforce: restricted` admission would refuse.
- * https://kubernetes.io/docs/concepts/security/pod-security-standards/
- *
- * @param {any[]} objects
- * @returns {string[]}
- */
-export function checkRestricted(objects) {
-  const violations = [];
-  for (const pod of pods(objects)) {
-    const spec = pod.spec;
-    const podContext = spec.securityContext ?? {};
-    const at = `${pod.where}: restricted`;
-    for (const field of ['hostNetwork', 'hostPID', 'hostIPC']) {
-      if (spec[field] === true) violations.push(`${at}: ${field} must not be true`);
-    }
-    if (podContext.windowsOptions?.hostProcess === true) violations.push(`${at}: hostProcess`);
+  for (const { spec, where, role } of pods(objects)) {
+    const pod = spec.securityContext ?? {};
+    const at = `${where}: restricted`;
+    const emptyDirs = new Set((spec.volumes ?? []).filter((/** @type {any} */ v) => v.emptyDir).map((/** @type {any} */ v) => v.name));
+    const seLinuxAndAppArmor = (/** @type {any} */ context, /** @type {string} */ on) => {
+      const { seLinuxOptions: selinux = {}, appArmorProfile: apparmor = {} } = context;
+      if (selinux.type !== undefined && !SELINUX_TYPES.includes(selinux.type)) violations.push(`${on}: seLinuxOptions.type ${selinux.type}`);
+      if (selinux.user || selinux.role) violations.push(`${on}: seLinuxOptions user/role set`);
+      if (apparmor.type !== undefined && !['RuntimeDefault', 'Localhost'].includes(apparmor.type)) violations.push(`${on}: appArmorProfile ${apparmor.type}`);
+    };
+    for (const field of ['hostNetwork', 'hostPID', 'hostIPC'].filter((f) => spec[f] === true)) violations.push(`${at}: ${field} must not be true`);
+    if (pod.windowsOptions?.hostProcess === true) violations.push(`${at}: hostProcess`);
     for (const volume of spec.volumes ?? []) {
       const type = Object.keys(volume).find((k) => k !== 'name');
       if (!RESTRICTED_VOLUMES.includes(String(type))) violations.push(`${at}: volume ${volume.name} is of type ${type}`);
     }
-    for (const sysctl of podContext.sysctls ?? []) {
-      if (!SAFE_SYSCTLS.has(sysctl.name)) violations.push(`${at}: sysctl ${sysctl.name} is not a safe one`);
+    for (const { name } of pod.sysctls ?? []) {
+      if (!SAFE_SYSCTLS.has(name)) violations.push(`${at}: sysctl ${name} is not a safe one`);
     }
-    if (podContext.runAsUser === 0) violations.push(`${at}: pod runAsUser 0`);
-    if (podContext.runAsNonRoot === false) violations.push(`${at}: pod runAsNonRoot false`);
-    const podSeccomp = podContext.seccompProfile?.type;
-    if (podSeccomp !== undefined && !['RuntimeDefault', 'Localhost'].includes(podSeccomp)) violations.push(`${at}: pod seccompProfile ${podSeccomp}`);
-    checkSelinuxAndAppArmor(podContext, `${at}: pod`, violations);
-    for (const container of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) {
-      const cat = `${at}: container ${container.name}`;
-      const context = container.securityContext ?? {};
-      if (context.privileged === true) violations.push(`${cat}: privileged`);
-      if (context.windowsOptions?.hostProcess === true) violations.push(`${cat}: hostProcess`);
-      if (context.allowPrivilegeEscalation !== false) violations.push(`${cat}: allowPrivilegeEscalation must be false`);
-      if (!(context.capabilities?.drop ?? []).includes('ALL')) violations.push(`${cat}: capabilities must drop ALL`);
-      for (const capability of context.capabilities?.add ?? []) {
-        if (capability !== 'NET_BIND_SERVICE') violations.push(`${cat}: adds capability ${capability}`);
+    if (pod.runAsUser === 0) violations.push(`${at}: pod runAsUser 0`);
+    if (pod.runAsNonRoot === false) violations.push(`${at}: pod runAsNonRoot false`);
+    seLinuxAndAppArmor(pod, `${at}: pod`);
+    for (const c of [...containersOf(spec), ...(spec.ephemeralContainers ?? [])]) {
+      const on = `${at}: container ${c.name}`;
+      const context = c.securityContext ?? {};
+      const seccomp = context.seccompProfile?.type ?? pod.seccompProfile?.type;
+      const tmp = (c.volumeMounts ?? []).find((/** @type {any} */ m) => m.mountPath === '/tmp');
+      if (context.privileged === true) violations.push(`${on}: privileged`);
+      if (context.windowsOptions?.hostProcess === true) violations.push(`${on}: hostProcess`);
+      if (context.allowPrivilegeEscalation !== false) violations.push(`${on}: allowPrivilegeEscalation must be false`);
+      if (!(context.capabilities?.drop ?? []).includes('ALL')) violations.push(`${on}: capabilities must drop ALL`);
+      for (const capability of context.capabilities?.add ?? []) violations.push(`${on}: adds capability ${capability}`);
+      if (context.runAsNonRoot === false || (context.runAsNonRoot !== true && pod.runAsNonRoot !== true)) {
+        violations.push(`${on}: runAsNonRoot must be true (container or pod)`);
       }
-      if (context.runAsNonRoot === false || (context.runAsNonRoot !== true && podContext.runAsNonRoot !== true)) {
-        violations.push(`${cat}: runAsNonRoot must be true (container or pod)`);
-      }
-      if (context.runAsUser === 0) violations.push(`${cat}: runAsUser 0`);
-      const seccomp = context.seccompProfile?.type ?? podSeccomp;
-      if (!['RuntimeDefault', 'Localhost'].includes(String(seccomp))) {
-        violations.push(`${cat}: seccompProfile must be RuntimeDefault or Localhost (container or pod), is ${seccomp ?? 'unset'}`);
-      }
-      if (context.procMount !== undefined && context.procMount !== 'Default') violations.push(`${cat}: procMount ${context.procMount}`);
-      checkSelinuxAndAppArmor(context, cat, violations);
-      for (const port of container.ports ?? []) {
-        if (port.hostPort) violations.push(`${cat}: hostPort ${port.hostPort}`);
+      if (context.runAsUser === 0) violations.push(`${on}: runAsUser 0`);
+      if (seccomp !== 'RuntimeDefault') violations.push(`${on}: seccompProfile must be RuntimeDefault (container or pod), is ${seccomp ?? 'unset'}`);
+      if (context.procMount !== undefined && context.procMount !== 'Default') violations.push(`${on}: procMount ${context.procMount}`);
+      seLinuxAndAppArmor(context, on);
+      for (const { hostPort } of (c.ports ?? []).filter((/** @type {any} */ p) => p.hostPort)) violations.push(`${on}: hostPort ${hostPort}`);
+      if (context.readOnlyRootFilesystem !== true) violations.push(`${on}: readOnlyRootFilesystem must be true`);
+      else if ((spec.containers ?? []).includes(c) && role !== 'starter' && (!tmp || tmp.readOnly || !emptyDirs.has(tmp.name))) {
+        violations.push(`${on}: a read-only root file system needs a writable emptyDir at /tmp`);
       }
     }
   }
   return violations;
 }
 
-/** @param {any} context @param {string} at @param {string[]} violations */
-function checkSelinuxAndAppArmor(context, at, violations) {
-  const selinux = context.seLinuxOptions ?? {};
-  if (selinux.type !== undefined && !['', 'container_t', 'container_init_t', 'container_kvm_t', 'container_engine_t'].includes(selinux.type)) {
-    violations.push(`${at}: seLinuxOptions.type ${selinux.type}`);
-  }
-  if (selinux.user || selinux.role) violations.push(`${at}: seLinuxOptions user/role set`);
-  const apparmor = context.appArmorProfile?.type;
-  if (apparmor !== undefined && !['RuntimeDefault', 'Localhost'].includes(apparmor)) violations.push(`${at}: appArmorProfile ${apparmor}`);
+/** The namespace enforces, warns and audits Pod Security "restricted". @param {any[]} objects */
+export function checkNamespaceEnforcesRestricted(objects) {
+  return objects.filter((o) => o.kind === 'Namespace').flatMap((o) => ['enforce', 'warn', 'audit'].flatMap((mode) => {
+    const level = o.metadata?.labels?.[`pod-security.kubernetes.io/${mode}`];
+    return level === 'restricted' ? [] : [`${describe(o)}: pod-security.kubernetes.io/${mode} is ${level ?? 'unset'}, not restricted`];
+  }));
 }
 
 /**
- * The namespace enforces Pod Security "restricted" (and warns and audits at the same level).
+ * Each StatefulSet's claim templates are whole claims: the StatefulSet controller creates the claim
+ * from its template, and the API server refuses one without an access mode or a storage request
+ * (kubernetes pkg/apis/core/validation/validation.go, ValidatePersistentVolumeClaimSpec), so the pod
+ * never starts.
  *
  * @param {any[]} objects
- * @returns {string[]}
  */
-export function checkNamespaceEnforcesRestricted(objects) {
-  const violations = [];
-  for (const namespace of objects.filter((o) => o.kind === 'Namespace')) {
-    const labels = namespace.metadata?.labels ?? {};
-    for (const mode of ['enforce', 'warn', 'audit']) {
-      if (labels[`pod-security.kubernetes.io/${mode}`] !== 'restricted') {
-        violations.push(`${describe(namespace)}: pod-security.kubernetes.io/${mode} is ${labels[`pod-security.kubernetes.io/${mode}`] ?? 'unset'}, not restricted`);
-      }
-    }
-  }
-  return violations;
+export function checkClaims(objects) {
+  return objects.filter((o) => o.kind === 'StatefulSet').flatMap((o) => (o.spec?.volumeClaimTemplates ?? []).flatMap((/** @type {any} */ claim) => {
+    const at = `${describe(o)} claim ${claim.metadata?.name}`;
+    return [...(claim.spec?.accessModes?.length ? [] : [`${at}: spec.accessModes: Required value: at least 1 access mode is required`]),
+      ...(claim.spec?.resources?.requests?.storage ? [] : [`${at}: spec.resources[storage]: Required value`])];
+  }));
+}
+
+/**
+ * Every rule above on a render, as `kubectl apply` with strict validation, the namespace's admission
+ * and the controllers would meet it.
+ *
+ * @param {any[]} objects
+ * @param {any[]} [available] objects applied beside it
+ */
+export function checkPolicy(objects, available = []) {
+  return [...checkNamesAndNamespace(objects), ...checkLabels(objects), ...checkGuaranteed(objects), ...checkProbes(objects), ...checkSelectors(objects),
+    ...checkReferences(objects, available), ...checkImages(objects), ...checkSecurity(objects), ...checkNamespaceEnforcesRestricted(objects),
+    ...checkClaims(objects)];
 }

@@ -1,120 +1,171 @@
-// Each shell command of kubernetes/README.md, matched to the check that stands in for it here (no
-// cluster, no Docker, no Helm repository). A command no recognizer knows is a failure, so the README
-// cannot drift from what is checked. The heavy stand-in (a Dockerfile's build stage) is run by the
-// test through `buildImage`, once per distinct build stage.
+// kubernetes/README.md walked top to bottom: each shell command matched to the check that stands in
+// for it here (no cluster, no Docker, no Helm repository), and each file a ```yaml block writes
+// ("# my-lab/kustomization.yaml") written, for the commands after it to use. A command no recognizer
+// knows is a failure, so the README cannot drift from what is checked. The heavy stand-ins (a
+// Dockerfile's build stage, the diagnosis of a JVM) are the caller's: `buildImage` and `diagnose`.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse as parseShell } from 'shell-quote';
 import { parse } from 'yaml';
 import { buildLayout } from '../../../../../../k6/lib-config.js';
+import { checkApplySizes, checkSizing } from './cluster.mjs';
 import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
-import { checkIntervals, KUBE_PROMETHEUS_STACK } from './intervals.mjs';
-import {
-  checkImages, checkLabDeployments, checkLabels, checkLoadGenerators, checkNamesAndNamespace, checkNamespaceEnforcesRestricted, checkProbes,
-  checkReferences, checkRestricted, checkSecurity, checkSelectors,
-} from './policy.mjs';
-import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, NAMESPACE, REPO } from './render.mjs';
+import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
+import { checkPolicy } from './policy.mjs';
+import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
-import { words, splitTopLevel } from './readme.mjs';
 
 /**
- * The k6-operator chart as pinned in the README. No chart can be downloaded here: these are the
- * documented values of grafana/k6-operator's charts/k6-operator (values.yaml and values.schema.json,
- * whose top level and nested objects admit no other keys), read from the repository for this check.
+ * The k6-operator chart as the README pins it (4.2.0, the operator v1.2.0). No chart is downloaded
+ * here: these are the values of grafana/k6-operator's charts/k6-operator (values.yaml and
+ * values.schema.json, whose objects admit no other keys), read from the repository for this check.
  */
 export const K6_OPERATOR_CHART = {
   name: 'grafana/k6-operator',
   version: '4.2.0',
-  /** @type {Record<string, 'boolean' | 'string' | 'integer' | 'object' | 'array'>} */
-  values: {
-    nameOverride: 'string', fullnameOverride: 'string', 'global.image.registry': 'string', 'global.image.pullSecrets': 'array',
-    customAnnotations: 'object', podAnnotations: 'object', customLabels: 'object', podLabels: 'object', nodeSelector: 'object',
-    affinity: 'object', tolerations: 'array', installCRDs: 'boolean', 'namespace.create': 'boolean',
-    'metrics.serviceMonitor.enabled': 'boolean', 'metrics.serviceMonitor.namespace': 'string', 'metrics.serviceMonitor.interval': 'string',
-    'prometheus.enabled': 'boolean', 'authProxy.enabled': 'boolean', 'authProxy.image.registry': 'string',
-    'authProxy.image.repository': 'string', 'authProxy.image.tag': 'string', 'authProxy.image.pullPolicy': 'string',
-    'authProxy.resources': 'object', 'authProxy.containerSecurityContext': 'object', 'manager.replicas': 'integer',
-    'manager.serviceAccount.name': 'string', 'manager.serviceAccount.create': 'boolean', 'manager.image.registry': 'string',
-    'manager.image.repository': 'string', 'manager.image.tag': 'string', 'manager.image.pullPolicy': 'string',
-    'manager.env': 'array', 'manager.envFrom': 'array', 'manager.resources.limits.cpu': 'string',
-    'manager.resources.limits.memory': 'string', 'manager.resources.requests.cpu': 'string',
-    'manager.resources.requests.memory': 'string', 'manager.containerSecurityContext': 'object', 'manager.podSecurityContext': 'object',
-  },
-  /** The chart renders its own Namespace unless namespace.create is false. */
-  createsNamespaceByDefault: true,
+  values: new Set(['nameOverride', 'fullnameOverride', 'global.image.registry', 'global.image.pullSecrets', 'customAnnotations', 'podAnnotations',
+    'customLabels', 'podLabels', 'nodeSelector', 'affinity', 'tolerations', 'installCRDs', 'namespace.create', 'metrics.serviceMonitor.enabled',
+    'metrics.serviceMonitor.namespace', 'metrics.serviceMonitor.interval', 'prometheus.enabled', 'authProxy.enabled', 'authProxy.image.registry',
+    'authProxy.image.repository', 'authProxy.image.tag', 'authProxy.image.pullPolicy', 'authProxy.resources', 'authProxy.containerSecurityContext',
+    'manager.replicas', 'manager.serviceAccount.name', 'manager.serviceAccount.create', 'manager.image.registry', 'manager.image.repository',
+    'manager.image.tag', 'manager.image.pullPolicy', 'manager.env', 'manager.envFrom', 'manager.resources.limits.cpu', 'manager.resources.limits.memory',
+    'manager.resources.requests.cpu', 'manager.resources.requests.memory', 'manager.containerSecurityContext', 'manager.podSecurityContext']),
+  booleans: new Set(['installCRDs', 'namespace.create', 'metrics.serviceMonitor.enabled', 'prometheus.enabled', 'authProxy.enabled',
+    'manager.serviceAccount.create']),
 };
-
 /** Flags of `helm install` the README may use, and whether each takes a value. */
-const HELM_INSTALL_FLAGS = { '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true };
+const HELM_INSTALL_FLAGS = /** @type {Record<string, boolean>} */ ({
+  '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true,
+});
 
 /**
- * @typedef {{ renders: (kustomization: string) => any[], images: Set<string>, repos: Map<string, string>,
- *             releases: Map<string, { chart: string, namespace: string }>, cluster?: string,
- *             buildImage: (dockerfile: string, tag: string) => string[],
- *             jmx?: Map<string, { port: number, flags: string[] }>, forwards?: Map<number, { deployment: string, remote: number }>,
- *             diagnose: (flags: string[], args: string[]) => Promise<string[]> | string[] }} WalkState
- * @typedef {{ name: string, matches: (w: string[], command: string) => boolean, check: (w: string[], state: WalkState, command: string) => string[] }} Recognizer
+ * The README's shell commands (```sh blocks: continuation lines joined, comments dropped, `a && b`
+ * two commands) as shell words, and the files its ```yaml blocks write.
+ *
+ * @param {string} markdown
+ * @returns {{ line: number, words?: string[], text?: string, file?: string }[]} in the order they come
+ */
+export function walkOf(markdown) {
+  const steps = [];
+  const blocks = markdown.matchAll(/^```(sh|bash|yaml)\n([\s\S]*?)^```$/gm);
+  for (const block of blocks) {
+    const line = markdown.slice(0, block.index).split('\n').length + 1;
+    const file = /^# (\S+\/[\w.-]+\.yaml)\n/.exec(block[2])?.[1];
+    if (block[1] === 'yaml') {
+      if (file) steps.push({ line, file, text: block[2] });
+      continue;
+    }
+    block[2].replace(/\\\n/g, ' ').split('\n').forEach((text, i) => {
+      /** @type {string[][]} */
+      const commands = [[]];
+      for (const token of parseShell(text, (key) => `$${key}`)) {
+        if (typeof token === 'string') commands[commands.length - 1].push(token);
+        else if ('op' in token && token.op === '&&') commands.push([]);
+        else if ('op' in token) commands[commands.length - 1].push(token.op === 'glob' ? /** @type {any} */ (token).pattern : token.op);
+      }
+      for (const words of commands.filter((c) => c.length)) steps.push({ line: line + i, words, text: words.join(' ') });
+    });
+  }
+  return steps;
+}
+
+/**
+ * @typedef {{ renders: (kustomization: string) => any[], readme: string, images: Set<string>, repos: Map<string, string>,
+ *             releases: Map<string, { chart: string, namespace: string }>, files: Map<string, string>, cluster?: string, applied?: string,
+ *             buildImage: (dockerfile: string) => string[], diagnose: (flags: string[], args: string[]) => Promise<string[]> | string[],
+ *             jmx: Map<string, { port: number, flags: string[] }>, forwards: Map<number, string> }} WalkState
+ * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
  */
 
 /** @param {string[]} w @param {string} flag */
-function option(w, flag) {
-  const i = w.indexOf(flag);
-  return i >= 0 ? w[i + 1] : undefined;
-}
+const option = (w, flag) => (w.includes(flag) ? w[w.indexOf(flag) + 1] : undefined);
+/** @param {string} value e.g. kubernetes/overlays/jdk21/ */
+const kustomizationOf = (value) => value.replace(/^kubernetes\//, '').replace(/\/$/, '');
+/** @param {string} text */
+const kubectlFrom = (text) => /^kubectl -n starvation-lab /.test(text);
 
-/** @param {string} value */
-function kustomizationOf(value) {
-  return value.replace(/^kubernetes\//, '').replace(/\/$/, '');
+/**
+ * An apply as `kubectl apply` with strict validation, the namespace's admission, the controllers and
+ * the API server's size limits would meet it.
+ *
+ * @param {any[]} objects
+ * @param {any[]} available objects applied beside them
+ * @param {boolean} serverSide
+ */
+async function applyChecks(objects, available, serverSide) {
+  return [...checkPolicy(objects, available), ...checkApplySizes(objects, serverSide), ...(await Promise.all(objects.map(validateObject))).flat()];
 }
 
 /**
- * Schema, strict unknown fields and the lab's policy ("restricted" included) on a render, as
- * `kubectl apply` with --validate=strict and the namespace's Pod Security admission would judge it.
+ * `kubectl apply -k` of a kustomization a ```yaml block of the README wrote, beside a clone of this
+ * repository, rendered by the real kubectl: what it asks (a StorageClass, runbook links) it gets.
  *
  * @param {WalkState} state
- * @param {string} kustomization
- * @returns {Promise<string[]> | string[]}
+ * @param {string} dir
  */
-function applyChecks(state, kustomization) {
-  const objects = state.renders(kustomization);
-  const available = kustomization.startsWith('k6') ? state.renders('base') : [];
-  const violations = [
-    ...checkNamesAndNamespace(objects, []), ...checkLabels(objects), ...checkLabDeployments(objects), ...checkProbes(objects),
-    ...checkSelectors(objects), ...checkReferences(objects, available), ...checkImages(objects), ...checkSecurity(objects),
-    ...checkRestricted(objects), ...checkNamespaceEnforcesRestricted(objects), ...checkLoadGenerators(objects),
+async function applyOwn(state, dir) {
+  const root = mkdtempSync(join(tmpdir(), 'starvation-lab-own-'));
+  symlinkSync(REPO, join(root, 'starvation-lab'));
+  for (const [path, text] of state.files) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const objects = state.renders(join(root, dir));
+  const kustomization = parse(state.files.get(`${dir}/kustomization.yaml`) ?? '');
+  const base = (kustomization.configMapGenerator ?? []).find((/** @type {any} */ g) => g.name === 'starvation-lab-runbook')?.literals?.[0]
+    ?.replace(/^base=/, '');
+  const urls = objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
+    .map((/** @type {any} */ r) => r.annotations?.runbook_url).filter(Boolean);
+  const storage = (kustomization.patches ?? []).some((/** @type {any} */ p) => /storageClassName/.test(p.patch ?? ''));
+  return [
+    ...(await applyChecks(objects, [], false)),
+    ...(!base ? [] : urls.length === 0 ? ['no runbook_url in the render']
+      : urls.filter((url) => !url.startsWith(`${base}#`)).map((url) => `runbook_url ${url} is not under ${base}`)),
+    ...(objects.some((o) => o.metadata?.name === 'starvation-lab-runbook') ? ['ConfigMap starvation-lab-runbook, local configuration, is in the render'] : []),
+    ...(storage && !objects.some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.every((/** @type {any} */ c) => c.spec?.storageClassName))
+      ? ['the StorageClass patch sets no storageClassName on the claim'] : []),
   ];
-  return Promise.all(objects.map(validateObject)).then((problems) => [...violations, ...problems.flat()]);
 }
 
 /** @param {WalkState} state @param {string} kind @param {string} name @param {string} [from] */
 function needObject(state, kind, name, from) {
-  const renders = from ? [from] : [...LAB_KUSTOMIZATIONS.slice(0, 1), ...K6_KUSTOMIZATIONS];
+  const renders = from ? [from] : ['base', ...K6_KUSTOMIZATIONS];
   return renders.some((k) => state.renders(k).some((o) => o.kind.toLowerCase() === kind.toLowerCase() && o.metadata?.name === name))
     ? [] : [`no ${kind} ${name} in the renders of ${renders.join(', ')}`];
 }
 
 /** @param {WalkState} state @param {string[]} images */
-function needBuilt(state, images) {
-  return images.filter((i) => !state.images.has(i)).map((i) => `image ${i} is built by no docker build above`);
+const needBuilt = (state, images) => images.filter((i) => !state.images.has(i)).map((i) => `image ${i} is built by no docker build above`);
+
+/** @param {Record<string, string>} env the environment k6's init code sees @returns {string[]} */
+function k6Accepts(env) {
+  try {
+    buildLayout(env, JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8')));
+    return [];
+  } catch (error) {
+    return [`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`];
+  }
 }
 
 /** @type {Recognizer[]} */
 export const RECOGNIZERS = [
   {
-    name: 'kind cluster config parses, with two workers for the two 4-CPU pods',
+    name: 'kind create cluster: the config is a Cluster with two workers',
     matches: (w) => w[0] === 'kind' && w[1] === 'create' && w[2] === 'cluster',
     check: (w, state) => {
       state.cluster = option(w, '--name');
-      const config = option(w, '--config');
-      if (!config || !existsSync(join(REPO, config))) return [`kind config ${config} does not exist`];
+      const config = option(w, '--config') ?? '';
+      if (!existsSync(join(REPO, config))) return [`kind config ${config} does not exist`];
       const cluster = parse(readFileSync(join(REPO, config), 'utf8'));
-      return cluster.kind === 'Cluster' && cluster.nodes.filter((/** @type {any} */ n) => n.role === 'worker').length >= 2
-        ? [] : [`${config}: not a kind Cluster with two workers`];
+      const workers = cluster.nodes.filter((/** @type {any} */ n) => n.role === 'worker').length;
+      return cluster.kind === 'Cluster' && workers >= 2 ? [] : [`${config}: not a kind Cluster with two workers`];
     },
   },
   {
-    name: 'kind delete names the cluster created above',
+    name: 'kind delete cluster: the cluster created above',
     matches: (w) => w[0] === 'kind' && w[1] === 'delete' && w[2] === 'cluster',
     check: (w, state) => (option(w, '--name') === state.cluster ? [] : [`deletes ${option(w, '--name')}, created ${state.cluster}`]),
   },
@@ -127,7 +178,7 @@ export const RECOGNIZERS = [
     },
   },
   {
-    name: "helm install: known flags, the chart's repository added, the pinned k6-operator chart's documented values",
+    name: "helm install: known flags, the repository added above, a pinned chart's documented values; kube-prometheus-stack's intervals",
     matches: (w) => w[0] === 'helm' && w[1] === 'install',
     check: (w, state) => helmInstall(w, state),
   },
@@ -140,7 +191,7 @@ export const RECOGNIZERS = [
       if (!file || !tag || w.at(-1) !== '.') return ['docker build needs -f <Dockerfile> -t <tag> and the repository root as context'];
       if (!existsSync(join(REPO, file))) return [`${file} does not exist`];
       state.images.add(tag);
-      return state.buildImage(join(REPO, file), tag);
+      return state.buildImage(join(REPO, file));
     },
   },
   {
@@ -148,53 +199,61 @@ export const RECOGNIZERS = [
     matches: (w) => (w[0] === 'docker' && (w[1] === 'tag' || w[1] === 'push')) || (w[0] === 'kind' && w[1] === 'load')
       || (w[0] === 'minikube' && w[1] === 'image' && w[2] === 'load') || (w[0] === 'k3d' && w[1] === 'image' && w[2] === 'import'),
     check: (w, state) => {
-      if (w[0] === 'docker' && w[1] === 'tag') {
+      if (w[1] === 'tag') {
         state.images.add(w[3]);
         return needBuilt(state, [w[2]]);
       }
-      const images = w.slice(w[0] === 'docker' ? 2 : 3).filter((x) => !x.startsWith('-') && !x.startsWith('<') && x.includes(':'))
-        .filter((x, i, all) => !['--name', '--cluster'].includes(w[w.indexOf(x) - 1]) && all.indexOf(x) === i);
-      const named = option(w, '--name');
-      return [...needBuilt(state, images), ...(w[0] === 'kind' && named !== state.cluster ? [`kind load into ${named}, created ${state.cluster}`] : [])];
+      const images = w.slice(2).filter((x, i) => x.includes(':') && !['--name', '--cluster'].includes(w[i + 1]));
+      const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`] : [];
+      return [...needBuilt(state, images), ...cluster];
     },
   },
   {
-    name: 'kubectl apply -k / delete -k: render, strict schemas, policy (Pod Security restricted included)',
+    name: 'kubectl apply -k / delete -k: the render, strict schemas, policy (Pod Security restricted included), size limits',
     matches: (w) => w[0] === 'kubectl' && (w[1] === 'apply' || w[1] === 'delete') && w[2] === '-k',
-    check: (w, state) => {
+    check: async (w, state) => {
       const kustomization = kustomizationOf(w[3]);
-      if (!LAB_KUSTOMIZATIONS.includes(kustomization)) return [`${w[3]} is not a lab kustomization (${LAB_KUSTOMIZATIONS.join(', ')})`];
-      return w[1] === 'apply' ? /** @type {any} */ (applyChecks(state, kustomization)) : (state.renders(kustomization).length ? [] : ['renders nothing']);
+      if (state.files.has(`${w[3]}/kustomization.yaml`)) return w[1] === 'apply' ? applyOwn(state, w[3]) : [];
+      if (!LAB_KUSTOMIZATIONS.includes(kustomization)) return [`${w[3]} is not a lab kustomization (${LAB_KUSTOMIZATIONS.join(', ')}) nor one written above`];
+      if (w[1] === 'delete') return state.renders(kustomization).length ? [] : ['renders nothing'];
+      state.applied = kustomization;
+      return applyChecks(state.renders(kustomization), [], false);
     },
   },
   {
-    name: 'kubectl kustomize --load-restrictor=LoadRestrictionsNone | kubectl apply -f -: the same checks on the k6 render',
-    matches: (w, command) => w[0] === 'kubectl' && w[1] === 'kustomize' && /\|\s*kubectl apply -f -\s*$/.test(command),
-    check: (w, state) => {
+    name: 'kubectl kustomize --load-restrictor=LoadRestrictionsNone | kubectl apply --server-side -f -: the same on the k6 render; the scheduler places it',
+    matches: (w) => w[0] === 'kubectl' && w[1] === 'kustomize' && w.includes('|'),
+    check: async (w, state) => {
       const kustomization = kustomizationOf(w.find((x) => x.startsWith('kubernetes/')) ?? '');
       if (!K6_KUSTOMIZATIONS.includes(kustomization)) return [`${kustomization} is not a k6 kustomization`];
       if (!w.includes('--load-restrictor=LoadRestrictionsNone')) return ['the k6 kustomizations read ../../k6: --load-restrictor=LoadRestrictionsNone'];
-      return /** @type {any} */ (applyChecks(state, kustomization));
+      const apply = w.slice(w.indexOf('|') + 1);
+      if (apply.join(' ') !== 'kubectl apply --server-side -f -') {
+        return [`| ${apply.join(' ')}: the k6 objects go | kubectl apply --server-side -f - (ConfigMap k6-scripts grows with the suite; `
+          + 'client-side, kubectl copies it into an annotation capped at 256 KiB)'];
+      }
+      const lab = state.renders(state.applied ?? 'base');
+      const objects = state.renders(kustomization);
+      return [...(await applyChecks(objects, lab, true)), ...checkSizing(state.readme, lab, objects)];
     },
   },
   {
-    name: 'kubectl -n starvation-lab rollout status / get / delete / logs / cp / port-forward / set env: the object is in the render',
-    matches: (w) => w[0] === 'kubectl' && w[1] === '-n' && w[2] === NAMESPACE,
+    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / set env / patch: the object, container, mount or port is there',
+    matches: (w) => kubectlFrom(w.join(' ')),
     check: (w, state) => labObjectCommand(w.slice(3), state),
   },
   {
     name: 'POD=$(kubectl ... get pods -l job-name=<job>): the Job is in the render',
-    matches: (w, command) => /^POD=\$\(kubectl -n starvation-lab get pods -l job-name=([a-z0-9-]+) /.test(command),
-    check: (w, state, command) => needObject(state, 'Job', /job-name=([a-z0-9-]+)/.exec(command)?.[1] ?? '', 'k6/job'),
+    matches: (w) => w[0] === 'POD=$' && kubectlFrom(w.slice(2).join(' ')),
+    check: (w, state) => needObject(state, 'Job', (option(w, '-l') ?? '').replace(/^job-name=/, ''), 'k6/job'),
   },
   {
-    name: 'kubectl -n monitoring ...: the kube-prometheus-stack release installed above',
+    name: 'kubectl -n monitoring ...: an object of the kube-prometheus-stack release installed above',
     matches: (w) => w[0] === 'kubectl' && w[1] === '-n' && w[2] === 'monitoring',
     check: (w, state) => {
-      const stack = [...state.releases.entries()].find(([, r]) => r.chart === 'prometheus-community/kube-prometheus-stack');
+      const stack = [...state.releases.entries()].find(([, r]) => r.chart === KUBE_PROMETHEUS_STACK.name);
       if (!stack || stack[1].namespace !== 'monitoring') return ['kube-prometheus-stack is not installed in namespace monitoring above'];
-      const object = w.find((x) => /^(svc|secret)\//.test(x)) ?? w[w.indexOf('secret') + 1];
-      const name = object?.replace(/^(svc|secret)\//, '') ?? '';
+      const name = (w.find((x) => /^(svc|secret)\//.test(x)) ?? w[w.indexOf('secret') + 1] ?? '').replace(/^(svc|secret)\//, '');
       return name.startsWith(`${stack[0]}-`) ? [] : [`${name} is not an object of the release ${stack[0]}`];
     },
   },
@@ -207,48 +266,32 @@ export const RECOGNIZERS = [
     name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-config.js) accepts them",
     matches: (w) => w[0] === 'k6' && w[1] === 'run',
     check: (w) => {
-      const violations = [];
-      /** @type {Record<string, string>} */
-      const env = {};
       const knobs = new Set([...readFileSync(join(REPO, 'k6', 'README.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
-      for (let i = 2; i < w.length - 1; i++) {
-        if (w[i] !== '-e') continue;
-        const [key, ...value] = w[++i].split('=');
-        if (!knobs.has(key)) violations.push(`-e ${key}: not a knob of k6/README.md's table`);
-        env[key] = value.join('=');
-      }
+      const env = Object.fromEntries(w.flatMap((x, i) => (w[i - 1] === '-e' ? [[x.split('=')[0], x.slice(x.indexOf('=') + 1)]] : [])));
       const script = w.at(-1) ?? '';
-      if (!/^k6\/[a-z-]+\.js$/.test(script) || !existsSync(join(REPO, script))) return [...violations, `${script}: no such k6 script`];
-      try {
-        buildLayout(env, JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8')));
-      } catch (error) {
-        violations.push(`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`);
-      }
-      return violations;
+      return [...Object.keys(env).filter((key) => !knobs.has(key)).map((key) => `-e ${key}: not a knob of k6/README.md's table`),
+        ...(/^k6\/[a-z-]+\.js$/.test(script) && existsSync(join(REPO, script)) ? k6Accepts(env) : [`${script}: no such k6 script`])];
     },
   },
   {
     name: 'java -jar src/diagnose/target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above; the stand-in runs it',
     matches: (w) => w[0] === 'java' && w[1] === '-jar' && w[2] === DIAGNOSE_JAR,
     check: (w, state) => {
-      const address = option(w, '--jmx');
-      const [, port] = /^localhost:(\d+)$/.exec(address ?? '') ?? [];
-      if (!port) return [`--jmx ${address}: the diagnosis of a pod goes through a port-forward, localhost:<port>`];
-      const forward = state.forwards?.get(Number(port));
-      if (!forward) return [`no port-forward above listens on ${port}`];
-      const jmx = state.jmx?.get(forward.deployment);
-      if (!jmx) return [`deployment/${forward.deployment} got no JMX flags above`];
-      return state.diagnose(jmx.flags, w.slice(3));
+      const [, port] = /^localhost:(\d+)$/.exec(option(w, '--jmx') ?? '') ?? [];
+      if (!port) return [`--jmx ${option(w, '--jmx')}: the diagnosis of a pod goes through a port-forward, localhost:<port>`];
+      const deployment = state.forwards.get(Number(port));
+      if (!deployment) return [`no port-forward above listens on ${port}`];
+      const jmx = state.jmx.get(deployment);
+      return jmx ? state.diagnose(jmx.flags, w.slice(3)) : [`deployment/${deployment} got no JMX flags above`];
     },
   },
   {
     name: 'curl localhost:8080/lab/...: a path the service serves (LabResource)',
     matches: (w) => w[0] === 'curl',
     check: (w) => {
-      const path = /localhost:8080(\/[a-z/-]+)/.exec(w.find((x) => x.includes('localhost:8080')) ?? '')?.[1] ?? '';
-      const [, root, leaf] = /^\/(lab)\/([a-z-]+)$/.exec(path) ?? [];
-      const source = readFileSync(join(REPO, 'src/service/src/main/java/io/starvationlab/rest/LabResource.java'), 'utf8');
-      return root && source.includes(`@Path("/${leaf}")`) ? [] : [`${path} is served by no @Path of LabResource`];
+      const [, leaf] = /^\/lab\/([a-z-]+)$/.exec(/localhost:8080(\/[a-z/-]+)/.exec(w.find((x) => x.includes('localhost:8080')) ?? '')?.[1] ?? '') ?? [];
+      return leaf && readFileSync(join(REPO, 'src/service/src/main/java/io/starvationlab/rest/LabResource.java'), 'utf8').includes(`@Path("/${leaf}")`)
+        ? [] : [`${w.find((x) => x.includes('localhost:8080'))} is served by no @Path of LabResource`];
     },
   },
 ];
@@ -260,67 +303,66 @@ export const RECOGNIZERS = [
  */
 function labObjectCommand(w, state) {
   const [verb] = w;
-  const ref = w.find((x, i) => i > 0 && /^[a-z]+\/[a-z0-9-]+$/.test(x) && !x.startsWith('-'));
-  switch (verb) {
-    case 'rollout': {
-      const [kind, name] = (ref ?? '/').split('/');
-      return needObject(state, kind, name, 'base');
+  const ref = w.find((x, i) => i > 0 && /^[a-z]+\/[a-z0-9-]+$/.test(x));
+  const [kind, name] = (ref ?? '/').split('/');
+  const jobContainer = (/** @type {string} */ job, /** @type {string | undefined} */ container) => {
+    const testRun = state.renders('k6').find((o) => o.kind === 'TestRun');
+    // the operator names runner Jobs <TestRun>-<n>, n from 1 to parallelism; a runner pod holds k6 and the runner's init containers
+    if (testRun && new RegExp(`^${testRun.metadata.name}-[1-${testRun.spec.parallelism}]$`).test(job)) {
+      const containers = ['k6', ...(testRun.spec.runner.initContainers ?? []).map((/** @type {any} */ c) => c.name)];
+      return containers.includes(container ?? 'k6') ? [] : [`runner ${job} has no container ${container}`];
     }
-    case 'get': case 'delete': {
+    const found = state.renders('k6/job').find((o) => o.kind === 'Job' && o.metadata.name === job)?.spec.template.spec.containers;
+    if (!found) return [`no Job ${job}`];
+    return !container || found.some((/** @type {any} */ c) => c.name === container) ? [] : [`Job ${job} has no container ${container}`];
+  };
+  switch (verb) {
+    case 'rollout':
+      return needObject(state, kind, name, 'base');
+    case 'get': case 'delete':
       if (w[1] === 'testrun') return needObject(state, 'TestRun', w[2], 'k6');
       if (w[1] === 'job') return needObject(state, 'Job', w[2], 'k6/job');
+      if (w[1] === 'statefulset') return needObject(state, 'StatefulSet', w[2], 'base');
+      // a StatefulSet names its claims <template>-<StatefulSet>-<ordinal>
+      if (w[1] === 'pvc') {
+        const claims = state.renders('base').filter((o) => o.kind === 'StatefulSet')
+          .flatMap((o) => (o.spec.volumeClaimTemplates ?? []).map((/** @type {any} */ c) => new RegExp(`^${c.metadata.name}-${o.metadata.name}-\\d+$`)));
+        return claims.some((claim) => claim.test(w[2])) ? [] : [`no StatefulSet's claim is PVC ${w[2]}`];
+      }
       return [`kubectl ${verb} ${w[1]}: not an object kind the walker knows`];
-    }
-    case 'logs': {
-      const [, job] = /^job\/(.+)$/.exec(ref ?? '') ?? [];
-      const container = option(w, '-c');
-      const testRun = state.renders('k6').find((o) => o.kind === 'TestRun');
-      // the operator names runner Jobs <TestRun>-<n>, n from 1 to parallelism
-      if (testRun && job === `${testRun.metadata.name}-1`) return testRun.spec.parallelism >= 1 ? [] : ['no runner 1'];
-      const found = state.renders('k6/job').find((o) => o.kind === 'Job' && o.metadata.name === job);
-      if (!found) return [`no Job ${job}`];
-      return !container || found.spec.template.spec.containers.some((/** @type {any} */ c) => c.name === container) ? [] : [`Job ${job} has no container ${container}`];
-    }
+    case 'logs':
+      return kind === 'job' ? jobContainer(name, option(w, '-c')) : [`logs of ${ref}: only of a Job`];
     case 'cp': {
-      const container = option(w, '-c');
       const [, path] = /:(\/[a-z]+)$/.exec(w.find((x) => x.includes(':/')) ?? '') ?? [];
-      const job = state.renders('k6/job').find((o) => o.kind === 'Job');
-      const c = job?.spec.template.spec.containers.find((/** @type {any} */ x) => x.name === container);
-      return c && (c.volumeMounts ?? []).some((/** @type {any} */ m) => m.mountPath === path) ? [] : [`no container ${container} mounting ${path}`];
+      const container = state.renders('k6/job').find((o) => o.kind === 'Job')?.spec.template.spec.containers
+        .find((/** @type {any} */ x) => x.name === option(w, '-c'));
+      return (container?.volumeMounts ?? []).some((/** @type {any} */ m) => m.mountPath === path) ? [] : [`no container ${option(w, '-c')} mounting ${path}`];
     }
     case 'port-forward': {
-      const [, deployment] = /^deployment\/(.+)$/.exec(ref ?? '') ?? [];
-      if (deployment) {
-        const [local, remote] = String(w.at(-1)).split(':').map(Number);
-        const missing = needObject(state, 'Deployment', deployment, 'base');
-        const jmx = state.jmx?.get(deployment);
+      const [local, remote] = String(w.at(-1)).split(':').map(Number);
+      if (kind === 'deployment') {
+        const missing = needObject(state, 'Deployment', name, 'base');
         if (missing.length) return missing;
-        if (!jmx || jmx.port !== remote) return [`deployment/${deployment} opens no port ${remote} (only the JMX port set above is forwarded to a Deployment)`];
+        if (state.jmx.get(name)?.port !== remote) return [`deployment/${name} opens no port ${remote} (only the JMX port set above is forwarded)`];
         if (local !== remote) return [`forward ${remote} to the same local port: the JMX stubs name ${remote}`];
-        state.forwards = state.forwards ?? new Map();
-        state.forwards.set(local, { deployment, remote });
+        state.forwards.set(local, name);
         return [];
       }
-      const [, service] = /^svc\/(.+)$/.exec(ref ?? '') ?? [];
-      const port = Number(String(w.at(-1)).split(':').at(-1));
-      const found = state.renders('base').find((o) => o.kind === 'Service' && o.metadata.name === service);
-      return found && found.spec.ports.some((/** @type {any} */ p) => p.port === port) ? [] : [`no Service ${service} with port ${port}`];
+      const service = state.renders('base').find((o) => o.kind === 'Service' && o.metadata.name === name);
+      return service?.spec.ports.some((/** @type {any} */ p) => p.port === remote) ? [] : [`no Service ${name} with port ${remote}`];
     }
     case 'set': {
-      const [, deployment] = /^deployment\/(.+)$/.exec(ref ?? '') ?? [];
-      if (w[1] !== 'env' || !deployment) return [`kubectl set ${w[1]} ${w[2]}: only set env on a Deployment`];
-      const missing = needObject(state, 'Deployment', deployment, 'base');
+      if (w[1] !== 'env' || kind !== 'deployment') return [`kubectl set ${w[1]} ${w[2]}: only set env on a Deployment`];
+      const missing = needObject(state, 'Deployment', name, 'base');
       if (missing.length) return missing;
-      const assignments = w.slice(3).filter((x) => x.includes('='));
-      const options = assignments.find((x) => x.startsWith('JDK_JAVA_OPTIONS='));
-      const others = assignments.filter((x) => x !== options).map((x) => x.split('=')[0]);
-      if (!options || others.length) return [`set env: only JDK_JAVA_OPTIONS, the diagnosis' JMX flags, is checked here${others.length ? `, not ${others.join(', ')}` : ''}`];
-      const flags = options.slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/);
-      const { port, violations } = checkJmxFlags(flags);
-      if (port) {
-        state.jmx = state.jmx ?? new Map();
-        state.jmx.set(deployment, { port, flags });
+      const assignments = w.slice(3).filter((x) => /^[A-Z_]+(=|-$)/.test(x));
+      if (assignments.length !== 1 || !assignments[0].startsWith('JDK_JAVA_OPTIONS')) {
+        return [`set env: only JDK_JAVA_OPTIONS, the diagnosis' JMX flags, is checked here, not ${assignments.join(', ')}`];
       }
+      if (assignments[0] === 'JDK_JAVA_OPTIONS-') return state.jmx.delete(name) ? [] : [`deployment/${name} got no JDK_JAVA_OPTIONS above to remove`];
+      const flags = assignments[0].slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/);
+      const { port, violations } = checkJmxFlags(flags);
+      if (port) state.jmx.set(name, { port, flags });
       return violations;
     }
     case 'patch': {
@@ -328,88 +370,102 @@ function labObjectCommand(w, state) {
       const base = state.renders('base').find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'lab-experiment');
       const body = JSON.parse(option(w, '-p') ?? 'null');
       const patched = option(w, '--type') === 'json' ? applyPatch(base, body) : { ...base, data: { ...base.data, ...body.data } };
-      const testRun = state.renders('k6').find((o) => o.kind === 'TestRun');
-      const env = { ...patched.data, ...Object.fromEntries(testRun.spec.runner.env.map((/** @type {any} */ e) => [e.name, e.value])) };
-      try {
-        buildLayout(env, JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8')));
-        return [];
-      } catch (error) {
-        return [`the patched lab-experiment fails k6's init code: ${/** @type {Error} */ (error).message}`];
-      }
+      const runner = state.renders('k6').find((o) => o.kind === 'TestRun').spec.runner;
+      return k6Accepts({ ...patched.data, ...Object.fromEntries(runner.env.map((/** @type {any} */ e) => [e.name, e.value])) })
+        .map((v) => v.replace("k6's init code refuses the options", "the patched lab-experiment fails k6's init code"));
     }
     default:
       return [`kubectl ${verb}: not a command the walker knows`];
   }
 }
 
-/**
- * @param {string[]} w
- * @param {WalkState} state
- * @returns {string[]}
- */
+/** @param {string[]} w @param {WalkState} state @returns {string[]} */
 function helmInstall(w, state) {
-  const violations = [];
   const [, , release, chart] = w;
+  const violations = [];
   /** @type {Record<string, string>} */
   const sets = {};
   for (let i = 4; i < w.length; i++) {
-    const flag = w[i];
-    if (!(flag in HELM_INSTALL_FLAGS)) {
-      violations.push(`helm install: ${flag} is not a flag the walker checks`);
-      continue;
-    }
-    if (HELM_INSTALL_FLAGS[/** @type {keyof typeof HELM_INSTALL_FLAGS} */ (flag)]) {
-      const value = w[++i] ?? '';
-      if (flag === '--set') {
-        for (const pair of splitTopLevel(value, ',')) {
-          const [key, v] = pair.split('=');
-          sets[key] = v;
-        }
-      }
+    if (!(w[i] in HELM_INSTALL_FLAGS)) violations.push(`helm install: ${w[i]} is not a flag the walker checks`);
+    else if (HELM_INSTALL_FLAGS[w[i]] && w[i++] === '--set') {
+      for (const pair of w[i].split(',')) sets[pair.split('=')[0]] = pair.slice(pair.indexOf('=') + 1);
     }
   }
-  const [repo] = chart.split('/');
-  if (!state.repos.has(repo)) violations.push(`${chart}: repository ${repo} was not added above`);
+  if (!state.repos.has(chart.split('/')[0])) violations.push(`${chart}: repository ${chart.split('/')[0]} was not added above`);
   const namespace = option(w, '--namespace') ?? option(w, '-n') ?? 'default';
   state.releases.set(release, { chart, namespace });
+  const pinned = chart === K6_OPERATOR_CHART.name ? K6_OPERATOR_CHART.version : chart === KUBE_PROMETHEUS_STACK.name ? KUBE_PROMETHEUS_STACK.version : null;
+  if (!pinned) return [...violations, `${chart}: a chart the walker does not know`];
+  if (option(w, '--version') !== pinned) violations.push(`${chart}: --version must pin the chart the walker knows (${pinned}), is ${option(w, '--version')}`);
   if (chart === K6_OPERATOR_CHART.name) {
-    if (option(w, '--version') !== K6_OPERATOR_CHART.version) {
-      violations.push(`${chart}: --version must pin the chart the walker knows (${K6_OPERATOR_CHART.version}), is ${option(w, '--version')}`);
-    }
     for (const [key, value] of Object.entries(sets)) {
-      const type = K6_OPERATOR_CHART.values[key];
-      if (!type) violations.push(`${chart} ${K6_OPERATOR_CHART.version}: --set ${key} is not a documented value`);
-      else if (type === 'boolean' && !['true', 'false'].includes(value)) violations.push(`${chart}: --set ${key}=${value} is not a boolean`);
+      if (!K6_OPERATOR_CHART.values.has(key)) violations.push(`${chart} ${pinned}: --set ${key} is not a documented value`);
+      else if (K6_OPERATOR_CHART.booleans.has(key) && !['true', 'false'].includes(value)) violations.push(`${chart}: --set ${key}=${value} is not a boolean`);
     }
-    const chartCreates = sets['namespace.create'] === undefined ? K6_OPERATOR_CHART.createsNamespaceByDefault : sets['namespace.create'] === 'true';
+    // the chart renders its own Namespace unless namespace.create is false
+    const chartCreates = sets['namespace.create'] !== 'false';
     if (chartCreates && w.includes('--create-namespace')) {
-      violations.push(`${chart}: the chart creates its namespace (namespace.create) and --create-namespace creates it too: Helm refuses ("exists and cannot be imported into the current release")`);
+      violations.push(`${chart}: the chart creates its namespace (namespace.create) and --create-namespace creates it too: Helm refuses `
+        + '("exists and cannot be imported into the current release")');
     }
     if (!chartCreates && !w.includes('--create-namespace')) violations.push(`${chart}: nothing creates namespace ${namespace}`);
-  } else if (chart === 'prometheus-community/kube-prometheus-stack') {
-    const selected = state.renders('base').filter((o) => ['ServiceMonitor', 'PrometheusRule'].includes(o.kind))
-      .map((o) => o.metadata.labels?.release);
-    if (selected.length === 0 || selected.some((label) => label !== release)) {
-      violations.push(`release ${release}: the ServiceMonitor and PrometheusRule carry release=${selected.join(',')}, which its Prometheus would not select`);
-    }
-    for (const key of Object.keys(sets)) {
-      if (!(key in KUBE_PROMETHEUS_STACK.values)) violations.push(`${chart}: --set ${key} is not a value the walker knows`);
-    }
-    // the stack's defaults with these values: no interval may hide a starvation as long as the plan's phases
-    violations.push(...checkIntervals(state.renders('base'), sets));
-  } else {
-    violations.push(`${chart}: a chart the walker does not know`);
+    return violations;
   }
-  return violations;
+  const selected = state.renders('base').filter((o) => ['ServiceMonitor', 'PrometheusRule'].includes(o.kind)).map((o) => o.metadata.labels?.release);
+  if (selected.length === 0 || selected.some((label) => label !== release)) {
+    violations.push(`release ${release}: the ServiceMonitor and PrometheusRule carry release=${selected.join(',')}, which its Prometheus would not select`);
+  }
+  for (const key of Object.keys(sets).filter((k) => !(k in KUBE_PROMETHEUS_STACK.values))) {
+    violations.push(`${chart}: --set ${key} is not a value the walker knows`);
+  }
+  // the stack's defaults with these values: no interval may hide a starvation as long as the plan's phases
+  return [...violations, ...checkIntervals(state.renders('base'), sets)];
 }
 
 /**
- * @param {string} command
- * @returns {Recognizer | undefined}
+ * Walks a README: each step's violations, prefixed with its line; unknown commands and what the walk
+ * leaves behind (JMX flags set and never removed, which outlive `kubectl apply -k`) are violations too.
+ *
+ * @param {string} markdown
+ * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards'> & Partial<WalkState>} options
+ * @param {(line: string) => void} [log]
+ * @returns {Promise<string[]>}
  */
-export function recognizerFor(command) {
-  const w = words(command);
-  return RECOGNIZERS.find((r) => r.matches(w, command));
+export async function walk(markdown, options, log = () => {}) {
+  /** @type {WalkState} */
+  const state = { readme: markdown, images: new Set(), repos: new Map(), releases: new Map(), files: new Map(), jmx: new Map(), forwards: new Map(),
+    ...options };
+  const failures = [];
+  for (const step of walkOf(markdown)) {
+    if (step.file) {
+      state.files.set(step.file, /** @type {string} */ (step.text));
+      continue;
+    }
+    const words = /** @type {string[]} */ (step.words);
+    const recognizer = RECOGNIZERS.find((r) => r.matches(words));
+    const violations = recognizer ? await recognizer.check(words, state) : ['UNRECOGNISED: add a check for it, or change the README'];
+    log(`line ${step.line}: ${step.text} -> ${recognizer?.name ?? 'nothing'}${violations.length ? ' -- FAILED' : ''}`);
+    failures.push(...violations.map((v) => `line ${step.line}: ${step.text}\n    ${v}`));
+  }
+  return [...failures, ...leftBehind(state)];
 }
 
-export { KUBERNETES };
+/**
+ * What the walk leaves unsaid or undone: JMX flags set and never removed, which outlive `kubectl apply
+ * -k`; images built here, which run only on nodes of the builder's CPU architecture, with no word on
+ * --platform; a claim that names no StorageClass, which binds only with a default one, and no
+ * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
+ *
+ * @param {WalkState} state
+ */
+function leftBehind(state) {
+  const unnamed = state.applied && state.renders(state.applied)
+    .some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.some((/** @type {any} */ c) => !c.spec?.storageClassName));
+  const named = [...state.files.values()].some((text) => /path: \/spec\/volumeClaimTemplates\/\d+\/spec\/storageClassName/.test(text));
+  return [
+    ...[...state.jmx.keys()].map((d) => `deployment/${d}: JDK_JAVA_OPTIONS set and never removed (set env ... JDK_JAVA_OPTIONS-): JMX stays open`),
+    ...([...state.images].some((i) => !i.includes('/')) && !state.readme.includes('--platform')
+      ? ["images built here run only on nodes of the builder's CPU architecture: the README must say how to build for the nodes' (--platform)"] : []),
+    ...(unnamed && !named ? ["PostgreSQL's claim names no StorageClass, so it binds only with a default one: the README must show how to name one"] : []),
+  ];
+}

