@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.starvationlab.jdk.JdkFacts;
+
 /** The diagnosis as text for a person and as JSON for a program; both say what this JVM let it see. */
 final class Report {
 
@@ -85,14 +87,10 @@ final class Report {
     }
 
     private String synchronizedPins() {
-        int feature = facts.feature();
-        if (feature < 24) {
-            return "yes (JDK 21-23)";
+        if (!JdkFacts.synchronizedPins(facts.feature(), facts.lockingMode())) {
+            return "no (JEP 491, JDK 24+)";
         }
-        if (feature < 26 && Integer.valueOf(1).equals(facts.lockingMode())) {
-            return "yes (-XX:LockingMode=1 on JDK 24-25)";
-        }
-        return "no (JEP 491, JDK 24+)";
+        return facts.feature() <= 23 ? "yes (JDK 21-23)" : "yes (-XX:LockingMode=1 on JDK 24-25)";
     }
 
     private void timeline(StringBuilder out) {

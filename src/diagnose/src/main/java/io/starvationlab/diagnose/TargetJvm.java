@@ -32,6 +32,8 @@ import javax.management.remote.JMXServiceURL;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
+import io.starvationlab.jdk.JdkFacts;
+
 /**
  * The JVM under diagnosis, through one JMX connection: attached by process id (the Attach API starts
  * the JVM's local, loopback-only management agent, as jconsole does) or connected to a JMX address.
@@ -62,9 +64,9 @@ final class TargetJvm implements AutoCloseable {
             return "JDK " + version + " (" + vendor + ")";
         }
 
-        /** From JDK 22 on Linux the I/O pollers are virtual threads unless {@code -Djdk.pollerMode=1}. */
+        /** Whether the I/O pollers are virtual threads, as {@link JdkFacts#virtualPollers} says of this JVM. */
         boolean virtualPollers() {
-            return feature >= 22 && osName.toLowerCase().contains("linux") && !"1".equals(pollerModeProperty);
+            return JdkFacts.virtualPollers(feature, osName, pollerModeProperty);
         }
     }
 
@@ -140,16 +142,10 @@ final class TargetJvm implements AutoCloseable {
                 OperatingSystemMXBean.class);
         Map<String, String> properties = runtime.getSystemProperties();
         String version = properties.getOrDefault("java.runtime.version", runtime.getSpecVersion());
-        return new Facts(runtime.getPid(), version, properties.getOrDefault("java.vendor", "unknown vendor"), feature(version),
+        return new Facts(runtime.getPid(), version, properties.getOrDefault("java.vendor", "unknown vendor"), JdkFacts.feature(version),
                 os.getName(), os.getAvailableProcessors(), properties.get("jdk.virtualThreadScheduler.parallelism"),
                 properties.get("jdk.virtualThreadScheduler.maxPoolSize"), properties.get("jdk.pollerMode"), lockingMode(),
                 properties.getOrDefault("java.io.tmpdir", "/tmp"), Instant.ofEpochMilli(runtime.getStartTime()));
-    }
-
-    /** The feature release of a {@code java.runtime.version} such as {@code 25.0.1+8-LTS} or {@code 21.0.13+9-1-deb13u2-Debian}. */
-    static int feature(String version) {
-        String digits = version.split("[^0-9]", 2)[0];
-        return digits.isEmpty() ? 0 : Integer.parseInt(digits);
     }
 
     private Integer lockingMode() {

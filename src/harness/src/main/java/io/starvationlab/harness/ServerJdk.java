@@ -4,15 +4,14 @@ import java.util.List;
 import java.util.Map;
 
 import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.jdk.JdkFacts;
 
 /**
  * The JDK the service under test runs on, as {@code /lab/info} reports it, and what that JDK does
- * according to {@link Prediction}, the one place that says it: every expectation that holds on some
- * JDKs only is guarded by one of these, not by the JDK that runs the tests.
+ * according to {@link JdkFacts} and {@link Prediction}, the places that say it: every expectation that holds
+ * on some JDKs only is guarded by one of these, not by the JDK that runs the tests.
  */
 public record ServerJdk(int feature) {
-
-    private static final List<String> LEGACY_LOCKING = List.of("-XX:LockingMode=1");
 
     public static ServerJdk of(LabClient lab) {
         return parse(lab.info().path("javaVersion").asText());
@@ -20,12 +19,12 @@ public record ServerJdk(int feature) {
 
     /** From a {@code Runtime.version()} text such as {@code 25.0.1+8-LTS} or {@code 21.0.13+11-Debian-1}. */
     public static ServerJdk parse(String javaVersion) {
-        return new ServerJdk(Integer.parseInt(javaVersion.split("[^0-9]", 2)[0]));
+        return new ServerJdk(JdkFacts.feature(javaVersion));
     }
 
-    /** What this JDK does with its default flags. */
-    public Prediction.Facts facts() {
-        return Prediction.facts(feature, List.of(), Map.of()).orElseThrow();
+    /** What this JDK does with its default flags, on Linux as the lab's JVMs run. */
+    public JdkFacts facts() {
+        return JdkFacts.of(feature, "Linux", List.of(), Map.of()).orElseThrow();
     }
 
     /** What {@code mode} on {@code downstream} does on this JDK with its default flags. */
@@ -48,17 +47,18 @@ public record ServerJdk(int feature) {
 
     /** Whether {@code -XX:LockingMode=1} brings back the pinning this JDK's default no longer has. */
     public boolean legacyLockingPins() {
-        return !synchronizedPins() && Prediction.facts(feature, LEGACY_LOCKING, Map.of()).map(Prediction.Facts::synchronizedPins).orElse(false);
+        return !synchronizedPins() && JdkFacts.of(feature, "Linux", List.of(JdkFacts.LEGACY_LOCKING), Map.of())
+                .map(JdkFacts::synchronizedPins).orElse(false);
     }
 
-    /** JFR's {@code jdk.VirtualThreadPinned} names the reason ("Native or VM frame on stack") from JDK 24. */
+    /** JFR's {@code jdk.VirtualThreadPinned} names the reason ("Native or VM frame on stack"). */
     public boolean namesPinnedReason() {
-        return feature >= 24;
+        return facts().pinnedEventReason();
     }
 
-    /** {@code jdk.management}'s virtual-thread scheduler MXBean, behind Micrometer's scheduler gauges, exists from JDK 24. */
+    /** {@code jdk.management}'s virtual-thread scheduler MXBean, behind Micrometer's scheduler gauges. */
     public boolean hasSchedulerMxBean() {
-        return feature >= 24;
+        return facts().schedulerMxBean();
     }
 
     /** A mode that holds carriers on this JDK: native where there is FFM, cpu everywhere. */

@@ -21,6 +21,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
+import io.starvationlab.jdk.JdkFacts;
 
 /**
  * What this JVM does with virtual threads, read from the JVM itself rather than guessed from its version.
@@ -33,7 +34,6 @@ public class JvmFacts {
     public static final String PINNED_EVENT = "jdk.VirtualThreadPinned";
     private static final Logger LOG = Logger.getLogger(JvmFacts.class);
     private static final String SCHEDULER_BEAN = "jdk.management:type=VirtualThreadScheduler";
-    private static final String POLLER_MODE = "jdk.pollerMode";
 
     private final CompletableFuture<Boolean> synchronizedPins = new CompletableFuture<>();
 
@@ -133,22 +133,9 @@ public class JvmFacts {
         }
     }
 
-    /** Whether this JVM's I/O pollers are virtual threads; see {@link #virtualPollers(int, String)}. */
+    /** Whether this JVM's I/O pollers are virtual threads, as {@link JdkFacts#virtualPollers} says of it. */
     public boolean virtualPollers() {
-        return virtualPollers(Runtime.version().feature(), System.getProperty(POLLER_MODE));
-    }
-
-    /**
-     * Whether the I/O pollers are virtual threads, as the JDK decides it at its first blocking socket
-     * call: {@code jdk.pollerMode} 1 (or SYSTEM_THREADS) means platform threads, 2 (or VTHREAD_POLLERS)
-     * virtual threads; unset, virtual threads from JDK 22 (JDK 21's default is platform threads). A
-     * carrier pinned on a socket read then waits for a poller that itself needs a carrier.
-     */
-    static boolean virtualPollers(int feature, String pollerMode) {
-        if (pollerMode == null) {
-            return feature >= 22;
-        }
-        return pollerMode.equals("2") || pollerMode.equalsIgnoreCase("VTHREAD_POLLERS");
+        return JdkFacts.virtualPollers(Runtime.version().feature(), System.getProperty("os.name"), System.getProperty(JdkFacts.POLLER_MODE));
     }
 
     public List<String> jvmArguments() {

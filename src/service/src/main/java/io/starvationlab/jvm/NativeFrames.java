@@ -1,11 +1,13 @@
 package io.starvationlab.jvm;
 
+import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.Startup;
+import io.starvationlab.jdk.JdkFacts;
 
 /**
  * Finds the FFM implementation of {@link NativeFrame}. It is compiled at release 22 (FFM is final
@@ -23,9 +25,8 @@ public class NativeFrames {
     public NativeFrames() {
         NativeFrame loaded = null;
         String reason = null;
-        int feature = Runtime.version().feature();
-        if (feature < 22) {
-            reason = "JDK " + feature + " has no final FFM API; run on JDK 22 or newer";
+        if (!JdkFacts.current(List.of()).nativePinAvailable()) {
+            reason = "JDK " + Runtime.version().feature() + " has no final FFM API; run on JDK 22 or newer";
         } else if (ImageMode.current() == ImageMode.NATIVE_RUN) {
             reason = "FFM upcalls are not registered in this native image; run the JVM image";
         } else {

@@ -12,20 +12,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code virtualPollers} in {@code /lab/info}: what {@code jdk.pollerMode} and the JDK's default make
- * of the I/O pollers, and that it agrees with the poller threads this JVM really starts.
+ * {@code virtualPollers} in {@code /lab/info}, as {@code JdkFacts} states the rule (judged on the shared case file), agrees
+ * with the poller threads this JVM really starts.
  */
 class JvmFactsPollersTest {
-
-    @Test
-    void shouldFollowThePollerModeAndTheJdksDefault() {
-        assertThat(JvmFacts.virtualPollers(21, null)).as("JDK 21: platform-thread pollers").isFalse();
-        assertThat(JvmFacts.virtualPollers(22, null)).as("JDK 22+: virtual-thread pollers").isTrue();
-        assertThat(JvmFacts.virtualPollers(25, "1")).isFalse();
-        assertThat(JvmFacts.virtualPollers(25, "SYSTEM_THREADS")).isFalse();
-        assertThat(JvmFacts.virtualPollers(21, "2")).isTrue();
-        assertThat(JvmFacts.virtualPollers(27, "vthread_pollers")).isTrue();
-    }
 
     @Test
     void shouldAgreeWithThePollerThreadsOfThisJvm() throws Exception {

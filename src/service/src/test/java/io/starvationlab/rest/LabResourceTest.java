@@ -22,6 +22,7 @@ import org.junit.jupiter.api.condition.JRE;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.jdk.JdkFacts;
 import io.starvationlab.service.Mode;
 
 @QuarkusTest
@@ -30,12 +31,13 @@ class LabResourceTest {
     @Test
     void shouldDescribeTheJvmWithEveryContractField() {
         int jdk = Runtime.version().feature();
+        JdkFacts facts = JdkFacts.current(List.of());
         given().get("/lab/info").then().statusCode(200)
                 .body("javaVersion", equalTo(Runtime.version().toString()))
                 .body("availableProcessors", equalTo(Runtime.getRuntime().availableProcessors()))
                 .body("carrierParallelism", equalTo(Runtime.getRuntime().availableProcessors()))
                 .body("carrierMaxPoolSize", greaterThan(0))
-                .body("lockingMode", jdk <= 25 ? notNullValue() : equalTo(null))
+                .body("lockingMode", facts.lockingModeFlag() ? notNullValue() : equalTo(null))
                 // measured at start-up, against what Prediction says of this JDK with its default locking
                 .body("synchronizedPins", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().synchronizedPins()))
                 .body("nativePinAvailable", equalTo(Prediction.facts(jdk, List.of(), Map.of()).orElseThrow().nativePinAvailable()))
@@ -86,8 +88,8 @@ class LabResourceTest {
                 .until(() -> given().get("/lab/pinning").then().statusCode(200).extract().jsonPath().getString("groups[0].frame"), notNullValue());
         given().get("/lab/pinning").then().statusCode(200)
                 .body("groups[0].frame", equalTo("io.starvationlab.service.WorkService.callInsideUpcall"))
-                // the JFR event has carried a pinnedReason since JDK 24
-                .body("groups[0].reason", Runtime.version().feature() >= 24 ? equalTo("Native or VM frame on stack") : anything())
+                // the JFR event carries a pinnedReason where JdkFacts says so (JDK 24+)
+                .body("groups[0].reason", JdkFacts.current(List.of()).pinnedEventReason() ? equalTo("Native or VM frame on stack") : anything())
                 .body("groups[0].count", equalTo(1))
                 .body("groups[0].maxMillis", greaterThan(50f))
                 .body("groups[0].stack[0]", notNullValue());

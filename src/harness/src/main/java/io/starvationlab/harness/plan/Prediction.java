@@ -4,11 +4,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.starvationlab.jdk.JdkFacts;
+
 /**
  * What a work mode does on a JVM, from the JDKs' documented behaviour, written down before anything is
  * measured: the Java side's only statement of it. First a JDK with its flags gives the JVM's facts
- * ({@link #facts}), then a mode and downstream on those facts give an outcome ({@link #of(String, String, Facts)}).
- * Both are judged on {@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}, the cases the k6 suite is
+ * ({@link #facts}, from {@link JdkFacts}), then a mode and downstream on those facts give an outcome
+ * ({@link #of(String, String, Facts)}). Both are judged on {@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}, the cases the k6 suite is
  * judged on too.
  *
  * @param outcome what the mode does
@@ -53,28 +55,18 @@ public record Prediction(Outcome outcome, String why) {
      * @param virtualPollers     the I/O pollers are virtual threads, so a carrier pinned on a socket read waits for one
      */
     public record Facts(boolean synchronizedPins, boolean nativePinAvailable, boolean virtualPollers, String why) {
+
+        static Facts of(JdkFacts jdk) {
+            return new Facts(jdk.synchronizedPins(), jdk.nativePinAvailable(), jdk.virtualPollers(), jdk.why());
+        }
     }
 
-    private static final String LEGACY_LOCKING = "-XX:LockingMode=1";
-
     /**
-     * The facts of JDK {@code jdk} started with {@code flags} and system {@code properties}; empty when
-     * the JVM refuses to start with them.
+     * The facts of JDK {@code jdk} on Linux (the lab's JVMs) started with {@code flags} and system {@code properties}, as
+     * {@link JdkFacts} states them; empty when the JVM refuses to start with them.
      */
     public static Optional<Facts> facts(int jdk, List<String> flags, Map<String, String> properties) {
-        boolean legacyLocking = flags.contains(LEGACY_LOCKING);
-        if (legacyLocking && jdk >= 27) {
-            return Optional.empty();
-        }
-        boolean platformPollers = "1".equals(properties.get("jdk.pollerMode"));
-        boolean pins = jdk <= 23 || (legacyLocking && jdk <= 25);
-        String locking = jdk <= 23 ? "synchronized pins before JEP 491 (JDK 24)"
-                : legacyLocking && jdk <= 25 ? "-XX:LockingMode=1 brings back synchronized pinning on JDK 24-25"
-                : legacyLocking ? "JDK 26 ignores LockingMode (removed): JEP 491 applies" : "JEP 491: synchronized does not pin from JDK 24";
-        String pollers = jdk < 22 ? "JDK 21's I/O pollers are platform threads"
-                : platformPollers ? "jdk.pollerMode=1: platform-thread pollers" : "from JDK 22 the I/O pollers are virtual threads";
-        return Optional.of(new Facts(pins, jdk >= 22, jdk >= 22 && !platformPollers,
-                locking + "; " + (jdk >= 22 ? "FFM final" : "no final FFM before JDK 22") + "; " + pollers));
+        return JdkFacts.of(jdk, "Linux", flags, properties).map(Facts::of);
     }
 
     /** The prediction for a mode and downstream on JDK {@code jdk} with {@code flags} and {@code properties}. */

@@ -19,7 +19,7 @@ import io.starvationlab.harness.Project;
 /**
  * The predictions, judged on the cases the k6 suite is judged on too
  * ({@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}): a change to either side that the other does
- * not make fails here or there.
+ * not make fails here or there. The JDKs' facts of the same file are judged by the jdk-facts module's JdkFactsTest.
  */
 class PredictionTest {
 
@@ -38,28 +38,6 @@ class PredictionTest {
                             facts.path("virtualPollers").asBoolean(), ""));
             assertThat(prediction.outcome().label()).as(example.path("why").asText() + " (" + example + ")")
                     .isEqualTo(example.path("outcome").asText());
-        }
-    }
-
-    @Test
-    void everyJdkWithItsFlagsShouldHaveTheFactsTheCasesSay() throws IOException {
-        JsonNode jvms = JSON.readTree(CASES.toFile()).path("jvms");
-        assertThat(jvms).isNotEmpty();
-        for (JsonNode jvm : jvms) {
-            List<String> flags = JSON.convertValue(jvm.path("flags"), new TypeReference<List<String>>() { });
-            Map<String, String> properties = JSON.convertValue(jvm.path("properties"), new TypeReference<Map<String, String>>() { });
-            Optional<Prediction.Facts> facts = Prediction.facts(jvm.path("jdk").asInt(), flags, properties);
-            String as = jvm.path("why").asText() + " (" + jvm + ")";
-            if (jvm.path("refused").asBoolean(false)) {
-                assertThat(facts).as(as).isEmpty();
-                continue;
-            }
-            JsonNode expected = jvm.path("facts");
-            assertThat(facts).as(as).hasValueSatisfying(actual -> {
-                assertThat(actual.synchronizedPins()).as(as + ": synchronizedPins").isEqualTo(expected.path("synchronizedPins").asBoolean());
-                assertThat(actual.nativePinAvailable()).as(as + ": nativePinAvailable").isEqualTo(expected.path("nativePinAvailable").asBoolean());
-                assertThat(actual.virtualPollers()).as(as + ": virtualPollers").isEqualTo(expected.path("virtualPollers").asBoolean());
-            });
         }
     }
 
