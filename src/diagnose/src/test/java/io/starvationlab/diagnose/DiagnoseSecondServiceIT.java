@@ -56,8 +56,8 @@ class DiagnoseSecondServiceIT {
 
             assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
             assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("PINNED");
-            assertThat(diagnosis.frame()).isEqualTo("SecondService$NativeWait.compare");
-            assertThat(diagnosis.details()).contains("a native frame is on the stack, below the call from SecondService$NativeWait.call");
+            assertThat(diagnosis.frame()).isEqualTo("example.second.NativeWait.compare");
+            assertThat(diagnosis.details()).contains("a native frame is on the stack, below the call from example.second.NativeWait.call");
             // the service behaves as described: its virtual endpoint waits for a carrier, its health check does not. The
             // wait is a draw, not a turn in one line: the service's four request threads submit into queues chosen by thread,
             // which the scheduler serves in no set order (docs/event-loops.md); measured over 5 CI runs, 3 samples each:
@@ -73,7 +73,7 @@ class DiagnoseSecondServiceIT {
 
         assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
         assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("CPU_BOUND");
-        assertThat(diagnosis.frame()).isEqualTo("SecondService$Checksum.compute");
+        assertThat(diagnosis.frame()).isEqualTo("example.second.SecondService$Checksum.compute");
     }
 
     /** JEP 491: from JDK 24 a virtual thread blocking in {@code synchronized} unmounts. */
@@ -95,7 +95,7 @@ class DiagnoseSecondServiceIT {
 
             assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
             assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("PINNED");
-            assertThat(diagnosis.frame()).isEqualTo("SecondService$LegacyClient.fetch");
+            assertThat(diagnosis.frame()).isEqualTo("example.second.SecondService$LegacyClient.fetch");
         }
     }
 
