@@ -23,7 +23,7 @@ public class FaultSwitches {
 
     private static final Logger LOG = Logger.getLogger(FaultSwitches.class);
     /** Logged as a virtual thread begins the lazy creation: from here it holds ArC's lock for the bean. */
-    static final String LAZY_PROBLEM_RESPONSES = "lab.faults.lazy-problem-responses";
+    private static final String LAZY_PROBLEM_RESPONSES = "lab.faults.lazy-problem-responses";
     /** How long the lazy creation's call to another thread takes, as a remote call would. */
     private static final long REMOTE_CALL_MILLIS = 100;
 

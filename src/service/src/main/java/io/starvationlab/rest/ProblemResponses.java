@@ -54,16 +54,6 @@ public class ProblemResponses {
         toJson(this.json, everyField);
     }
 
-    /** The answer to a {@code /work} request refused for its input, in the shape its exception's mapper gives. */
-    static Problem refusal(RuntimeException refusal, String instance) {
-        return switch (refusal) {
-            case InvalidRequestException e -> invalidParameter(e, instance);
-            case UnknownModeException e -> unknownMode(e, instance);
-            case ModeUnavailableException e -> modeUnavailable(e, instance);
-            default -> throw new IllegalArgumentException("not a refusal of the input: " + refusal, refusal);
-        };
-    }
-
     /** What JAX-RS answers with {@code status} for a request it cannot route, through {@link #http}. */
     static Problem unrouted(int status, String instance) {
         Response.Status known = Response.Status.fromStatusCode(status);
@@ -74,11 +64,6 @@ public class ProblemResponses {
     @ServerExceptionMapper
     public Response invalid(InvalidRequestException e, UriInfo uri) {
         return respond(invalidParameter(e, path(uri)));
-    }
-
-    @ServerExceptionMapper
-    public Response unavailable(ModeUnavailableException e, UriInfo uri) {
-        return respond(modeUnavailable(e, path(uri)));
     }
 
     @ServerExceptionMapper
@@ -112,15 +97,16 @@ public class ProblemResponses {
         return respond(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
     }
 
-    private static Problem invalidParameter(InvalidRequestException e, String instance) {
+    /** The answers to a request refused for its input; those for {@code /work} are given by {@link WorkInput}, on the event loop. */
+    static Problem invalidParameter(InvalidRequestException e, String instance) {
         return Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), instance).withParameter(e.parameter(), e.allowed());
     }
 
-    private static Problem unknownMode(UnknownModeException e, String instance) {
+    static Problem unknownMode(UnknownModeException e, String instance) {
         return Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), instance).withModes(Mode.labels());
     }
 
-    private static Problem modeUnavailable(ModeUnavailableException e, String instance) {
+    static Problem modeUnavailable(ModeUnavailableException e, String instance) {
         return Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), instance);
     }
 

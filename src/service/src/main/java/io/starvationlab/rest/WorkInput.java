@@ -19,9 +19,9 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Reads a {@code /work} request on its event loop, and refuses one it cannot run (400, 404, 405, 501)
- * there, with the problem its JAX-RS mapper would give: Quarkus starts a virtual thread per request,
- * and under starvation one could not even run to refuse itself before its deadline.
+ * Reads a {@code /work} request on its event loop, routed as JAX-RS would route it, and answers there one
+ * it cannot run (400, 404, 405, 501): Quarkus starts a virtual thread per request, and under starvation
+ * one could not even run to refuse itself before its deadline.
  */
 @Startup
 @ApplicationScoped
@@ -47,11 +47,17 @@ public class WorkInput {
         Problem refusal = unrouted(mode, context.request().method(), instance);
         if (refusal == null) {
             try {
-                return parse(mode, context);
-            } catch (InvalidRequestException | UnknownModeException | ModeUnavailableException refused) {
-                refusal = ProblemResponses.refusal(refused, instance);
+                WorkRequest request = parse(mode, context);
+                if (request.mode() != Mode.NATIVE || nativeFrames.frame().isPresent()) {
+                    return request;
+                }
+                refusal = ProblemResponses.modeUnavailable(new ModeUnavailableException(request.mode(), nativeFrames.unavailableReason()), instance);
+            } catch (InvalidRequestException e) {
+                refusal = ProblemResponses.invalidParameter(e, instance);
+            } catch (UnknownModeException e) {
+                refusal = ProblemResponses.unknownMode(e, instance);
             } catch (IllegalArgumentException undecodable) { // Vert.x could not decode the query (a bad percent-escape)
-                refusal = ProblemResponses.refusal(new InvalidRequestException("query", "is not valid percent-encoding", null), instance);
+                refusal = ProblemResponses.invalidParameter(new InvalidRequestException("query", "is not valid percent-encoding", null), instance);
             }
         }
         problems.end(context, refusal);
@@ -70,10 +76,6 @@ public class WorkInput {
     private WorkRequest parse(String mode, RoutingContext context) {
         Map<String, List<String>> query = new LinkedHashMap<>();
         context.queryParams().forEach((name, value) -> query.computeIfAbsent(name, key -> new ArrayList<>()).add(value));
-        WorkRequest request = WorkRequest.parse(mode, query, config.defaultMs(), config.maxMs());
-        if (request.mode() == Mode.NATIVE && nativeFrames.frame().isEmpty()) {
-            throw new ModeUnavailableException(request.mode(), nativeFrames.unavailableReason());
-        }
-        return request;
+        return WorkRequest.parse(mode, query, config.defaultMs(), config.maxMs());
     }
 }
