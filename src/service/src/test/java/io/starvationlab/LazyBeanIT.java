@@ -31,7 +31,7 @@ import io.starvationlab.harness.load.Probes;
 
 /**
  * One application-scoped bean that the event loops and the virtual threads share, left to its first
- * use ({@code lab.beans.lazy-problem-responses=true}), on a fresh JVM starved at once: a virtual thread
+ * use ({@code lab.faults.lazy-problem-responses=true}), on a fresh JVM starved at once: a virtual thread
  * begins creating it, under ArC's lock for that bean, and then waits for a carrier; every event loop
  * that needs the bean meanwhile waits on that lock, and with it every connection it serves, liveness
  * included. The same JVM and load with the bean created at start-up (the default) blocks no event loop.

@@ -165,7 +165,7 @@ class StarvedServerIT {
     /**
      * HTTP/2 multiplexes a client's requests on one connection, so work on the carriers and the
      * event-loop endpoints share the connection's monitor. Were the answers of virtual threads written
-     * by the virtual threads (Quarkus' default, {@code lab.work.write-on-event-loop=false}), a starved one
+     * by the virtual threads (Quarkus' default, {@code lab.faults.virtual-thread-writes=true}), a starved one
      * holding that monitor would stop the event loop (docs/service.md, "Answers written by the event loop").
      * Written by the event loop, no event loop is ever reported blocked, even at a 500 ms limit, and the
      * probes on that connection stay fast.

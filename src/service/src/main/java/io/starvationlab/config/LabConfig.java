@@ -7,7 +7,9 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Everything the lab lets an operator tune, under the {@code lab.} prefix.
+ * Everything the lab lets an operator tune, under the {@code lab.} prefix. The switches under
+ * {@code lab.faults.} are not tuning: each turns off one guard of the event loops, to reproduce the
+ * stall it prevents; all are off by default ({@link Faults}).
  */
 @ConfigMapping(prefix = "lab")
 public interface LabConfig {
@@ -24,7 +26,7 @@ public interface LabConfig {
 
     EmbeddedPostgres embeddedPostgres();
 
-    Beans beans();
+    Faults faults();
 
     interface Work {
         /** Value of {@code ms} when the request gives none. Default 100. */
@@ -45,15 +47,6 @@ public interface LabConfig {
          */
         @WithDefault("4s")
         Duration deadlineGrace();
-
-        /**
-         * Whether answers computed on a virtual thread are written by the request's event loop (true) or,
-         * as Quarkus REST does by default, by the virtual thread itself (false). A virtual thread writes
-         * under the connection's monitor, which the event loop needs too: under starvation that stalls the
-         * event loop (see {@code io.starvationlab.rest.EventLoopWrites}). Default true.
-         */
-        @WithDefault("true")
-        boolean writeOnEventLoop();
     }
 
     interface Downstream {
@@ -132,14 +125,24 @@ public interface LabConfig {
         }
     }
 
-    interface Beans {
+    /** Faults reproduced on purpose, for the experiment and the tests that measure them; applied by {@code io.starvationlab.rest.FaultSwitches}. */
+    interface Faults {
+        /**
+         * Leaves the writing of an answer computed on a virtual thread to that thread, as Quarkus REST
+         * does, instead of to the request's event loop. The writer holds the connection's monitor, which
+         * the event loop needs too: under starvation the event loop waits behind a virtual thread that
+         * waits for a carrier (docs/service.md, "Answers written by the event loop"). Default false.
+         */
+        @WithDefault("false")
+        boolean virtualThreadWrites();
+
         /**
          * Leaves {@code ProblemResponses}, which the event loops and the virtual threads share, to be created
          * on its first use, as ArC creates any application-scoped bean, instead of at start-up like every
-         * other bean of the lab; a creation on a request's virtual thread then waits midway for its event
-         * loop, as a creation that awaits a Vert.x client would. Under starvation the event loops that need
-         * the bean wait on ArC's lock for that creation as long as the virtual thread then waits for a
-         * carrier (see docs/observability.md). For reproducing that stall only. Default false.
+         * other bean of the lab; a creation on a request's virtual thread then waits midway for a call
+         * another thread answers, as a creation that awaits a remote call would. Under starvation the event
+         * loops that need the bean wait on ArC's lock for that creation as long as the virtual thread then
+         * waits for a carrier (docs/observability.md). Default false.
          */
         @WithDefault("false")
         boolean lazyProblemResponses();

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.StartupEvent;
-import io.starvationlab.config.LabConfig;
 import io.starvationlab.service.WorkResult;
 
 /**
@@ -29,14 +28,13 @@ import io.starvationlab.service.WorkResult;
  * suspending the request and resuming it on the event loop's executor makes Quarkus REST run the rest
  * of the chain, serialisation and writing, on the event loop. The types it serialises there are
  * warmed at start-up, so the event loop never waits for Jackson's serializer-cache lock either.
- * {@code lab.work.write-on-event-loop=false} keeps Quarkus' own behaviour, to reproduce the stall.
  */
 public class EventLoopWrites {
 
     private final boolean enabled;
 
-    public EventLoopWrites(LabConfig config) {
-        this.enabled = config.work().writeOnEventLoop();
+    public EventLoopWrites(FaultSwitches faults) {
+        this.enabled = faults.writeOnEventLoop();
     }
 
     /** Runs after every other response filter (they run in descending priority). */

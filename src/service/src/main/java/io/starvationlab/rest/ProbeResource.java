@@ -41,7 +41,7 @@ public class ProbeResource {
     @Path("/virtual")
     @RunOnVirtualThread
     public ProbeAnswer virtual(@Context RoutingContext http) {
-        WorkAdmission.reachedCarrier(http);
+        Admitted.running(http);
         return ProbeAnswer.of("virtual", EventLoops.of(http));
     }
 

@@ -2,11 +2,8 @@ package io.starvationlab.rest;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -18,8 +15,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
-import io.quarkus.arc.ClientProxy;
-import io.quarkus.runtime.StartupEvent;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.downstream.RejectedException;
 import io.starvationlab.service.CancelledException;
@@ -37,15 +32,12 @@ import io.vertx.ext.web.RoutingContext;
 public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
-    /** Logged when {@code lab.beans.lazy-problem-responses} leaves the creation to a virtual thread: it holds ArC's lock for this bean from here. */
-    public static final String LAZY_CREATION = "lab.beans.lazy-problem-responses";
-    /** How long the lazy creation's call to its event loop takes, as a remote call would. */
-    private static final Duration REMOTE_CALL = Duration.ofMillis(100);
 
     /** For the exception mappers, which run on the request's thread, virtual ones included. */
     private final ObjectWriter json;
     /** For {@link #end}, on the event loop only. */
     private final ObjectWriter eventLoopJson;
+    private final Duration retryAfter;
 
     /**
      * Answers written on the event loop get a mapper of their own, which no virtual thread touches.
@@ -53,51 +45,13 @@ public class ProblemResponses {
      * while it adds one, and a virtual thread that holds that lock, or queues for it ahead of the event
      * loop, and then waits for a starved carrier would stop the event loop with it.
      */
-    public ProblemResponses(ObjectMapper json, LabConfig config) {
+    public ProblemResponses(ObjectMapper json, LabConfig config, FaultSwitches faults) {
         this.json = json.writerFor(Problem.class);
         this.eventLoopJson = json.copy().writerFor(Problem.class);
+        this.retryAfter = config.downstream().retryAfter();
         Problem everyField = Problem.serviceUnavailable("warm-up", "warm-up", "/").withParameter("ms", List.of("0")).withModes(Mode.labels());
-        if (config.beans().lazyProblemResponses() && Thread.currentThread().isVirtual()) {
-            LOG.infof("%s: created on first use, on virtual thread %s, which now waits for a remote call", LAZY_CREATION,
-                    Thread.currentThread().getName());
-            awaitRemoteCall(everyField);
-        } else {
-            toJson(eventLoopJson, everyField);
-        }
+        faults.duringProblemResponsesCreation(() -> toJson(eventLoopJson, everyField));
         toJson(this.json, everyField);
-    }
-
-    /**
-     * The event loops' writer warmed by a call this thread waits for, as a creation that awaits a remote
-     * call (a database, a REST client) does: answered after {@link #REMOTE_CALL} by another platform
-     * thread, so that this thread has parked and given up its carrier before the answer puts it back in
-     * the queue for one (under starvation, seconds). Not answered by an event loop: one that needs this
-     * bean meanwhile would wait for this creation while this creation waited for it.
-     */
-    private void awaitRemoteCall(Problem everyField) {
-        CompletableFuture.supplyAsync(() -> toJson(eventLoopJson, everyField),
-                CompletableFuture.delayedExecutor(REMOTE_CALL.toMillis(), TimeUnit.MILLISECONDS)).join();
-    }
-
-    /**
-     * Created at start-up: the event loops answer with it, and a creation begun on a virtual thread would
-     * hold ArC's lock for this bean while that thread waits for a carrier, with every event loop that
-     * needs it waiting behind (see docs/observability.md). Static, so that observing does not create it.
-     */
-    static void createAtStartup(@Observes StartupEvent event, LabConfig config, ProblemResponses problems) {
-        if (!config.beans().lazyProblemResponses()) {
-            ClientProxy.unwrap(problems);
-        }
-    }
-
-    /** The answer to a {@code /work} request refused for its input, as the mapper for its refusal gives it. */
-    static Problem refusal(RuntimeException refusal, String instance) {
-        return switch (refusal) {
-            case InvalidRequestException e -> invalidParameter(e, instance);
-            case UnknownModeException e -> unknownMode(e, instance);
-            case ModeUnavailableException e -> modeUnavailable(e, instance);
-            default -> throw new IllegalArgumentException("not a refusal of the input: " + refusal, refusal);
-        };
     }
 
     /** What JAX-RS answers with {@code status} for a request it cannot route, through {@link #http}. */
@@ -110,16 +64,6 @@ public class ProblemResponses {
     @ServerExceptionMapper
     public Response invalid(InvalidRequestException e, UriInfo uri) {
         return respond(invalidParameter(e, path(uri)));
-    }
-
-    @ServerExceptionMapper
-    public Response unknownMode(UnknownModeException e, UriInfo uri) {
-        return respond(unknownMode(e, path(uri)));
-    }
-
-    @ServerExceptionMapper
-    public Response unavailable(ModeUnavailableException e, UriInfo uri) {
-        return respond(modeUnavailable(e, path(uri)));
     }
 
     @ServerExceptionMapper
@@ -153,15 +97,16 @@ public class ProblemResponses {
         return respond(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
     }
 
-    private static Problem invalidParameter(InvalidRequestException e, String instance) {
+    /** The answers to a request refused for its input; those for {@code /work} are given by {@link WorkInput}, on the event loop. */
+    static Problem invalidParameter(InvalidRequestException e, String instance) {
         return Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), instance).withParameter(e.parameter(), e.allowed());
     }
 
-    private static Problem unknownMode(UnknownModeException e, String instance) {
+    static Problem unknownMode(UnknownModeException e, String instance) {
         return Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), instance).withModes(Mode.labels());
     }
 
-    private static Problem modeUnavailable(ModeUnavailableException e, String instance) {
+    static Problem modeUnavailable(ModeUnavailableException e, String instance) {
         return Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), instance);
     }
 
@@ -171,10 +116,10 @@ public class ProblemResponses {
     }
 
     /**
-     * Answers with {@code problem} straight on the routing context, for handlers that run before JAX-RS
-     * ({@link WorkAdmission}, {@link RequestHygiene}); a 503 also says when to retry.
+     * Answers with {@code problem} straight on the routing context, for the handlers that run before
+     * JAX-RS on the event loop; a 503 also says when to retry ({@code lab.downstream.retry-after}).
      */
-    void end(RoutingContext context, Problem problem, Duration retryAfter) {
+    void end(RoutingContext context, Problem problem) {
         HttpServerResponse response = context.response().setStatusCode(problem.status())
                 .putHeader("Content-Type", Problem.MEDIA_TYPE);
         if (problem.status() == 503) {

@@ -19,7 +19,7 @@ import io.vertx.ext.web.RoutingContext;
 @ApplicationScoped
 public class RequestHygiene {
 
-    /** The first route of every request; {@link WorkAdmission} comes next. */
+    /** The first route of every request; {@link HandOff} comes next. */
     static final int ROUTE_ORDER = Integer.MIN_VALUE;
 
     private final ProblemResponses problems;
@@ -39,7 +39,7 @@ public class RequestHygiene {
             Problem problem = Problem.of("http-version-not-supported", "HTTP version not supported", 505,
                     "this server speaks HTTP/1.0, HTTP/1.1 and HTTP/2", request.path());
             context.response().putHeader(HttpHeaders.CONNECTION, "close"); // how the client frames its messages is unknown
-            problems.end(context, problem, null);
+            problems.end(context, problem);
             return;
         }
         boolean readOnly = request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD;
@@ -47,7 +47,7 @@ public class RequestHygiene {
             Problem problem = Problem.of("body-not-allowed", "Body not allowed", 400,
                     "a " + request.method() + " request carries no body here; send parameters in the query", request.path());
             context.response().putHeader(HttpHeaders.CONNECTION, "close"); // the unread body cannot be skipped safely
-            problems.end(context, problem, null);
+            problems.end(context, problem);
             return;
         }
         context.next();

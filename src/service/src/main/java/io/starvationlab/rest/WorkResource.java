@@ -17,8 +17,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code GET /work/{mode}}: one unit of work, on a virtual thread for every mode but {@code platform},
- * which runs on the worker pool as the pre-virtual-thread baseline. {@link WorkAdmission} has parsed
- * the request on the event loop; the resource runs it.
+ * which runs on the worker pool as the pre-virtual-thread baseline. The request comes parsed and
+ * bounded from its event loop ({@link HandOff}); the resource runs it.
  */
 @Singleton
 @Startup
@@ -36,19 +36,17 @@ public class WorkResource {
     @Path("/{mode}")
     @RunOnVirtualThread
     public WorkResult onVirtualThread(@Context RoutingContext http) {
-        WorkAdmission.reachedCarrier(http);
-        return run(http);
+        return run(Admitted.running(http));
     }
 
     @GET
     @Path("/platform")
     @Blocking
     public WorkResult onWorkerPool(@Context RoutingContext http) {
-        return run(http);
+        return run(Admitted.running(http));
     }
 
-    private WorkResult run(RoutingContext http) {
-        WorkAdmission.Admitted admitted = WorkAdmission.admitted(http);
+    private WorkResult run(Admitted admitted) {
         if (admitted.cancellation().isCancelled()) {
             throw new CancelledException(); // answered already (deadline) or nobody is listening
         }

@@ -25,7 +25,7 @@ final class ColdStartText {
         StringBuilder md = new StringBuilder("\n## A fresh JVM starved at once\n\n");
         md.append("Each repeat starts two fresh server JVMs and starves each at once: ").append(runs.getFirst().mode())
                 .append(" work of 1 s from 40 clients, one event loop, 2 permits, the blocked-thread checker at 1 s; one with the problem")
-                .append(" writer left to its first use (`lab.beans.lazy-problem-responses=true`, *lazy*), one with it created at start-up (the")
+                .append(" writer left to its first use (`lab.faults.lazy-problem-responses=true`, *lazy*), one with it created at start-up (the")
                 .append(" default, *eager*). Malformed requests, `/q/health/live` and `/probe/event-loop` arrive, 10 a second each, from the")
                 .append(" moment the event loops need the bean. Latencies: the client's slowest / the service's own slowest")
                 .append(" (`http_server_requests_seconds_max`), ms. The finding: `lazy-bean-blocks-event-loops`.\n\n");

@@ -36,7 +36,7 @@ import io.starvationlab.harness.PrometheusText;
 public final class ColdStartRace {
 
     /** The service's switch that leaves its problem writer to its first use. */
-    public static final String LAZY_SWITCH = "lab.beans.lazy-problem-responses";
+    public static final String LAZY_SWITCH = "lab.faults.lazy-problem-responses";
     /** The service's line once a virtual thread has begun the lazy creation and holds ArC's lock for the bean. */
     public static final String CREATION_BEGUN = LAZY_SWITCH + ": created";
     /** Every permit held by the holders, the trigger refused after 1 s, one event loop, the checker at 1 s so a stall is seen well before it ends. */
