@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { buildLayout } from '../../../../../k6/lib-config.js';
+import { buildLayout } from '../../../../../k6/lib-layout.js';
 import { parseQuantity } from './checks/policy.mjs';
 import { LAB_KUSTOMIZATIONS, REPO, renderFor } from './checks/render.mjs';
 
@@ -21,7 +21,7 @@ const BASE_BYTES = 256 * 2 ** 20;
 /**
  * The most VUs a layout can hold at once: every probe scenario's (all started before the run), every load at its ceiling.
  *
- * @param {import('../../../../../k6/lib-config.js').Layout} layout
+ * @param {import('../../../../../k6/lib-layout.js').Layout} layout
  */
 export function peakVus(layout) {
   const probeScenarios = new Set(layout.probes.map((route) => route.scenario)).size;

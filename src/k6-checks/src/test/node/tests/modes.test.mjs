@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MODES } from '../../../../../../k6/lib-layout.js';
+import { MODES as STAND_IN_MODES } from '../harness/fake-service.mjs';
 import { K6_DIR, plan } from '../harness/paths.mjs';
-import { importSuiteModule } from '../harness/runtime.mjs';
-import { MODES as CONTRACT_MODES } from '../harness/contract.mjs';
 
 const ROOT = resolve(K6_DIR, '..');
 const MODE_JAVA = resolve(ROOT, 'src/service/src/main/java/io/starvationlab/service/Mode.java');
@@ -87,8 +87,6 @@ function kubernetesModeSettings(dir) {
 }
 
 const LABELS = enumLabels(readFileSync(MODE_JAVA, 'utf8'));
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const config = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
 
 test('the enum\'s constants are read past comments, arguments and the members after them', () => {
   const source = `package x;
@@ -108,21 +106,11 @@ public enum Mode {
   assert.ok(LABELS.length > 0 && LABELS.every((m) => /^[a-z][a-z0-9_]*$/.test(m)), `Mode.java read as ${LABELS.join(', ')}`);
 });
 
-test('k6/lib-config.js MODES is the enum\'s list', () => {
-  assert.deepEqual(listProblems('k6/lib-config.js MODES', config.MODES, LABELS), []);
-});
-
-test('the harness\'s contract lists the enum\'s modes', () => {
-  assert.deepEqual(listProblems('harness/contract.mjs MODES', CONTRACT_MODES, LABELS), []);
-});
-
-test('the README\'s table of modes has a row for each mode, in the enum\'s order', () => {
+test('k6/lib-layout.js, the service\'s stand-in and the README\'s table list the enum\'s modes, in its order; plan.json\'s phases run them', () => {
+  assert.deepEqual(listProblems('k6/lib-layout.js MODES', MODES, LABELS), []);
+  assert.deepEqual(listProblems('harness/fake-service.mjs MODES', STAND_IN_MODES, LABELS), []);
   assert.deepEqual(listProblems('README.md mode table', readmeModes(readFileSync(resolve(ROOT, 'README.md'), 'utf8')), LABELS), []);
-});
-
-test('every phase of plan.json runs a mode of the enum', () => {
-  const unknown = plan().phases.filter((/** @type {any} */ p) => !LABELS.includes(p.mode)).map((/** @type {any} */ p) => `${p.name}: ${p.mode}`);
-  assert.deepEqual(unknown, []);
+  assert.deepEqual(plan().phases.filter((/** @type {any} */ p) => !LABELS.includes(p.mode)).map((/** @type {any} */ p) => `${p.name}: ${p.mode}`), []);
 });
 
 test('the Kubernetes settings name only modes of the enum', () => {
@@ -137,7 +125,7 @@ test('a mode added to the enum is reported missing from every copy', () => {
   assert.notEqual(patched, source, 'the fixture patch no longer applies to Mode.java');
   const labels = enumLabels(patched);
   assert.deepEqual(labels.slice(-2), ['platform', 'structured']);
-  assert.deepEqual(listProblems('k6/lib-config.js MODES', config.MODES, labels), ['k6/lib-config.js MODES lacks structured']);
+  assert.deepEqual(listProblems('k6/lib-layout.js MODES', MODES, labels), ['k6/lib-layout.js MODES lacks structured']);
   assert.deepEqual(listProblems('copy', ['unpinned', 'pinned', 'reentrant', 'cpu', 'native', 'platform'], LABELS),
     ['copy lists the modes as unpinned, pinned, reentrant, cpu, native, platform, not in Mode.java\'s order unpinned, pinned, reentrant, native, cpu, platform']);
   assert.deepEqual(listProblems('copy', [...LABELS, 'virtual'], LABELS), ['copy names virtual, which Mode.java does not have']);

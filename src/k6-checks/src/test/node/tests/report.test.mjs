@@ -7,16 +7,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { fakeService, JDK21_INFO, JDK25_INFO } from '../harness/fake-service.mjs';
-import { fixture, K6_DIR, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
-import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
-import { summaryFixture, traceMetricReads } from '../harness/summary-fixture.mjs';
-import { starvationModel } from '../harness/value-models.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { buildLayout } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+import { fixture, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
+import { loadScript } from '../harness/runtime.mjs';
+import { starvationModel, summaryFixture, traceMetricReads } from '../harness/summary.mjs';
 
 const PLAN = plan();
 const ENDPOINTS = PLAN.probes.endpoints;
@@ -44,7 +39,7 @@ async function report(settings, world) {
   const env = settings.env || {};
   const loaded = await script(STARVATION, settings);
   const model = starvationModel(buildLayout(env, PLAN), world);
-  const data = summaryFixture(loaded.options, loaded, { setupData: settings.setup === false ? undefined : loaded.setup(), model,
+  const data = summaryFixture(loaded, { setupData: settings.setup === false ? undefined : loaded.setup(), model,
     thresholds: settings.thresholds });
   const files = loaded.handleSummary(data);
   const json = Object.keys(files).find((k) => k.endsWith('summary.json')) || '';
@@ -151,11 +146,11 @@ test('the verdict applies the whole rule where the threshold states only its flo
   const env = TWO_TARGETS;
   const loaded = await script(STARVATION, { env });
   const model = starvationModel(buildLayout(env, PLAN), { starving: () => false });
-  /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
+  /** @type {import('../harness/summary.mjs').ValueModel} */
   const slowBaseline = (name, tags, type) => (name === 'http_req_duration' && tags.probe === 'virtual' && tags.target === 'pinned'
     ? { trend: tags.phase === 'baseline' ? { p50: 5, p99: 9, max: 12, count: 90 } : { p50: 80, p99: 120, max: 150, count: 270 } }
     : model(name, tags, type));
-  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model: slowBaseline }))['report.md'];
+  const md = loaded.handleSummary(summaryFixture(loaded, { setupData: loaded.setup(), model: slowBaseline }))['report.md'];
   assert.match(md, /^- pinned: FREE, predicted starves under \/work\/pinned \(sleep\): \/probe\/virtual p50 80 ms < 100 ms \(20x its baseline 5\.0 ms, at least 50 ms\)/m);
   assert.match(md, /- ✓ `http_req_duration\{probe:virtual,target:pinned,phase:load\}`: `med>=50`/);
 });
@@ -225,27 +220,16 @@ test('an event loop that answered fewer than its least share makes the window UN
   assert.deepEqual(pinned.eventLoops.find((/** @type {any} */ c) => c.probe === 'virtual').short, ['3', '5']);
 });
 
-test('the committed k6 2.x summary fixture renders the full report', async () => {
-  const data = JSON.parse(readFileSync(fixture('summary-two-targets-jdk21.json'), 'utf8'));
-  const loaded = await script(STARVATION, { env: TWO_TARGETS });
-  const thresholds = Object.values(loaded.options.thresholds).flat().length;
-  const files = loaded.handleSummary(data);
-  assert.deepEqual(reportProblems(files['report.md'], loaded), []);
-  assert.match(files['report.md'], /^- pinned: STARVES, as predicted/m);
-  assert.match(files['report.md'], /^- unpinned: FREE, as predicted/m);
-  assert.match(files['report.md'], new RegExp(`Run time: 16\\.2 s\\. Thresholds: ${thresholds} of ${thresholds} as expected\\.`));
-  assert.match(files['report.md'], /^- pinned \/ load: 8 of 8 event loops sampled; p50 from \d+ ms \(event loop \d\) to \d+ ms \(event loop \d\)\.$/m);
-  assert.match(files['report.md'], new RegExp(`\\| pinned \\| load \\| \`\\/work\\/pinned\\?ms=100&downstream=sleep&lock=private\` \\| 64 VUs \\| 228 \\| ${throughput(228)} \\|`));
-});
-
-test('without the optional sub-metrics (k6 --no-thresholds) the report says so instead of failing', async () => {
-  const { data, files } = await report({ env: TWO_TARGETS, thresholds: false }, PINNED_STARVES);
+test('without the optional sub-metrics (k6 --no-thresholds), or in another summary shape, the report says so instead of failing', async () => {
+  const { loaded, data, files } = await report({ env: TWO_TARGETS, thresholds: false }, PINNED_STARVES);
   assert.ok(!Object.keys(data.metrics).some((k) => k.includes('probe:')));
   assert.match(files['report.md'], /^- pinned: NO DATA under \/work\/pinned\./m);
   assert.match(files['report.md'], /No probe sub-metrics in the summary: k6 creates them only for thresholds/);
   assert.match(files['report.md'], /\| pinned \| load \| \/probe\/virtual \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \|/);
   assert.match(files['report.md'], /Thresholds: 0 of 0 as expected/);
   assert.match(files['report.md'], /\| pinned \| http:\/\/lab-pinned:8080 \| 21\.0\.9/);
+  // k6's --new-machine-readable-summary shape has no data.metrics
+  assert.match(loaded.handleSummary({ version: '1.0.0', results: { metrics: [] } })['report.md'], /The summary is not k6's default one .*--new-machine-readable-summary/);
 });
 
 test('without setup data the verdict states what was seen, without a prediction to compare', async () => {
@@ -254,15 +238,6 @@ test('without setup data the verdict states what was seen, without a prediction 
   assert.match(md, /^- unpinned: FREE under \/work\/unpinned/m);
   assert.match(md, /\| pinned \| http:\/\/lab-pinned:8080 \| n\/a \|/);
   assert.match(md, /^\| pinned \| load \| virtual \| .* \| not judged \|$/m, 'no event-loop count to judge against');
-});
-
-test('the machine-readable summary shape gets a note on how to get the full report', async () => {
-  const data = JSON.parse(readFileSync(fixture('summary-machine-readable.json'), 'utf8'));
-  const loaded = await script(STARVATION, { env: TWO_TARGETS });
-  const files = loaded.handleSummary(data);
-  assert.match(files['report.md'], /--new-machine-readable-summary=false/);
-  assert.match(files['report.md'], /\| pinned \| load \| `\/work\/pinned\?ms=100&downstream=sleep&lock=private` \| 64 VUs \| 228 \|/);
-  assert.match(files.stdout, /Note: This summary came in k6's machine-readable shape/);
 });
 
 test('answers from a loop past EVENT_LOOPS are reported, and count in the even part', async () => {
@@ -289,7 +264,7 @@ for (const [name, env] of [['two targets', TWO_TARGETS], ['BASE_URL', {}]]) {
   test(`every sub-metric the report reads is named by a threshold, so k6 puts it in the summary (${name})`, async () => {
     const loaded = await script(STARVATION, { env });
     const model = starvationModel(buildLayout(env, PLAN), PINNED_STARVES);
-    const traced = traceMetricReads(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }));
+    const traced = traceMetricReads(summaryFixture(loaded, { setupData: loaded.setup(), model }));
     loaded.handleSummary(traced.data);
     assert.deepEqual([...traced.missing], []);
     const probeKeys = [...traced.read].filter((k) => k.includes('probe:'));
@@ -300,7 +275,7 @@ for (const [name, env] of [['two targets', TWO_TARGETS], ['BASE_URL', {}]]) {
 test('the report check refuses fixtures/broken-trend-stats.js (no p(10), no p(99) in the summary)', async () => {
   const loaded = await script(fixture('broken-trend-stats.js'));
   const model = starvationModel(buildLayout({}, PLAN), PINNED_STARVES);
-  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }))['report.md'];
+  const md = loaded.handleSummary(summaryFixture(loaded, { setupData: loaded.setup(), model }))['report.md'];
   const problems = reportProblems(md, loaded);
   assert.ok(problems.some((p) => /probe row without p10\/p50\/p90\/p99\/max/.test(p)), JSON.stringify(problems));
 });
@@ -308,7 +283,7 @@ test('the report check refuses fixtures/broken-trend-stats.js (no p(10), no p(99
 test('the sub-metric check refuses fixtures/broken-unthresholded.js (report reads an unthresholded sub-metric)', async () => {
   const loaded = await script(fixture('broken-unthresholded.js'));
   const model = starvationModel(buildLayout({}, PLAN), PINNED_STARVES);
-  const traced = traceMetricReads(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }));
+  const traced = traceMetricReads(summaryFixture(loaded, { setupData: loaded.setup(), model }));
   loaded.handleSummary(traced.data);
   assert.deepEqual([...traced.missing], ['http_req_duration{probe:virtual,target:base,phase:baseline}']);
 });

@@ -5,18 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
+import { describeStarved, describeUntouched, eventLoopCoverage, isStarved, isUntouched, starvedFromMs } from '../../../../../../k6/lib-rules.js';
 import { fakeService, JDK21_INFO } from '../harness/fake-service.mjs';
-import { fixture, K6_DIR, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
-import { parseThreshold } from '../harness/k6-grammar.mjs';
-import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
-import { summaryFixture } from '../harness/summary-fixture.mjs';
-import { starvationModel } from '../harness/value-models.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-rules.js')} */
-const { describeStarved, describeUntouched, eventLoopCoverage, isStarved, isUntouched, starvedFromMs } = await importSuiteModule(resolve(K6_DIR, 'lib-rules.js'));
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { buildLayout } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+import { fixture, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
+import { loadScript } from '../harness/runtime.mjs';
+import { starvationModel, summaryFixture } from '../harness/summary.mjs';
 
 const STARVED = JSON.parse(readFileSync(fixture('starvation-rule-cases.json'), 'utf8'));
 const UNTOUCHED = JSON.parse(readFileSync(fixture('untouched-rule-cases.json'), 'utf8'));
@@ -45,11 +39,11 @@ test('isUntouched and the untouched threshold judge every untouched case as the 
   const thresholds = /** @type {Record<string, { threshold: string }[]>} */ (loaded.options.thresholds);
   for (const probe of rule.probes) {
     const [{ threshold }] = thresholds[`http_req_duration{probe:${probe},target:unpinned,phase:load}`];
-    const parsed = parseThreshold(threshold);
-    assert.ok(!('error' in parsed) && parsed.method === 'p' && parsed.percentile === rule.percentile && parsed.operator === '<');
+    const [, percentile, bound] = /** @type {RegExpExecArray} */ (/^p\(([\d.]+)\)<([\d.]+)$/.exec(threshold));
+    assert.equal(Number(percentile), rule.percentile, threshold);
     for (const c of UNTOUCHED.cases) {
       assert.equal(isUntouched(rule, c.loadedMillis), c.untouched, `${c.why}: ${JSON.stringify(c)}`);
-      assert.equal(c.loadedMillis < /** @type {{ value: number }} */ (parsed).value, c.untouched, `threshold ${threshold}, ${c.why}`);
+      assert.equal(c.loadedMillis < Number(bound), c.untouched, `threshold ${threshold}, ${c.why}`);
     }
   }
 });
@@ -60,7 +54,7 @@ test('the report\'s verdicts are the rules\' judgements of every case', async ()
   const setupData = loaded.setup();
   const base = starvationModel(layout, { starving: () => false });
   for (const c of STARVED.cases) {
-    /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
+    /** @type {import('../harness/summary.mjs').ValueModel} */
     const withCase = (name, tags, type) => {
       if (name === 'http_req_duration' && tags.probe === 'virtual' && tags.target === 'pinned') {
         const p50 = tags.phase === 'baseline' ? c.baselineMillis : c.loadedMillis;
@@ -68,7 +62,7 @@ test('the report\'s verdicts are the rules\' judgements of every case', async ()
       }
       return base(name, tags, type);
     };
-    const files = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData, model: withCase }));
+    const files = loaded.handleSummary(summaryFixture(loaded, { setupData, model: withCase }));
     const verdict = JSON.parse(files['summary.json']).starvationLab.verdicts.find((/** @type {any} */ v) => v.target === 'pinned');
     assert.equal(verdict.observed, c.starved ? 'starves' : 'free', `${c.why}: ${JSON.stringify(c)}`);
     assert.equal(verdict.loadedMs, c.loadedMillis);
@@ -76,7 +70,7 @@ test('the report\'s verdicts are the rules\' judgements of every case', async ()
   }
   for (const c of UNTOUCHED.cases) {
     const model = starvationModel(layout, { starving: () => false, slowProbe: (t, p, probe) => (probe === 'worker' && p === 'load' ? c.loadedMillis : undefined) });
-    const files = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData, model }));
+    const files = loaded.handleSummary(summaryFixture(loaded, { setupData, model }));
     const verdict = JSON.parse(files['summary.json']).starvationLab.verdicts.find((/** @type {any} */ v) => v.target === 'unpinned');
     const worker = verdict.untouched.find((/** @type {any} */ u) => u.probe === 'worker');
     assert.equal(worker.untouched, c.untouched, `${c.why}: ${JSON.stringify(c)}`);
@@ -105,9 +99,9 @@ test('with no baseline the floor alone decides, and the verdict says so', async 
   const env = { ...TWO_TARGETS, BASELINE_SECONDS: '0' };
   const loaded = await loadScript(STARVATION, { env, transport: fakeService({ info: JDK21_INFO }) });
   const model = starvationModel(buildLayout(env, plan()), { starving: (t, p) => t === 'pinned' && p === 'load' });
-  /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
+  /** @type {import('../harness/summary.mjs').ValueModel} */
   const noBaseline = (name, tags, type) => (tags.phase === 'baseline' && name === 'http_req_duration'
     ? { trend: { p50: 0, p99: 0, max: 0, count: 0 } } : model(name, tags, type));
-  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model: noBaseline }))['report.md'];
+  const md = loaded.handleSummary(summaryFixture(loaded, { setupData: loaded.setup(), model: noBaseline }))['report.md'];
   assert.match(md, /^- pinned: STARVES, as predicted under \/work\/pinned \(sleep\): \/probe\/virtual p50 1413 ms ≥ 50 ms \(no baseline, so the floor alone: 50 ms\)/m);
 });

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { buildLayout } from '../../../../../../k6/lib-config.js';
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './intervals.mjs';
@@ -204,7 +204,7 @@ export const RECOGNIZERS = [
     check: (w, state) => needObject(state, 'Namespace', w[3], 'base'),
   },
   {
-    name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-config.js) accepts them",
+    name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-layout.js) accepts them",
     matches: (w) => w[0] === 'k6' && w[1] === 'run',
     check: (w) => {
       const violations = [];
