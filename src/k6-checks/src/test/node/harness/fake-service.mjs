@@ -61,19 +61,12 @@ export function fakeService(settings = {}) {
       const up = path !== '/q/health/ready' || settings.ready !== false;
       return json(up ? 200 : 503, { status: up ? 'UP' : 'DOWN', checks: [] });
     }
-    if (path === '/lab/info') {
-      return json(200, info);
+    if (path === '/lab/info' || path === '/lab/pinning') {
+      return json(200, path === '/lab/info' ? info : []);
     }
-    if (path === '/lab/pinning') {
-      return json(200, []);
-    }
-    const work = /^\/work\/([^/]+)$/.exec(path);
-    if (!work) {
-      return problem(404, `nothing is served at ${path}`);
-    }
-    const mode = work[1];
+    const mode = (/^\/work\/([^/]+)$/.exec(path) || [])[1];
     if (!MODES.includes(mode)) {
-      return json(404, { status: 404, detail: `unknown mode ${mode}`, modes: MODES }, 'application/problem+json');
+      return problem(404, `nothing is served at ${path} (modes: ${MODES.join(', ')})`);
     }
     const names = [...url.searchParams.keys()];
     if (names.some((n) => !['ms', 'downstream', 'lock'].includes(n)) || new Set(names).size !== names.length) {
@@ -91,7 +84,6 @@ export function fakeService(settings = {}) {
     if (settings.overloaded) {
       return { ...problem(503, 'no permit'), headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' } };
     }
-    return json(200, { mode, downstream, lock, ms: Number(ms), permitWaitMillis: 0, elapsedMillis: Number(ms),
-      thread: 'work', virtual: mode !== 'platform', carrier: 'ForkJoinPool-1-worker-1' });
+    return json(200, { mode, downstream, lock, ms: Number(ms), elapsedMillis: Number(ms), virtual: mode !== 'platform' });
   };
 }

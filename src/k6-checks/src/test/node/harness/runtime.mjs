@@ -18,24 +18,26 @@ register(new URL('./hooks.mjs', import.meta.url), { data: { standins: {
  * @typedef {{ method: string, url: string, body: string | null, headers: Record<string, string> }} OutgoingRequest
  * @typedef {{ status: number, headers: Record<string, string>, body: string, durationMs: number, error?: string }} TransportResponse
  * @typedef {(request: OutgoingRequest) => TransportResponse} Transport
- * @typedef {{ method: string, url: string, tags: Record<string, string>, params: Record<string, any>, status: number,
- *             expected: boolean }} RecordedRequest
  * @typedef {ReturnType<typeof fresh>} Context
  */
 
-/** @param {Transport} transport */
+/**
+ * What a loaded script did: its stage (init, loaded, setup or vu), its requests, checks, samples,
+ * sleeps and custom metrics (name: type and contains), and the scenario running.
+ *
+ * @param {Transport} transport
+ */
 function fresh(transport) {
   return {
-    /** init, loaded, setup or vu */
     stage: 'init',
     transport,
-    /** @type {RecordedRequest[]} */
+    /** @type {{ method: string, url: string, tags: Record<string, string>, params: Record<string, any>, status: number, expected: boolean }[]} */
     requests: [],
     /** @type {{ name: string, ok: boolean }[]} */
     checks: [],
     /** @type {{ metric: string, value: number, tags: Record<string, string> }[]} */
     samples: [],
-    /** @type {Map<string, { type: string, contains: string }>} custom metrics by name */
+    /** @type {Map<string, { type: string, contains: string }>} */
     metrics: new Map(),
     /** @type {number[]} */
     sleeps: [],
@@ -43,7 +45,6 @@ function fresh(transport) {
   };
 }
 
-/** @type {Context} */
 let current = fresh(() => { throw new Error('no script loaded'); });
 let generation = 0;
 
@@ -87,11 +88,9 @@ export async function loadScript(path, options = {}) {
       return options.modules[file];
     },
   });
-  try {
-    return new LoadedScript(await import(`${pathToFileURL(path).href}?k6gen=${++generation}`), ctx);
-  } finally {
-    ctx.stage = 'loaded';
-  }
+  const script = new LoadedScript(await import(`${pathToFileURL(path).href}?k6gen=${++generation}`), ctx);
+  ctx.stage = 'loaded';
+  return script;
 }
 
 export class LoadedScript {
@@ -109,12 +108,7 @@ export class LoadedScript {
   /** Runs setup(), returning its result as k6 hands it to VUs: through JSON. */
   setup() {
     this.ctx.stage = 'setup';
-    try {
-      const result = this.module.setup();
-      return result === undefined ? undefined : JSON.parse(JSON.stringify(result));
-    } finally {
-      this.ctx.stage = 'loaded';
-    }
+    return JSON.parse(JSON.stringify(this.module.setup()));
   }
 
   /**
@@ -133,11 +127,7 @@ export class LoadedScript {
     this.ctx.stage = 'vu';
     this.ctx.scenario = { name, startTime: Date.now() - (when.at || 0) * 1000, iterationInTest: when.iteration || 0 };
     const before = this.ctx.requests.length;
-    try {
-      this.module[scenario.exec](data);
-    } finally {
-      this.ctx.stage = 'loaded';
-    }
+    this.module[scenario.exec](data);
     return this.ctx.requests.slice(before);
   }
 
@@ -148,23 +138,4 @@ export class LoadedScript {
   handleSummary(data) {
     return this.module.handleSummary(data);
   }
-}
-
-/**
- * Runs `fn` and returns what it printed with console[level].
- *
- * @param {'log' | 'warn'} level
- * @param {() => unknown} fn
- */
-export function printed(level, fn) {
-  /** @type {string[]} */
-  const lines = [];
-  const original = console[level];
-  console[level] = (/** @type {string} */ line) => lines.push(line);
-  try {
-    fn();
-  } finally {
-    console[level] = original;
-  }
-  return lines;
 }

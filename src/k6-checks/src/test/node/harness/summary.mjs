@@ -10,6 +10,11 @@
  *   { trend?: TrendShape, count?: number, rate?: { passes: number, fails: number } } | undefined} ValueModel
  */
 
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
+import { fakeService, JDK21_INFO } from './fake-service.mjs';
+import { plan, STARVATION } from './paths.mjs';
+import { loadScript } from './runtime.mjs';
+
 /** The built-in metrics the thresholds name, by type (k6's metrics/builtin.go). */
 const BUILTIN = { http_req_duration: 'trend', dropped_iterations: 'counter' };
 
@@ -85,28 +90,6 @@ function holds(expression, stat) {
   const left = stat(aggregation);
   const right = Number(number);
   return { '<': left < right, '<=': left <= right, '>': left > right, '>=': left >= right, '==': left === right, '!=': left !== right }[operator];
-}
-
-/**
- * Wraps data.metrics so every sub-metric handleSummary looks up in vain is recorded: a sub-metric the
- * report reads must be named by a threshold, or k6 leaves it out.
- *
- * @param {any} data
- */
-export function traceMetricReads(data) {
-  /** @type {Set<string>} */
-  const read = new Set();
-  /** @type {Set<string>} */
-  const missing = new Set();
-  const metrics = new Proxy(data.metrics, {
-    get(target, key) {
-      if (typeof key === 'string' && key.includes('{')) {
-        (key in target ? read : missing).add(key);
-      }
-      return target[key];
-    },
-  });
-  return { data: { ...data, metrics }, read, missing };
 }
 
 /**
@@ -198,4 +181,28 @@ export function starvationModel(layout, world) {
     }
     return undefined;
   };
+}
+
+/**
+ * The report of a run whose world the test describes (`adjust` changes the model's values), with the
+ * sub-metrics it looked up in vain: one the report reads must be named by a threshold, or k6 leaves it out.
+ *
+ * @param {{ env?: Record<string, string>, info?: Record<string, unknown>, setup?: boolean, thresholds?: boolean, path?: string }} settings
+ * @param {Parameters<typeof starvationModel>[1]} world
+ * @param {(model: ValueModel) => ValueModel} [adjust]
+ */
+export async function report(settings, world, adjust = (model) => model) {
+  const env = settings.env || {};
+  const loaded = await loadScript(settings.path || STARVATION, { env, transport: fakeService({ info: settings.info || JDK21_INFO }) });
+  const data = summaryFixture(loaded, { setupData: settings.setup === false ? undefined : loaded.setup(),
+    model: adjust(starvationModel(buildLayout(env, plan()), world)), thresholds: settings.thresholds });
+  /** @type {Set<string>} */
+  const missing = new Set();
+  const metrics = new Proxy(data.metrics, {
+    get: (target, key) => (typeof key === 'string' && key.includes('{') && !(key in target) && missing.add(key), target[/** @type {string} */ (key)]),
+  });
+  const files = loaded.handleSummary({ ...data, metrics });
+  const file = (/** @type {string} */ name) => files[Object.keys(files).find((k) => k.endsWith(name)) || ''];
+  return { loaded, data, files, missing, md: file('report.md'), json: JSON.parse(file('summary.json')),
+    thresholds: Object.values(loaded.options.thresholds).flat().length };
 }

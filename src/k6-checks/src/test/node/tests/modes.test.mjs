@@ -19,7 +19,7 @@ const MODE_JAVA = resolve(ROOT, 'src/service/src/main/java/io/starvationlab/serv
  * @param {string} source Mode.java
  * @returns {string[]}
  */
-export function enumLabels(source) {
+function enumLabels(source) {
   if (!/name\(\)\.toLowerCase\(Locale\.ROOT\)/.test(source)) {
     throw new Error('Mode.label() is no longer name().toLowerCase(Locale.ROOT): update this reading of Mode.java');
   }
@@ -34,23 +34,14 @@ export function enumLabels(source) {
 }
 
 /**
- * How a copy of the mode list differs from the enum's, in words; empty when it is the same list.
+ * How a copy of the mode list differs from the enum's: nothing when it holds the same modes in the same order.
  *
  * @param {string} where
  * @param {string[]} copy
  * @param {string[]} labels
- * @returns {string[]}
  */
-export function listProblems(where, copy, labels) {
-  const problems = [];
-  const missing = labels.filter((m) => !copy.includes(m));
-  const unknown = copy.filter((m) => !labels.includes(m));
-  if (missing.length > 0) problems.push(`${where} lacks ${missing.join(', ')}`);
-  if (unknown.length > 0) problems.push(`${where} names ${unknown.join(', ')}, which Mode.java does not have`);
-  if (problems.length === 0 && copy.join() !== labels.join()) {
-    problems.push(`${where} lists the modes as ${copy.join(', ')}, not in Mode.java's order ${labels.join(', ')}`);
-  }
-  return problems;
+function listProblems(where, copy, labels) {
+  return copy.join() === labels.join() ? [] : [`${where} lists ${copy.join(', ')}, not Mode.java's ${labels.join(', ')}`];
 }
 
 /** @param {string} readme */
@@ -125,8 +116,6 @@ test('a mode added to the enum is reported missing from every copy', () => {
   assert.notEqual(patched, source, 'the fixture patch no longer applies to Mode.java');
   const labels = enumLabels(patched);
   assert.deepEqual(labels.slice(-2), ['platform', 'structured']);
-  assert.deepEqual(listProblems('k6/lib-layout.js MODES', MODES, labels), ['k6/lib-layout.js MODES lacks structured']);
-  assert.deepEqual(listProblems('copy', ['unpinned', 'pinned', 'reentrant', 'cpu', 'native', 'platform'], LABELS),
-    ['copy lists the modes as unpinned, pinned, reentrant, cpu, native, platform, not in Mode.java\'s order unpinned, pinned, reentrant, native, cpu, platform']);
-  assert.deepEqual(listProblems('copy', [...LABELS, 'virtual'], LABELS), ['copy names virtual, which Mode.java does not have']);
+  assert.deepEqual(listProblems('k6/lib-layout.js MODES', MODES, labels), [`k6/lib-layout.js MODES lists ${MODES.join(', ')}, not Mode.java's ${labels.join(', ')}`]);
+  assert.equal(listProblems('copy', ['unpinned', 'pinned', 'reentrant', 'cpu', 'native', 'platform'], LABELS).length, 1, 'another order');
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { buildOwnLayout } from '../../../../../../k6/lib-own-service.js';
 import { fakeService, JDK25_INFO } from '../harness/fake-service.mjs';
 import { fixture, OWN_SERVICE, plan } from '../harness/paths.mjs';
-import { K6Abort, loadScript, printed } from '../harness/runtime.mjs';
+import { K6Abort, loadScript } from '../harness/runtime.mjs';
 import { summaryFixture } from '../harness/summary.mjs';
 
 const PLAN = plan();
@@ -41,23 +41,18 @@ test('LOAD_URL, WATCH and WATCH_STARVED: one load window, the watched endpoints 
   assert.equal(layout.expectStarved, null);
 });
 
-test('defaults: the health check watched, the load\'s own request judged by the starved rule; the timing knobs apply', () => {
+test('defaults: the health check watched, the load\'s own request judged by the starved rule; the timing knobs apply; LOAD_METHOD, LOAD_BODY, LOAD_CONTENT_TYPE, LOAD_MODULE and BASE_URL shape the request', () => {
   const layout = buildOwnLayout({ LOAD_URL: 'http://localhost:8081/cpu', QUICK: 'true', LOAD_VUS: '16', BASELINE_SECONDS: '4',
     LOAD_SECONDS: '5', PROBE_RATE: '20', PROBE_TIMEOUT_MS: '4000', EXPECT_STARVED: 'true' }, PLAN);
   assert.deepEqual(layout.probes.map((p) => [p.probe, p.url, p.path, p.rate, Boolean(p.request)]), [
     ['load', 'http://localhost:8081/cpu', 'GET http://localhost:8081/cpu', 20, true],
     ['health', 'http://localhost:8081/q/health/live', '/q/health/live', 20, false]]);
-  assert.deepEqual(layout.rules.untouched.probes, ['health']);
-  assert.deepEqual([layout.loads[0].vus, layout.loads[0].start, layout.loads[0].seconds, layout.totalSeconds, layout.probeVus], [16, 4, 5, 9, 200]);
-  assert.equal(layout.expectStarved, true);
-});
-
-test('LOAD_METHOD, LOAD_BODY and LOAD_CONTENT_TYPE shape the request; BASE_URL names the service over the load\'s origin', () => {
+  assert.deepEqual([layout.rules.untouched.probes, layout.loads[0].vus, layout.loads[0].start, layout.loads[0].seconds, layout.totalSeconds, layout.probeVus,
+    layout.expectStarved], [['health'], 16, 4, 5, 9, 200, true]);
   const post = buildOwnLayout({ LOAD_URL: 'http://orders:8081/orders', LOAD_METHOD: 'POST', LOAD_BODY: '{"item":42}', BASE_URL: 'http://orders:9000' }, PLAN);
   assert.deepEqual(post.loads[0].request, { method: 'POST', url: 'http://orders:8081/orders', body: '{"item":42}', contentType: 'application/json', module: null,
     label: 'POST http://orders:8081/orders' });
-  assert.deepEqual(post.targets, [{ name: 'service', url: 'http://orders:9000' }]);
-  assert.equal(post.probes[1].url, 'http://orders:9000/q/health/live');
+  assert.deepEqual([post.targets, post.probes[1].url], [[{ name: 'service', url: 'http://orders:9000' }], 'http://orders:9000/q/health/live']);
   const text = buildOwnLayout({ LOAD_URL: 'http://orders:8081/notes', LOAD_METHOD: 'PUT', LOAD_BODY: 'hello', LOAD_CONTENT_TYPE: 'text/plain' }, PLAN);
   assert.equal(text.loads[0].request?.contentType, 'text/plain');
   const module = buildOwnLayout({ LOAD_MODULE: '/home/me/orders.js', WATCH: 'health=/health' }, PLAN);
@@ -112,11 +107,12 @@ test('thresholds: EXPECT_STARVED states the starved rule\'s floor on the named e
   }
 });
 
-test('requests: setup() checks each watched endpoint and reads no facts where /lab/info is 404; probes and load carry their tags', async () => {
+test('requests: setup() checks each watched endpoint (and stops the run, naming one that does not answer) and reads no facts where /lab/info is 404; probes and load carry their tags', async (t) => {
   const transport = ownService();
   const script = await loadScript(OWN_SERVICE, { env: { ...SERVICE, LOAD_METHOD: 'POST', LOAD_BODY: '{"n":1}' }, transport });
-  let data;
-  const said = printed('log', () => { data = script.setup(); });
+  const log = t.mock.method(console, 'log', () => {});
+  const data = script.setup();
+  const said = log.mock.calls.map((c) => c.arguments[0]);
   assert.deepEqual(data.targets, { service: { url: 'http://orders:8081', facts: null } });
   const setup = script.ctx.requests.filter((r) => r.tags.kind === 'setup');
   assert.deepEqual(setup.map((r) => [r.url, r.status, r.expected]), [['http://orders:8081/hello', 200, true],
@@ -140,11 +136,8 @@ test('requests: setup() checks each watched endpoint and reads no facts where /l
   assert.deepEqual(work.tags, { kind: 'work', mode: 'request', target: 'service', phase: 'load' });
   assert.equal(work.expected, true);
   assert.equal(script.ctx.samples.filter((s) => s.metric === 'work_completed').length, 1);
-});
-
-test('setup() fails fast when a watched endpoint does not answer, naming it', async () => {
-  const script = await loadScript(OWN_SERVICE, { env: SERVICE, transport: ownService({ down: '/health' }) });
-  assert.throws(() => script.setup(), (/** @type {any} */ error) => error instanceof K6Abort
+  const down = await loadScript(OWN_SERVICE, { env: SERVICE, transport: ownService({ down: '/health' }) });
+  assert.throws(() => down.setup(), (/** @type {any} */ error) => error instanceof K6Abort
     && /health http:\/\/orders:9000\/health is not ready: GET gave HTTP 503\. Start the service, or point LOAD_URL \(or BASE_URL\) and WATCH at it/.test(error.message));
 });
 

@@ -9,7 +9,7 @@ import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { probeScheduleOf, routeAt } from '../../../../../../k6/lib-probe-schedule.js';
 import { fakeService, JDK21_INFO, JDK25_INFO } from '../harness/fake-service.mjs';
 import { plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
-import { K6Abort, loadScript, printed } from '../harness/runtime.mjs';
+import { K6Abort, loadScript } from '../harness/runtime.mjs';
 
 const PLAN = plan();
 const ENDPOINTS = PLAN.probes.endpoints;
@@ -85,15 +85,21 @@ test('setup() fails fast, naming the target and the knob, when a target is not r
   assert.throws(() => unreachable.setup(), /base target http:\/\/localhost:8080 is not ready: GET \/q\/health\/ready gave no answer/);
 });
 
-test('setup() warns when a mode STARVING_MODES expects to starve will not on the JVM, and when the service has more event loops than EVENT_LOOPS', async () => {
+test('setup() warns when a mode STARVING_MODES expects to starve will not on the JVM, and when the service has more event loops than EVENT_LOOPS', async (t) => {
+  const warn = t.mock.method(console, 'warn', () => {});
+  const warned = (/** @type {import('../harness/runtime.mjs').LoadedScript} */ script) => {
+    warn.mock.resetCalls();
+    script.setup();
+    return warn.mock.calls.map((c) => c.arguments[0]);
+  };
   const jdk25 = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService({ info: JDK25_INFO }) });
-  assert.deepEqual(printed('warn', () => jdk25.setup()), ['pinned: /work/pinned will not starve Java 25.0.1: synchronized does not pin on this JVM '
+  assert.deepEqual(warned(jdk25), ['pinned: /work/pinned will not starve Java 25.0.1: synchronized does not pin on this JVM '
     + '(synchronizedPins=false; -XX:LockingMode=1 brings it back on JDK 24-25). Run a JVM it starves, or set STARVING_MODES without pinned.']);
   const sixteen = fakeService({ info: { ...JDK25_INFO, eventLoops: 16 } });
   const short = await loadScript(STARVATION, { transport: sixteen });
-  assert.deepEqual(printed('warn', () => short.setup()), ['base: the service has 16 event loops, the run samples and breaks down 8 (EVENT_LOOPS): set EVENT_LOOPS=16.']);
+  assert.deepEqual(warned(short), ['base: the service has 16 event loops, the run samples and breaks down 8 (EVENT_LOOPS): set EVENT_LOOPS=16.']);
   const enough = await loadScript(STARVATION, { env: { EVENT_LOOPS: '16' }, transport: sixteen });
-  assert.deepEqual(printed('warn', () => enough.setup()), []);
+  assert.deepEqual(warned(enough), []);
 });
 
 test('a 503 under overload is expected by the load request and counted as overloaded; work answered in the drain after its window is not completed', async () => {
