@@ -2,7 +2,7 @@
 
 import http from 'k6/http';
 import { Rate, Trend } from 'k6/metrics';
-import { eventLoopOf } from './lib-config.js';
+import { eventLoopOf } from './lib-probe-schedule.js';
 import { PROBE_ERRORS, PROBE_WAIT, SLOW_PROBE_SECONDS, probeOverMetric } from './lib-thresholds.js';
 import { sendRequest } from './lib-work.js';
 
@@ -22,7 +22,7 @@ export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'c
  * One probe request, tagged probe:<name>, target:<name>, phase:<window>. Its wait is recorded again
  * with event_loop:<n>, the event loop its answer names (a service that names none: no event_loop).
  *
- * @param {import('./lib-config.js').ProbeRoute} route
+ * @param {import('./lib-layout.js').ProbeRoute} route
  * @param {string} phase
  * @param {number} timeoutMs
  * @param {number} eventLoops the layout's EVENT_LOOPS: answers from later loops are tagged 'other'
@@ -37,7 +37,7 @@ export function sendProbe(route, phase, timeoutMs, eventLoops, yours = null) {
   const res = route.request ? sendRequest(route.request, params, yours) : http.get(route.url, params);
   const ok = res.status >= 200 && res.status <= 299;
   probeErrors.add(!ok, tags);
-  const eventLoop = ok ? eventLoopOf(answerField(res, 'eventLoop'), eventLoops) : null;
+  const eventLoop = ok ? eventLoopOf((answerBody(res) || {}).eventLoop, eventLoops) : null;
   /** @type {Record<string, string>} */
   const waitTags = eventLoop === null ? tags : Object.assign({ event_loop: eventLoop }, tags);
   const wait = res.timings.duration;
@@ -50,17 +50,6 @@ export function sendProbe(route, phase, timeoutMs, eventLoops, yours = null) {
   return res;
 }
 
-/**
- * A field of a JSON answer, or undefined when the body is not a JSON object.
- *
- * @param {import('k6/http').RefinedResponse<any>} res
- * @param {string} name
- */
-function answerField(res, name) {
-  const body = answerBody(res);
-  return body === undefined ? undefined : body[name];
-}
-
 /** Requests per probe endpoint and per work request in the warm-up. */
 const WARM_UP = { probes: 100, work: 20 };
 
@@ -69,7 +58,7 @@ const WARM_UP = { probes: 100, work: 20 };
  * so that the baseline measures a service whose code paths are compiled, not one still warming up
  * (measured: a fresh service's idle /probe/virtual p99 137 ms without, 11-14 ms with).
  *
- * @param {import('./lib-config.js').Target} target
+ * @param {import('./lib-layout.js').Target} target
  * @param {string[]} probePaths
  * @param {string[]} workPaths paths with their queries
  */
@@ -90,9 +79,9 @@ export function warmUp(target, probePaths, workPaths) {
 /**
  * Your own service's warm-up: each watched endpoint and the load's request, as warmUp does the lab's.
  *
- * @param {import('./lib-config.js').Target} target
- * @param {import('./lib-config.js').ProbeRoute[]} routes
- * @param {import('./lib-config.js').YourRequest} request
+ * @param {import('./lib-layout.js').Target} target
+ * @param {import('./lib-layout.js').ProbeRoute[]} routes
+ * @param {import('./lib-layout.js').YourRequest} request
  * @param {import('./lib-work.js').RequestFunction | null} yours LOAD_MODULE's request()
  */
 export function warmUpService(target, routes, request, yours) {
@@ -112,8 +101,8 @@ export function warmUpService(target, routes, request, yours) {
  * service's /lab/info facts where it has them, or null: a service that is not the lab has none, and
  * its 404 is no failure.
  *
- * @param {import('./lib-config.js').Target} target
- * @param {import('./lib-config.js').ProbeRoute[]} routes
+ * @param {import('./lib-layout.js').Target} target
+ * @param {import('./lib-layout.js').ProbeRoute[]} routes
  * @returns {{ ok: true, facts: Record<string, unknown> | null } | { ok: false, reason: string }}
  */
 export function inspectService(target, routes) {
@@ -127,15 +116,16 @@ export function inspectService(target, routes) {
   }
   const info = http.get(`${target.url}/lab/info`, { tags, timeout: '10s', responseCallback: http.expectedStatuses({ min: 200, max: 499 }) });
   const body = info.status === 200 ? answerBody(info) : undefined;
-  if (body === undefined) {
-    return { ok: true, facts: null };
-  }
-  /** @type {Record<string, unknown>} */
-  const facts = {};
-  for (const key of LAB_FACTS) {
-    facts[key] = body[key] === undefined ? null : body[key];
-  }
-  return { ok: true, facts };
+  return { ok: true, facts: body === undefined ? null : factsOf(body) };
+}
+
+/**
+ * The LAB_FACTS of a /lab/info answer, null where it has none.
+ *
+ * @param {Record<string, unknown>} body
+ */
+function factsOf(body) {
+  return Object.fromEntries(LAB_FACTS.map((key) => [key, body[key] === undefined ? null : body[key]]));
 }
 
 /**
@@ -156,7 +146,7 @@ function answerBody(res) {
 /**
  * Fails fast unless the target is ready, then returns its /lab/info facts.
  *
- * @param {import('./lib-config.js').Target} target
+ * @param {import('./lib-layout.js').Target} target
  * @returns {{ ok: true, facts: Record<string, unknown> } | { ok: false, reason: string }}
  */
 export function inspectTarget(target) {
@@ -170,11 +160,5 @@ export function inspectTarget(target) {
   if (info.status !== 200) {
     return { ok: false, reason: `${target.name} target ${target.url}: GET /lab/info gave HTTP ${info.status}` };
   }
-  const body = /** @type {Record<string, unknown>} */ (info.json());
-  /** @type {Record<string, unknown>} */
-  const facts = {};
-  for (const key of LAB_FACTS) {
-    facts[key] = body[key] === undefined ? null : body[key];
-  }
-  return { ok: true, facts };
+  return { ok: true, facts: factsOf(/** @type {Record<string, unknown>} */ (info.json())) };
 }

@@ -3,7 +3,7 @@
 // through the event loops, work, errors and thresholds. The renderers (lib-report-markdown.js,
 // lib-report-text.js) only format it; summary.json carries it as `starvationLab`.
 
-import { OTHER_EVENT_LOOP, eventLoopTags, requestLabel } from './lib-config.js';
+import { OTHER_EVENT_LOOP, eventLoopTags } from './lib-probe-schedule.js';
 import { COLLAPSE_BELOW, predict, sharesThreadsWith } from './lib-predictions.js';
 import {
   describeEventLoopCoverage, describeStarved, describeUntouched, eventLoopCoverage, isStarved, isUntouched, starvedFromMs, statOf,
@@ -58,7 +58,7 @@ import {
  *             rules: { starved: import('./lib-rules.js').StarvationRule & { text: string },
  *                      untouched: import('./lib-rules.js').UntouchedRule & { text: string },
  *                      eventLoops: { leastShare: number, text: string } },
- *             targets: import('./lib-config.js').Target[], watched: string[],
+ *             targets: import('./lib-layout.js').Target[], watched: string[],
  *             facts: Record<string, Record<string, unknown> | null>, verdicts: Verdict[], probes: ProbeRow[],
  *             coverage: Coverage[], eventLoops: EventLoopRow[], eventLoopSpread: EventLoopSpread[],
  *             work: WorkRow[], errors: ErrorRow[], thresholds: ThresholdResult[],
@@ -70,7 +70,7 @@ export const RECORDED = /^(max|rate|count)>=0$/;
 
 /**
  * @param {any} data the handleSummary argument
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @returns {Model}
  */
 export function buildModel(data, layout) {
@@ -119,7 +119,7 @@ export function buildModel(data, layout) {
     errorRows.push({ target: load.target, phase: load.phase, probeErrors: probeErrors(metrics, layout, load.target, load.phase),
       overloaded, workErrors });
     workRows.push({ target: load.target, phase: load.phase, mode: load.mode,
-      request: load.request ? requestLabel(load.request) : `/work/${load.mode}?ms=${load.ms}&downstream=${load.downstream}&lock=${load.lock}`,
+      request: load.request ? load.request.label : `/work/${load.mode}?ms=${load.ms}&downstream=${load.downstream}&lock=${load.lock}`,
       load: load.rate > 0 ? `${load.rate}/s` : `${load.vus} VUs`,
       completed, perSecond: completed === undefined ? undefined : completed / load.seconds,
       latency: latency(metrics, workLatencyKey(load.target, load.phase)), overloaded, workErrors });
@@ -160,8 +160,8 @@ export function buildModel(data, layout) {
  * came evenly through the event loops.
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-config.js').Layout} layout
- * @param {import('./lib-config.js').Load} load
+ * @param {import('./lib-layout.js').Layout} layout
+ * @param {import('./lib-layout.js').Load} load
  * @param {Record<string, unknown> | null} info
  * @param {Coverage[]} coverage
  * @returns {Verdict}
@@ -204,7 +204,7 @@ function judge(metrics, layout, load, info, coverage) {
 
   return {
     target: load.target, phase: load.phase, mode: load.mode, downstream: load.downstream,
-    request: load.request ? requestLabel(load.request) : `/work/${load.mode}`,
+    request: load.request ? load.request.label : `/work/${load.mode}`,
     expected: prediction.outcome, why: prediction.why, observed, agrees, outcome: outcomeOf(observed, prediction.outcome, agrees),
     statistic: `p${rule.percentile}`, loadedMs, baselineMs, starvedFromMs: starvedFromMs(rule, baselineMs === undefined ? 0 : baselineMs),
     perSecond, modelPerSecond, untouched,
@@ -217,7 +217,7 @@ function judge(metrics, layout, load, info, coverage) {
  * What the load was predicted to do: the lab's /work modes from the target's /lab/info; nothing for
  * your own request, or without /lab/info.
  *
- * @param {import('./lib-config.js').Load} load
+ * @param {import('./lib-layout.js').Load} load
  * @param {Record<string, unknown> | null} info
  * @returns {import('./lib-predictions.js').Prediction}
  */
@@ -234,7 +234,7 @@ function predictionOf(load, info) {
  * The carrier model of a load that holds its carriers: carriers (or fewer clients, or permits) x 1000 / ms.
  * None for your own request, whose time per request the suite does not know.
  *
- * @param {import('./lib-config.js').Load} load
+ * @param {import('./lib-layout.js').Load} load
  * @param {Record<string, unknown> | null} info
  */
 function carrierModel(load, info) {
@@ -269,7 +269,7 @@ function outcomeOf(observed, expected, agrees) {
  * How one probe's answers in a window came through the event loops (probe_wait's count per event_loop tag).
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @param {string} target
  * @param {string} window
  * @param {string} probe
@@ -293,7 +293,7 @@ function coverageOf(metrics, layout, target, window, probe, eventLoops) {
  * The rule's probe per event loop, in every load window: loops that served no probe have no row.
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @param {Record<string, Record<string, unknown> | null>} facts
  */
 function eventLoopBreakdown(metrics, layout, facts) {
@@ -326,7 +326,7 @@ function eventLoopBreakdown(metrics, layout, facts) {
 }
 
 /**
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @param {ProbeRow[]} probeRows
  * @param {EventLoopRow[]} eventLoopRows
  * @param {EventLoopSpread[]} spread
@@ -354,35 +354,18 @@ function notesOf(layout, probeRows, eventLoopRows, spread, dropped) {
 }
 
 /**
- * Accepts k6's handleSummary data (data.metrics[name].values) and, as a fallback, the opt-in
- * machine-readable shape (--new-machine-readable-summary), which has no p(99) and no setup data.
+ * k6's handleSummary data (data.metrics[name].values, k6's default summary): anything else (the
+ * --new-machine-readable-summary shape) has none of what the report reads, and the report says so.
  *
  * @param {any} data
  * @returns {{ metrics: Record<string, SummaryMetric>, setup: any, runMs: number | undefined, notes: string[] }}
  */
 function readSummary(data) {
   if (data && data.metrics && typeof data.metrics === 'object' && !Array.isArray(data.metrics)) {
-    return { metrics: data.metrics, setup: data.setup_data, notes: [],
-      runMs: data.state ? data.state.testRunDurationMs : undefined };
+    return { metrics: data.metrics, setup: data.setup_data, notes: [], runMs: data.state ? data.state.testRunDurationMs : undefined };
   }
-  /** @type {Record<string, SummaryMetric>} */
-  const metrics = {};
-  const list = data && data.results && Array.isArray(data.results.metrics) ? data.results.metrics : [];
-  for (const metric of list) {
-    const values = Object.assign({}, metric.values);
-    if (metric.type === 'rate') {
-      values.passes = values.matches;
-      values.fails = values.total - values.matches;
-    }
-    metrics[metric.name] = { type: metric.type, contains: metric.contains, values };
-  }
-  return {
-    metrics,
-    setup: undefined,
-    runMs: data && data.config && typeof data.config.duration === 'number' ? data.config.duration * 1000 : undefined,
-    notes: ['This summary came in k6\'s machine-readable shape, which has no p(99), no thresholds and no setup '
-      + 'data: run k6 with --new-machine-readable-summary=false for the full report.'],
-  };
+  return { metrics: {}, setup: undefined, runMs: undefined,
+    notes: ['The summary is not k6\'s default one (data.metrics): run k6 without --new-machine-readable-summary for the report.'] };
 }
 
 /**
@@ -424,7 +407,7 @@ function over(metrics, target, window, probe, eventLoop) {
  * The window's probe errors over every probe of the target.
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @param {string} target
  * @param {string} window
  * @returns {Share | undefined}
@@ -474,7 +457,7 @@ function thresholdResults(metrics) {
 }
 
 /**
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @param {string} target
  */
 function order(layout, target) {

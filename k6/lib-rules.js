@@ -12,7 +12,7 @@
 /**
  * The plan's rules, checked as the Java runner checks them.
  *
- * @param {import('./lib-config.js').Plan} plan
+ * @param {import('./lib-knobs.js').Plan} plan
  * @returns {Rules}
  */
 export function readRules(plan) {

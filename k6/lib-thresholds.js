@@ -2,7 +2,7 @@
 // k6 puts a tag-filtered sub-metric in the end-of-test summary only when a threshold names it, so
 // every sub-metric the report needs is named here, through the same key builders the report uses.
 
-import { eventLoopTags } from './lib-config.js';
+import { eventLoopTags } from './lib-probe-schedule.js';
 import { predictForEveryJvm, sharesThreadsWith } from './lib-predictions.js';
 import { statOf } from './lib-rules.js';
 
@@ -125,8 +125,8 @@ export function droppedKey(target) {
  * unpinned deployment being the control), 'free' on every JVM, or 'depends' on the JVM (judged in
  * report.md against /lab/info). Your own service's load: what EXPECT_STARVED says, or 'depends'.
  *
- * @param {import('./lib-config.js').Layout} layout
- * @param {import('./lib-config.js').Load} load
+ * @param {import('./lib-layout.js').Layout} layout
+ * @param {import('./lib-layout.js').Load} load
  * @returns {'starves' | 'free' | 'depends'}
  */
 export function expectationBeforeTheRun(layout, load) {
@@ -155,7 +155,7 @@ export function expectationBeforeTheRun(layout, load) {
  *             distribution: shares over 1 s and 3 s, per event loop, dropped probes)
  * None aborts the run: the breach is the result, reported at the end.
  *
- * @param {import('./lib-config.js').Layout} layout
+ * @param {import('./lib-layout.js').Layout} layout
  * @returns {Record<string, import('k6/options').Threshold[]>}
  */
 export function thresholdsFor(layout) {
@@ -172,7 +172,7 @@ export function thresholdsFor(layout) {
    *
    * @param {string} target
    * @param {string} window
-   * @param {import('./lib-config.js').Load} [load]
+   * @param {import('./lib-layout.js').Load} [load]
    */
   const probeWindow = (target, window, load) => {
     const expected = load ? expectationBeforeTheRun(layout, load) : 'free';

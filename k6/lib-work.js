@@ -25,7 +25,7 @@ const answersAsDesigned = http.expectedStatuses({ min: 200, max: 299 }, 503);
  */
 
 /**
- * @param {import('./lib-config.js').Load} load
+ * @param {import('./lib-layout.js').Load} load
  */
 export function workUrl(load) {
   return `${load.url}/work/${load.mode}?ms=${load.ms}&downstream=${load.downstream}&lock=${load.lock}`;
@@ -34,7 +34,7 @@ export function workUrl(load) {
 /**
  * One unit of work, tagged kind:work, mode, target and phase.
  *
- * @param {import('./lib-config.js').Load} load
+ * @param {import('./lib-layout.js').Load} load
  * @param {number} timeoutMs
  * @param {RequestFunction | null} [yours] LOAD_MODULE's request()
  */
@@ -54,7 +54,7 @@ export function sendWork(load, timeoutMs, yours = null) {
 /**
  * Your request with the suite's params: LOAD_URL's method, URL and body, or LOAD_MODULE's request().
  *
- * @param {import('./lib-config.js').YourRequest} request
+ * @param {import('./lib-layout.js').YourRequest} request
  * @param {import('k6/http').Params} params
  * @param {RequestFunction | null} yours LOAD_MODULE's request()
  * @returns {import('k6/http').RefinedResponse<any>}

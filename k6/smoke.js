@@ -11,13 +11,14 @@
 
 import http from 'k6/http';
 import { check } from 'k6';
-import { HEALTH_PATHS, MODES, buildLayout } from './lib-config.js';
+import { int } from './lib-knobs.js';
+import { HEALTH_PATHS, MODES, buildLayout } from './lib-layout.js';
 import { predict } from './lib-predictions.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildLayout(__ENV, plan);
-const workMs = whole('SMOKE_MS', 10, 30000);
-const timeout = `${whole('TIMEOUT_MS', 10000, 600000)}ms`;
+const workMs = int(__ENV, 'SMOKE_MS', 10, 0, 30000);
+const timeout = `${int(__ENV, 'TIMEOUT_MS', 10000, 0, 600000)}ms`;
 
 /** @type {import('k6/options').Options} */
 export const options = {
@@ -75,18 +76,3 @@ function expectOk(url, tags, name) {
   check(res, { [name]: (r) => r.status === 200 }, tags);
 }
 
-/**
- * @param {string} name
- * @param {number} fallback
- * @param {number} max
- */
-function whole(name, fallback, max) {
-  const raw = __ENV[name];
-  if (raw === undefined || raw === '') {
-    return fallback;
-  }
-  if (!/^\d+$/.test(raw) || Number(raw) > max) {
-    throw new Error(`${name} must be a whole number from 0 to ${max}, not '${raw}'`);
-  }
-  return Number(raw);
-}

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { buildLayout } from '../../../../../k6/lib-config.js';
+import { buildLayout } from '../../../../../k6/lib-layout.js';
 import { parseQuantity } from './checks/policy.mjs';
 import { LAB_KUSTOMIZATIONS, REPO, renderFor } from './checks/render.mjs';
 

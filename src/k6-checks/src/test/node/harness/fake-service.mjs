@@ -1,7 +1,11 @@
-// An in-process stand-in for the service, answering by the contract: probes and health 200, lab
-// introspection, and /work/{mode} with the service's own validation (400, 404, 501 without FFM).
+// An in-process stand-in for the service, answering by its HTTP contract (README.md, "HTTP API";
+// written from the contract, not from the scripts, so a typo in a script cannot agree with itself):
+// GET only, probes and health 200, lab introspection, and /work/{mode} with the service's own
+// validation (400, 404, 501 without FFM); any other path 404.
 
-import { HEALTH_PATHS, MAX_MS, MODES, PROBE_PATHS } from './contract.mjs';
+export const MODES = ['unpinned', 'pinned', 'reentrant', 'native', 'cpu', 'platform'];
+export const PROBE_PATHS = ['/probe/virtual', '/probe/worker', '/probe/event-loop'];
+export const HEALTH_PATHS = ['/q/health/live', '/q/health/ready', '/q/health/started'];
 
 /** A JDK 21 service: synchronized pins, no FFM, platform-thread I/O pollers. */
 export const JDK21_INFO = {
@@ -25,7 +29,7 @@ export const JDK25_INFO = {
  * @param {{ info?: Record<string, unknown>, ready?: boolean, overloaded?: boolean,
  *           status?: (url: URL) => number | undefined,
  *           eventLoop?: ((answer: number) => string) | null }} [settings]
- * @returns {import('./context.mjs').Transport}
+ * @returns {import('./runtime.mjs').Transport}
  */
 export function fakeService(settings = {}) {
   const info = settings.info || JDK21_INFO;
@@ -42,10 +46,13 @@ export function fakeService(settings = {}) {
     const forced = settings.status ? settings.status(url) : undefined;
     if (forced !== undefined) {
       return forced === 0
-        ? { status: 0, headers: {}, body: '', durationMs: 0, error: 'dial: connection refused', errorCode: 1212 }
+        ? { status: 0, headers: {}, body: '', durationMs: 0, error: 'dial: connection refused' }
         : problem(forced, 'forced by the test');
     }
     const path = url.pathname;
+    if (request.method !== 'GET') {
+      return problem(405, `${request.method} ${path}: the service answers GET only`);
+    }
     if (PROBE_PATHS.includes(path)) {
       const answer = { probe: path.slice('/probe/'.length), thread: 'probe', virtual: path === '/probe/virtual' };
       return json(200, eventLoop === null ? answer : { ...answer, eventLoop: eventLoop(answers++) });
@@ -54,19 +61,12 @@ export function fakeService(settings = {}) {
       const up = path !== '/q/health/ready' || settings.ready !== false;
       return json(up ? 200 : 503, { status: up ? 'UP' : 'DOWN', checks: [] });
     }
-    if (path === '/lab/info') {
-      return json(200, info);
+    if (path === '/lab/info' || path === '/lab/pinning') {
+      return json(200, path === '/lab/info' ? info : []);
     }
-    if (path === '/lab/pinning') {
-      return json(200, []);
-    }
-    const work = /^\/work\/([^/]+)$/.exec(path);
-    if (!work) {
-      return problem(404, `nothing is served at ${path}`);
-    }
-    const mode = work[1];
+    const mode = (/^\/work\/([^/]+)$/.exec(path) || [])[1];
     if (!MODES.includes(mode)) {
-      return json(404, { status: 404, detail: `unknown mode ${mode}`, modes: MODES }, 'application/problem+json');
+      return problem(404, `nothing is served at ${path} (modes: ${MODES.join(', ')})`);
     }
     const names = [...url.searchParams.keys()];
     if (names.some((n) => !['ms', 'downstream', 'lock'].includes(n)) || new Set(names).size !== names.length) {
@@ -75,7 +75,7 @@ export function fakeService(settings = {}) {
     const ms = url.searchParams.get('ms') ?? '100';
     const downstream = url.searchParams.get('downstream') ?? 'db';
     const lock = url.searchParams.get('lock') ?? 'private';
-    if (!/^\d{1,9}$/.test(ms) || Number(ms) > MAX_MS || !['db', 'sleep'].includes(downstream) || !['private', 'shared'].includes(lock)) {
+    if (!/^\d{1,9}$/.test(ms) || Number(ms) > 30000 || !['db', 'sleep'].includes(downstream) || !['private', 'shared'].includes(lock)) {
       return problem(400, 'invalid parameter');
     }
     if (mode === 'native' && info.nativePinAvailable !== true) {
@@ -84,7 +84,6 @@ export function fakeService(settings = {}) {
     if (settings.overloaded) {
       return { ...problem(503, 'no permit'), headers: { 'Content-Type': 'application/problem+json', 'Retry-After': '1' } };
     }
-    return json(200, { mode, downstream, lock, ms: Number(ms), permitWaitMillis: 0, elapsedMillis: Number(ms),
-      thread: 'work', virtual: mode !== 'platform', carrier: 'ForkJoinPool-1-worker-1' });
+    return json(200, { mode, downstream, lock, ms: Number(ms), elapsedMillis: Number(ms), virtual: mode !== 'platform' });
   };
 }

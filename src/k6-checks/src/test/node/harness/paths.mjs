@@ -1,15 +1,12 @@
 // Where the suite and the fixtures live, wherever the checks are run from.
 
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-export const PROJECT_DIR = resolve(here, '..');
-export const K6_DIR = resolve(here, '../../../../../../k6');
-export const FIXTURES_DIR = resolve(here, '../fixtures');
+export const K6_DIR = fileURLToPath(new URL('../../../../../../k6', import.meta.url));
 export const STARVATION = resolve(K6_DIR, 'starvation.js');
+export const OWN_SERVICE = resolve(K6_DIR, 'own-service.js');
 export const SMOKE = resolve(K6_DIR, 'smoke.js');
 
 /** @returns {any} k6/plan.json */
@@ -19,7 +16,7 @@ export function plan() {
 
 /** @param {string} name */
 export function fixture(name) {
-  return resolve(FIXTURES_DIR, name);
+  return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 }
 
 /** The two-deployment layout, as the in-cluster run sets it. */

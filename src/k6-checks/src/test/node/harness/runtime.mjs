@@ -1,195 +1,134 @@
-// Loads a k6 script in Node through the stand-ins and runs its stages the way k6 would: the init
-// context on import (with __ENV and open()), setup() once with its result passed through JSON,
-// one iteration of a scenario's exec function, handleSummary(data).
+// Loads a k6 script in Node through stand-ins for k6's modules and runs its stages as k6 would: the
+// init context on import (with __ENV, __VU, open() and require()), setup() once with its result
+// passed through JSON, one iteration of a scenario's exec function, handleSummary(data). The
+// stand-ins record what the script did in the context.
 
-import { register } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { context, resetContext } from './context.mjs';
+import { register } from 'node:module';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { fakeService } from './fake-service.mjs';
+import { K6_DIR } from './paths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const STANDINS = {
-  k6: pathToFileURL(resolvePath(here, 'standins/k6.mjs')).href,
-  'k6/http': pathToFileURL(resolvePath(here, 'standins/k6-http.mjs')).href,
-  'k6/metrics': pathToFileURL(resolvePath(here, 'standins/k6-metrics.mjs')).href,
-  'k6/execution': pathToFileURL(resolvePath(here, 'standins/k6-execution.mjs')).href,
-};
-
-let hooksRegistered = false;
-let generation = 0;
-
-function registerHooks() {
-  if (hooksRegistered) {
-    return;
-  }
-  if (typeof register !== 'function') {
-    throw new Error(`node:module register() is missing: Node ${process.version} is too old (20.6 or later needed)`);
-  }
-  register(pathToFileURL(resolvePath(here, 'hooks.mjs')).href, { data: { standins: STANDINS } });
-  hooksRegistered = true;
-}
+const standin = (/** @type {string} */ name) => new URL(`./standins/${name}.mjs`, import.meta.url).href;
+register(new URL('./hooks.mjs', import.meta.url), { data: { standins: {
+  k6: standin('k6'), 'k6/http': standin('k6-http'), 'k6/metrics': standin('k6-metrics'), 'k6/execution': standin('k6-execution') } } });
 
 /**
- * The file of the module that called open(): k6 resolves the path relative to the script.
+ * @typedef {{ method: string, url: string, body: string | null, headers: Record<string, string> }} OutgoingRequest
+ * @typedef {{ status: number, headers: Record<string, string>, body: string, durationMs: number, error?: string }} TransportResponse
+ * @typedef {(request: OutgoingRequest) => TransportResponse} Transport
+ * @typedef {ReturnType<typeof fresh>} Context
  */
-function callerFile() {
-  const original = Error.prepareStackTrace;
-  try {
-    Error.prepareStackTrace = (_error, frames) => frames;
-    const holder = {};
-    Error.captureStackTrace(holder, open);
-    const frames = /** @type {any} */ (holder).stack;
-    const name = frames.length > 0 ? frames[0].getFileName() : null;
-    return name && name.startsWith('file:') ? fileURLToPath(name.replace(/\?.*$/, '')) : name;
-  } finally {
-    Error.prepareStackTrace = original;
-  }
-}
 
 /**
- * The init-context open(): relative paths resolve against the calling script's folder.
+ * What a loaded script did: its stage (init, loaded, setup or vu), its requests, checks, samples,
+ * sleeps and custom metrics (name: type and contains), and the scenario running.
  *
- * @param {string} path
- * @param {string} [mode]
+ * @param {Transport} transport
  */
-function open(path, mode) {
-  const ctx = context();
-  if (ctx.stage !== 'init') {
-    throw new Error(`k6: open('${path}') is only available in the init context`);
-  }
-  const caller = callerFile();
-  const file = path.startsWith('/') ? path : resolvePath(dirname(caller || process.cwd()), path);
-  ctx.opened.push(file);
-  if (planOverride !== undefined && file.endsWith('/plan.json')) {
-    return JSON.stringify(planOverride);
-  }
-  const bytes = readFileSync(file);
-  return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
-}
-
-/**
- * @typedef {{ env?: Record<string, string>, transport?: import('./context.mjs').Transport, plan?: unknown, vu?: number,
- *             modules?: Record<string, unknown> }} LoadOptions
- * `plan` stands in for plan.json's content while the script loads; `vu` is __VU in the init context
- * (0, the one k6 reads the options from, unless a test says otherwise); `modules`: what the init
- * context's require(path) returns for each path (LOAD_MODULE), any other path is not found.
- */
-
-/**
- * k6's init-context require(): a module the test provides by its path.
- *
- * @param {Record<string, unknown>} modules
- */
-function requireOf(modules) {
-  return (/** @type {string} */ path) => {
-    if (context().stage !== 'init') {
-      throw new Error(`k6: require('${path}') is only available in the init context`);
-    }
-    if (!(path in modules)) {
-      throw new Error(`GoError: The moduleSpecifier "${path}" couldn't be found on local disk.`);
-    }
-    return modules[path];
+function fresh(transport) {
+  return {
+    stage: 'init',
+    transport,
+    /** @type {{ method: string, url: string, tags: Record<string, string>, params: Record<string, any>, status: number, expected: boolean }[]} */
+    requests: [],
+    /** @type {{ name: string, ok: boolean }[]} */
+    checks: [],
+    /** @type {{ metric: string, value: number, tags: Record<string, string> }[]} */
+    samples: [],
+    /** @type {Map<string, { type: string, contains: string }>} */
+    metrics: new Map(),
+    /** @type {number[]} */
+    sleeps: [],
+    scenario: { name: '', startTime: 0, iterationInTest: 0 },
   };
 }
 
-/** @type {unknown} */
-let planOverride;
+let current = fresh(() => { throw new Error('no script loaded'); });
+let generation = 0;
+
+/** The context of the script loaded last, which the stand-ins record into. */
+export function context() {
+  return current;
+}
+
+/** Thrown by the exec.test.abort() stand-in, as k6 stops the run there. */
+export class K6Abort extends Error {}
 
 /**
- * Imports the script with a fresh module graph and runs its init context.
+ * Imports the script with a fresh module graph and runs its init context. `plan` stands in for
+ * plan.json; `vu` is __VU in the init context (0, the one k6 reads the options from); `modules`: what
+ * the init context's require(path) returns for each path, any other path is not found.
  *
- * @param {string} scriptPath
- * @param {LoadOptions} [options]
+ * @param {string} path
+ * @param {{ env?: Record<string, string>, transport?: Transport, plan?: unknown, vu?: number, modules?: Record<string, unknown> }} [options]
  */
-export async function loadScript(scriptPath, options = {}) {
-  registerHooks();
-  const ctx = resetContext({ env: options.env || {}, transport: options.transport || fakeService() });
-  globalThis.__ENV = ctx.env;
-  globalThis.__VU = options.vu || 0;
-  globalThis.__ITER = 0;
-  globalThis.open = open;
-  globalThis.require = requireOf(options.modules || {});
-  generation += 1;
-  const url = `${pathToFileURL(resolvePath(scriptPath)).href}?k6gen=${generation}`;
-  let module;
-  planOverride = options.plan;
-  try {
-    module = await import(url);
-  } finally {
-    ctx.stage = 'loaded';
-    planOverride = undefined;
-  }
-  ctx.options = module.options;
-  return new LoadedScript(scriptPath, module, ctx);
+export async function loadScript(path, options = {}) {
+  const ctx = current = fresh(options.transport || fakeService());
+  const initOnly = (/** @type {string} */ what) => {
+    if (ctx.stage !== 'init') {
+      throw new Error(`k6: ${what} is only available in the init context`);
+    }
+  };
+  Object.assign(globalThis, {
+    __ENV: Object.freeze({ ...options.env }),
+    __VU: options.vu || 0,
+    // every script of the suite lives in k6/, and k6 resolves open()'s path against the script's folder
+    open: (/** @type {string} */ file) => {
+      initOnly(`open('${file}')`);
+      const full = resolve(K6_DIR, file);
+      return options.plan !== undefined && full.endsWith('/plan.json') ? JSON.stringify(options.plan) : readFileSync(full, 'utf8');
+    },
+    require: (/** @type {string} */ file) => {
+      initOnly(`require('${file}')`);
+      if (!options.modules || !(file in options.modules)) {
+        throw new Error(`GoError: The moduleSpecifier "${file}" couldn't be found on local disk.`);
+      }
+      return options.modules[file];
+    },
+  });
+  const script = new LoadedScript(await import(`${pathToFileURL(path).href}?k6gen=${++generation}`), ctx);
+  ctx.stage = 'loaded';
+  return script;
 }
 
 export class LoadedScript {
   /**
-   * @param {string} path
    * @param {Record<string, any>} module
-   * @param {ReturnType<typeof context>} ctx
+   * @param {Context} ctx
    */
-  constructor(path, module, ctx) {
-    this.path = path;
+  constructor(module, ctx) {
     this.module = module;
     this.ctx = ctx;
+    /** @type {any} */
     this.options = module.options || {};
-    this.exports = Object.keys(module);
-    /** Custom metrics the script declared: name → { type, contains }. */
-    this.metrics = new Map(ctx.metrics);
-  }
-
-  /** The functions k6 can call by name (exec, setup, teardown, handleSummary). */
-  get functions() {
-    return this.exports.filter((name) => typeof this.module[name] === 'function');
   }
 
   /** Runs setup(), returning its result as k6 hands it to VUs: through JSON. */
   setup() {
     this.ctx.stage = 'setup';
-    try {
-      const result = typeof this.module.setup === 'function' ? this.module.setup() : undefined;
-      return result === undefined ? undefined : JSON.parse(JSON.stringify(result));
-    } finally {
-      this.ctx.stage = 'loaded';
-    }
+    return JSON.parse(JSON.stringify(this.module.setup()));
   }
 
   /**
-   * Runs one iteration of a scenario's exec function, as if the scenario had started `at`
-   * seconds ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
+   * Runs one iteration of a scenario's exec function, as if the scenario had started `at` seconds
+   * ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
    *
    * @param {string} name
    * @param {unknown} data setup() result
    * @param {{ at?: number, iteration?: number }} [when]
    */
   iterate(name, data, when = {}) {
-    const scenario = (this.options.scenarios || {})[name];
-    if (!scenario) {
-      throw new Error(`no scenario '${name}' in options.scenarios`);
+    const scenario = this.options.scenarios[name];
+    if (!scenario || typeof this.module[scenario.exec] !== 'function') {
+      throw new Error(`no scenario '${name}', or its exec is no function the script exports`);
     }
-    const execName = scenario.exec || 'default';
-    const fn = this.module[execName];
-    if (typeof fn !== 'function') {
-      throw new Error(`scenario '${name}' runs exec '${execName}', which the script does not export as a function`);
-    }
-    const ctx = this.ctx;
-    ctx.stage = 'vu';
-    ctx.exec.scenario = { name, executor: scenario.executor, startTime: Date.now() - (when.at || 0) * 1000,
-      progress: 0, iterationInInstance: when.iteration || 0, iterationInTest: when.iteration || 0 };
-    ctx.exec.vu = { ...ctx.exec.vu, idInInstance: 1, idInTest: 1 };
-    globalThis.__ENV = Object.freeze({ ...ctx.env, ...(scenario.env || {}) });
-    globalThis.__VU = 1;
-    const before = ctx.requests.length;
-    try {
-      fn(data);
-    } finally {
-      globalThis.__ENV = ctx.env;
-      ctx.stage = 'loaded';
-    }
-    return ctx.requests.slice(before);
+    this.ctx.stage = 'vu';
+    this.ctx.scenario = { name, startTime: Date.now() - (when.at || 0) * 1000, iterationInTest: when.iteration || 0 };
+    const before = this.ctx.requests.length;
+    this.module[scenario.exec](data);
+    return this.ctx.requests.slice(before);
   }
 
   /**
@@ -197,26 +136,6 @@ export class LoadedScript {
    * @returns {Record<string, string>}
    */
   handleSummary(data) {
-    if (typeof this.module.handleSummary !== 'function') {
-      throw new Error(`${this.path} exports no handleSummary()`);
-    }
-    this.ctx.stage = 'summary';
-    try {
-      return this.module.handleSummary(data);
-    } finally {
-      this.ctx.stage = 'loaded';
-    }
+    return this.module.handleSummary(data);
   }
-}
-
-/**
- * Imports a module of the suite (a lib-*.js) on its own, as an ES module, whatever Node's
- * default for .js files outside a "type": "module" package.
- *
- * @param {string} path
- */
-export async function importSuiteModule(path) {
-  registerHooks();
-  generation += 1;
-  return import(`${pathToFileURL(resolvePath(path)).href}?k6gen=${generation}`);
 }

@@ -1,58 +1,41 @@
-// The suite as ConfigMap k6-scripts holds it: flat files, built-in k6 modules and ./lib-*.js
-// siblings only, no remote imports, open() only of plan.json beside the script; every knob the
-// scripts read is documented in the header comment and in k6/README.md.
+// The suite as ConfigMap k6-scripts holds it: flat files, built-in k6 modules and ./lib-*.js siblings
+// only, no remote imports, open() only of plan.json beside an entry script; every knob the scripts
+// read is documented in the header comment of a script that reads it and in k6/README.md; the
+// scripts type-check against @types/k6.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { fixture, K6_DIR } from '../harness/paths.mjs';
 
-const BUILTIN = ['k6', 'k6/http', 'k6/metrics', 'k6/execution'];
 const SCRIPTS = readdirSync(K6_DIR).filter((f) => f.endsWith('.js'));
-
-/**
- * @param {string} source
- * @returns {string[]}
- */
-function importsOf(source) {
-  return [...source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm), ...source.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)]
-    .map((m) => m[1]);
-}
+const ENTRIES = ['starvation.js', 'own-service.js', 'smoke.js'];
+const source = (/** @type {string} */ name) => readFileSync(resolve(K6_DIR, name), 'utf8');
 
 /**
  * What a ConfigMap mount (flat keys) or an egress-less runner pod could not load.
  *
- * @param {string} file
+ * @param {string} text
  */
-function importProblems(file) {
-  const problems = [];
-  for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
-    if (/^[a-z]+:\/\//i.test(specifier)) {
-      problems.push(`${specifier}: remote import`);
-    } else if (specifier.startsWith('.')) {
-      if (!/^\.\/lib-[a-z0-9-]+\.js$/.test(specifier)) {
-        problems.push(`${specifier}: not a flat ./lib-*.js sibling (a ConfigMap key cannot hold '/')`);
-      }
-    } else if (!BUILTIN.includes(specifier)) {
-      problems.push(`${specifier}: not a k6 built-in module the suite uses`);
+function importProblems(text) {
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]).flatMap((specifier) => {
+    if (/^[a-z]+:\/\//i.test(specifier)) return [`${specifier}: remote import`];
+    if (specifier.startsWith('.')) {
+      if (!/^\.\/lib-[a-z0-9-]+\.js$/.test(specifier)) return [`${specifier}: not a flat ./lib-*.js sibling (a ConfigMap key cannot hold '/')`];
+      return SCRIPTS.includes(specifier.slice(2)) ? [] : [`${specifier}: not in k6/`];
     }
-  }
-  return problems;
+    return ['k6', 'k6/http', 'k6/metrics', 'k6/execution'].includes(specifier) ? [] : [`${specifier}: not a k6 built-in module the suite uses`];
+  });
 }
 
-test('every script imports only k6 built-ins and flat ./lib-*.js siblings that exist', () => {
+test('every script imports only k6 built-ins and flat ./lib-*.js siblings that exist; fixtures/broken-imports.js is refused', () => {
   for (const name of SCRIPTS) {
-    const file = resolve(K6_DIR, name);
-    assert.deepEqual(importProblems(file), [], name);
-    for (const sibling of importsOf(readFileSync(file, 'utf8')).filter((s) => s.startsWith('./'))) {
-      assert.ok(SCRIPTS.includes(sibling.slice(2)), `${name} imports ${sibling}, which is not in k6/`);
-    }
+    assert.deepEqual(importProblems(source(name)), [], name);
   }
-});
-
-test('the import check refuses fixtures/broken-imports.js (subfolder and remote imports)', () => {
-  assert.deepEqual(importProblems(fixture('broken-imports.js')), [
+  assert.deepEqual(importProblems(readFileSync(fixture('broken-imports.js'), 'utf8')), [
     "./lib/probes.js: not a flat ./lib-*.js sibling (a ConfigMap key cannot hold '/')",
     'https://jslib.k6.io/k6-summary/0.0.2/index.js: remote import',
   ]);
@@ -60,24 +43,44 @@ test('the import check refuses fixtures/broken-imports.js (subfolder and remote 
 
 test('open() reads only plan.json, from the entry scripts', () => {
   for (const name of SCRIPTS) {
-    const opens = [...readFileSync(resolve(K6_DIR, name), 'utf8').matchAll(/\bopen\(([^)]*)\)/g)].map((m) => m[1]);
-    assert.deepEqual(opens, name.startsWith('lib-') ? [] : ["'./plan.json'"], name);
+    const opens = [...source(name).matchAll(/\bopen\(([^)]*)\)/g)].map((m) => m[1]);
+    assert.deepEqual(opens, ENTRIES.includes(name) ? ["'./plan.json'"] : [], name);
   }
 });
 
-test('every knob the scripts read is in the header comment of its script and in k6/README.md', () => {
-  const readme = readFileSync(resolve(K6_DIR, 'README.md'), 'utf8');
-  const all = new Set();
-  for (const name of SCRIPTS) {
-    const source = readFileSync(resolve(K6_DIR, name), 'utf8');
-    const knobs = [...source.matchAll(/(?:env|__ENV)(?:\.|\[')([A-Z][A-Z0-9_]+)/g), ...source.matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g),
-      ...source.matchAll(/whole\('([A-Z][A-Z0-9_]+)'/g), ...source.matchAll(/'((?:UN)?PINNED_MODE)'/g)].map((m) => m[1]);
-    knobs.forEach((k) => all.add(k));
-  }
-  assert.ok(all.size >= 20, `found only ${[...all].join(', ')}`);
-  const header = (/** @type {string} */ name) => readFileSync(resolve(K6_DIR, name), 'utf8').split('\nimport')[0];
-  for (const knob of all) {
-    assert.ok(header('starvation.js').includes(knob) || header('smoke.js').includes(knob), `${knob} is not in a script's header comment`);
+test('every knob the scripts read is in the header comment of a script and in k6/README.md', () => {
+  const readme = source('README.md');
+  const headers = ENTRIES.map((name) => source(name).split('\nimport')[0]).join('\n');
+  const knobs = new Set(SCRIPTS.flatMap((name) => [...source(name).matchAll(
+    /(?:env|__ENV)(?:\.|\[')([A-Z][A-Z0-9_]+)|\((?:env|__ENV), '([A-Z][A-Z0-9_]+)'|'((?:UN)?PINNED_MODE|LOAD_[A-Z_]+|WATCH[A-Z_]*|EXPECT_STARVED)'/g)]
+    .map((m) => m.slice(1).find((k) => k !== undefined))));
+  assert.ok(knobs.size >= 30, `found only ${[...knobs].join(', ')}`);
+  for (const knob of knobs) {
+    assert.match(headers, new RegExp(`\\b${knob}\\b`), `${knob} is not in a script's header comment`);
     assert.match(readme, new RegExp(`\\| \`${knob}\` \\|`), `${knob} is not in the README's knob table`);
+  }
+});
+
+/**
+ * The type errors of k6 scripts under tsconfig.json (checkJs, strict, @types/k6): the suite, or fixtures in its place.
+ *
+ * @param {string[]} [files]
+ */
+function typeErrors(files) {
+  const config = ts.getParsedCommandLineOfConfigFile(fileURLToPath(new URL('../tsconfig.json', import.meta.url)), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  assert.ok(config, 'tsconfig.json reads');
+  for (const name of SCRIPTS) {
+    assert.ok(config.fileNames.map((f) => resolve(f)).includes(resolve(K6_DIR, name)), `${name} is not included by tsconfig.json`);
+  }
+  const rootNames = files ? [...files, ...config.fileNames.filter((f) => f.endsWith('.d.ts'))] : config.fileNames;
+  return ts.getPreEmitDiagnostics(ts.createProgram({ rootNames, options: config.options }))
+    .map((d) => `${d.file ? d.file.fileName.split('/').pop() : ''} TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+test('the k6 scripts type-check against @types/k6; an option typo and an unknown executor are refused', () => {
+  assert.deepEqual(typeErrors(), []);
+  for (const [broken, wrong] of [['broken-option-typo.js', "'summaryTrendStat'"], ['broken-unknown-executor.js', 'constant-arrivals-rate']]) {
+    const errors = typeErrors([fixture(broken)]);
+    assert.ok(errors.some((e) => e.startsWith(broken) && e.includes(wrong)), `${broken}: ${JSON.stringify(errors)}`);
   }
 });

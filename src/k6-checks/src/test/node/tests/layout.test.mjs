@@ -1,111 +1,70 @@
-// lib-config.js: the layout read from __ENV and plan.json (targets, timeline, probe rates and VUs, knobs).
+// The lab's layouts (lib-layout.js) from __ENV and plan.json: targets, timeline, probe rates and VUs,
+// every knob and its refusal, the quick run; and the probes' tags (lib-probe-schedule.js).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
-import { K6_DIR, plan, TWO_TARGETS } from '../harness/paths.mjs';
-import { importSuiteModule } from '../harness/runtime.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { arrivalRateOf, buildLayout, eventLoopOf, eventLoopTags, probeVusFor, windowAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
-/** @type {typeof import('../../../../../../k6/lib-thresholds.js')} */
-const { expectationBeforeTheRun } = await importSuiteModule(resolve(K6_DIR, 'lib-thresholds.js'));
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
+import { arrivalRateOf, eventLoopOf, eventLoopTags, probeVusFor, windowAt } from '../../../../../../k6/lib-probe-schedule.js';
+import { expectationBeforeTheRun } from '../../../../../../k6/lib-thresholds.js';
+import { plan, TWO_TARGETS } from '../harness/paths.mjs';
 
 const PLAN = plan();
 const DEFAULT_PHASES = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default');
 /** @param {string} probe */
-const planRate = (probe) => (PLAN.probes.ratePerSecondByProbe || {})[probe] ?? PLAN.probes.ratePerSecond;
+const planRate = (probe) => PLAN.probes.ratePerSecondByProbe[probe] ?? PLAN.probes.ratePerSecond;
+const TOTAL_RATE = Object.keys(PLAN.probes.endpoints).reduce((s, p) => s + planRate(p), 0);
 
-test('two targets: the same load on both, defaults from the plan\'s pinned phase', () => {
+test('two targets: the same load on both, defaults from the plan\'s pinned phase; the plan\'s rules', () => {
   const layout = buildLayout(TWO_TARGETS, PLAN);
-  const pinnedPhase = DEFAULT_PHASES.find((/** @type {any} */ p) => p.name === 'pinned');
+  const pinned = DEFAULT_PHASES.find((/** @type {any} */ p) => p.name === 'pinned');
   assert.equal(layout.kind, 'two-targets');
   assert.deepEqual(layout.targets, [{ name: 'pinned', url: 'http://lab-pinned:8080' }, { name: 'unpinned', url: 'http://lab-unpinned:8080' }]);
-  assert.deepEqual(layout.loads.map((l) => [l.scenario, l.mode, l.phase, l.ms, l.downstream, l.lock, l.vus, l.start, l.seconds]), [
-    ['load-pinned', 'pinned', 'load', pinnedPhase.ms, pinnedPhase.downstream, pinnedPhase.lock, pinnedPhase.concurrency, PLAN.baselineSeconds, pinnedPhase.seconds],
-    ['load-unpinned', 'unpinned', 'load', pinnedPhase.ms, pinnedPhase.downstream, pinnedPhase.lock, pinnedPhase.concurrency, PLAN.baselineSeconds, pinnedPhase.seconds],
-  ]);
-  assert.deepEqual(layout.windows, [
-    { name: 'baseline', start: 0, end: PLAN.baselineSeconds },
-    { name: 'load', start: PLAN.baselineSeconds, end: PLAN.baselineSeconds + pinnedPhase.seconds },
-  ]);
-  assert.equal(layout.probeTimeoutMs, PLAN.probes.timeoutMillis);
+  assert.deepEqual(layout.loads.map((l) => [l.scenario, l.mode, l.phase, l.ms, l.downstream, l.lock, l.vus, l.start, l.seconds]), ['pinned', 'unpinned'].map((t) =>
+    [`load-${t}`, t, 'load', pinned.ms, pinned.downstream, pinned.lock, pinned.concurrency, PLAN.baselineSeconds, pinned.seconds]));
+  assert.deepEqual(layout.windows, [{ name: 'baseline', start: 0, end: PLAN.baselineSeconds },
+    { name: 'load', start: PLAN.baselineSeconds, end: PLAN.baselineSeconds + pinned.seconds }]);
   assert.deepEqual(layout.starvingModes, ['pinned']);
-  assert.equal(layout.probes.length, 2 * Object.keys(PLAN.probes.endpoints).length);
-  assert.deepEqual([...new Set(layout.probes.map((p) => p.scenario))], ['probe-pinned', 'probe-unpinned']);
+  assert.deepEqual(layout.probes.map((p) => [p.scenario, p.probe, p.url, p.rate]), ['pinned', 'unpinned'].flatMap((t) =>
+    Object.entries(PLAN.probes.endpoints).map(([probe, path]) => [`probe-${t}`, probe, `http://lab-${t}:8080${path}`, planRate(probe)])));
+  assert.ok(layout.probes.some((r) => r.rate !== PLAN.probes.ratePerSecond), 'the plan gives some probe a rate of its own');
   const { $comment: starvedWhy, ...starved } = PLAN.starved;
   const { $comment: untouchedWhy, ...untouched } = PLAN.untouched;
   assert.ok(starvedWhy && untouchedWhy, 'plan.json says why its rules are what they are');
   assert.deepEqual(layout.rules, { starved, untouched, leastEventLoopShare: PLAN.probes.leastEventLoopShare });
 });
 
-test('each probe runs at the plan\'s rate (ratePerSecondByProbe over ratePerSecond), or every one at PROBE_RATE', () => {
-  const layout = buildLayout({}, PLAN);
-  for (const route of layout.probes) {
-    assert.equal(route.rate, planRate(route.probe), route.probe);
-  }
-  assert.ok(layout.probes.some((r) => r.rate !== PLAN.probes.ratePerSecond), 'the plan gives some probe a rate of its own');
-  assert.ok(buildLayout({ PROBE_RATE: '20' }, PLAN).probes.every((r) => r.rate === 20));
-  assert.deepEqual(arrivalRateOf(layout.probes), { rate: Object.keys(PLAN.probes.endpoints).reduce((s, p) => s + planRate(p), 0), timeUnit: '1s' });
-  assert.deepEqual(arrivalRateOf([{ ...layout.probes[0], rate: 2.5 }, { ...layout.probes[1], rate: 0.25 }]), { rate: 275, timeUnit: '100s' });
-});
-
-test('probe VUs: every probe the timeout and a second more can hold in flight, so that k6 drops none', () => {
-  const total = Object.keys(PLAN.probes.endpoints).reduce((s, p) => s + planRate(p), 0);
-  const layout = buildLayout({}, PLAN);
-  assert.equal(layout.probeVus, Math.ceil(total * (PLAN.probes.timeoutMillis / 1000 + 1)));
-  assert.equal(buildLayout({ PROBE_TIMEOUT_MS: '4000' }, PLAN).probeVus, total * 5);
+test('probe VUs: every probe the timeout and a second more can hold in flight, at one arrival rate per target', () => {
+  assert.equal(buildLayout({}, PLAN).probeVus, Math.ceil(TOTAL_RATE * (PLAN.probes.timeoutMillis / 1000 + 1)));
+  assert.equal(buildLayout({ PROBE_TIMEOUT_MS: '4000' }, PLAN).probeVus, TOTAL_RATE * 5);
   assert.equal(buildLayout({ PROBE_RATE: '10', PROBE_TIMEOUT_MS: '1500' }, PLAN).probeVus, 100);
-  assert.equal(probeVusFor([{ ...layout.probes[0], rate: 3 }], 2500), 11);
+  const [route] = buildLayout({}, PLAN).probes;
+  assert.equal(probeVusFor([{ ...route, rate: 3 }], 2500), 11);
+  assert.deepEqual(arrivalRateOf(buildLayout({}, PLAN).probes), { rate: TOTAL_RATE, timeUnit: '1s' });
+  assert.deepEqual(arrivalRateOf([{ ...route, rate: 2.5 }, { ...route, rate: 0.25 }]), { rate: 275, timeUnit: '100s' });
 });
 
-test('an answer\'s event loop becomes the number its thread name ends with, or other', () => {
-  assert.equal(eventLoopOf('vert.x-eventloop-thread-0', 8), '0');
-  assert.equal(eventLoopOf('vert.x-eventloop-thread-7', 8), '7');
-  assert.equal(eventLoopOf('vert.x-eventloop-thread-8', 8), 'other');
-  assert.equal(eventLoopOf('main', 8), 'other');
-  assert.equal(eventLoopOf(undefined, 8), null);
-  assert.equal(eventLoopOf('', 8), null);
-  assert.deepEqual(eventLoopTags(buildLayout({ EVENT_LOOPS: '2' }, PLAN)), ['0', '1', 'other']);
-});
-
-test('the plan\'s rules are checked as the Java runner checks them', () => {
-  for (const starved of [undefined, { ...PLAN.starved, probe: 'carrier' }, { ...PLAN.starved, percentile: 100 },
-    { ...PLAN.starved, baselineFactor: 0.5 }, { ...PLAN.starved, minimumMillis: -1 }]) {
-    assert.throws(() => buildLayout({}, { ...PLAN, starved }), /plan\.json: starved needs a probe of probes\.endpoints/, JSON.stringify(starved));
-  }
-  for (const untouched of [undefined, { ...PLAN.untouched, probes: [] }, { ...PLAN.untouched, probes: ['virtual'] },
-    { ...PLAN.untouched, probes: ['carrier'] }, { ...PLAN.untouched, maximumMillis: 0 }]) {
-    assert.throws(() => buildLayout({}, { ...PLAN, untouched }), /plan\.json: untouched needs probes/, JSON.stringify(untouched));
-  }
-  assert.throws(() => buildLayout({}, { ...PLAN, probes: { ...PLAN.probes, leastEventLoopShare: 0 } }), /leastEventLoopShare must be in \(0, 1\]/);
-});
-
-test('BASE_URL: the plan\'s default-JVM phases one after another, with drain gaps', () => {
+test('BASE_URL: the plan\'s default-JVM phases one after another, with drain gaps; windowAt tags each moment', () => {
   const layout = buildLayout({}, PLAN);
   assert.equal(layout.kind, 'one-target');
   assert.deepEqual(layout.targets, [{ name: 'base', url: 'http://localhost:8080' }]);
-  assert.deepEqual(layout.loads.map((l) => l.phase), DEFAULT_PHASES.map((/** @type {any} */ p) => p.name));
   let start = PLAN.baselineSeconds;
-  for (const [i, load] of layout.loads.entries()) {
-    const phase = DEFAULT_PHASES[i];
-    assert.deepEqual([load.scenario, load.mode, load.downstream, load.lock, load.ms, load.vus, load.start, load.seconds],
-      [`load-${phase.name}`, phase.mode, phase.downstream, phase.lock, phase.ms, phase.concurrency, start, phase.seconds]);
-    start += phase.seconds + PLAN.drainSeconds;
-  }
+  assert.deepEqual(layout.loads.map((l) => [l.scenario, l.mode, l.downstream, l.lock, l.ms, l.vus, l.start, l.seconds]), DEFAULT_PHASES.map((/** @type {any} */ p) => {
+    const row = [`load-${p.name}`, p.mode, p.downstream, p.lock, p.ms, p.concurrency, start, p.seconds];
+    start += p.seconds + PLAN.drainSeconds;
+    return row;
+  }));
   assert.equal(layout.totalSeconds, start - PLAN.drainSeconds);
   assert.deepEqual(layout.starvingModes, [], 'what starves on every JVM comes from the predictions, not from a default');
+  assert.deepEqual([windowAt(layout, 0), windowAt(layout, PLAN.baselineSeconds - 0.01)], ['baseline', 'baseline']);
+  for (const load of layout.loads) {
+    assert.deepEqual([load.start, load.start + load.seconds - 0.01, load.start + load.seconds + 0.01].map((s) => windowAt(layout, s)), [load.phase, load.phase, 'drain']);
+  }
 });
 
-test('windowAt tags baseline, each load window, and the drain gaps between them', () => {
-  const layout = buildLayout({}, PLAN);
-  assert.equal(windowAt(layout, 0), 'baseline');
-  assert.equal(windowAt(layout, PLAN.baselineSeconds - 0.01), 'baseline');
-  for (const load of layout.loads) {
-    assert.equal(windowAt(layout, load.start), load.phase);
-    assert.equal(windowAt(layout, load.start + load.seconds - 0.01), load.phase);
-    assert.equal(windowAt(layout, load.start + load.seconds + 0.01), 'drain');
-  }
+test('an answer\'s event loop becomes the number its thread name ends with, or other', () => {
+  assert.deepEqual(['vert.x-eventloop-thread-0', 'vert.x-eventloop-thread-7', 'vert.x-eventloop-thread-8', 'main', undefined, '']
+    .map((name) => eventLoopOf(name, 8)), ['0', '7', 'other', 'other', null, null]);
+  assert.deepEqual(eventLoopTags(buildLayout({ EVENT_LOOPS: '2' }, PLAN)), ['0', '1', 'other']);
 });
 
 test('knobs override the plan', () => {
@@ -117,24 +76,25 @@ test('knobs override the plan', () => {
     ['native', 250, 'db', 'shared', 32, 100, 200, 20, 60],
     ['reentrant', 250, 'db', 'shared', 32, 100, 200, 20, 60],
   ]);
-  assert.deepEqual([layout.eventLoops, layout.probeVus, layout.probeTimeoutMs, layout.workTimeoutMs, layout.reportDir],
-    [16, 4 * 20 * 6, 5000, 15000, '/reports']);
+  assert.ok(layout.probes.every((r) => r.rate === 20));
+  assert.deepEqual([layout.drainSeconds, layout.eventLoops, layout.probeVus, layout.probeTimeoutMs, layout.workTimeoutMs, layout.reportDir],
+    [5, 16, 4 * 20 * 6, 5000, 15000, '/reports']);
   assert.deepEqual(layout.starvingModes, ['native']);
+  assert.deepEqual(buildLayout({ PHASES: 'pinned, cpu' }, PLAN).loads.map((l) => l.phase), ['pinned', 'cpu']);
 });
 
-test('PHASES picks plan phases; QUICK applies the plan\'s quick settings', () => {
-  assert.deepEqual(buildLayout({ PHASES: 'pinned, cpu' }, PLAN).loads.map((l) => l.phase), ['pinned', 'cpu']);
-  const quick = buildLayout({ QUICK: 'true' }, PLAN);
-  const q = PLAN.quick;
-  assert.equal(quick.windows[0].end, q.baselineSeconds !== undefined ? q.baselineSeconds
-    : Math.max(q.minimumSeconds, Math.ceil(PLAN.baselineSeconds * q.durationScale)));
-  assert.equal(quick.drainSeconds, q.drainSeconds !== undefined ? q.drainSeconds : PLAN.drainSeconds);
-  assert.ok(quick.loads.length > 0);
-  for (const load of quick.loads) {
-    const phase = DEFAULT_PHASES.find((/** @type {any} */ p) => p.name === load.phase);
-    assert.equal(load.seconds, Math.max(PLAN.quick.minimumSeconds, Math.ceil(phase.seconds * PLAN.quick.durationScale)));
-    assert.ok(!PLAN.quick.skipPhases.includes(load.phase));
-  }
+test('QUICK runs the default-JVM phases of plan.json\'s quick.phases, each for its seconds there, with the quick baseline and drain', () => {
+  const { quick } = PLAN;
+  const quickRun = (/** @type {Record<string, string>} */ env) => buildLayout({ QUICK: 'true', ...env }, PLAN);
+  const layout = quickRun({});
+  assert.deepEqual(layout.loads.map((l) => [l.phase, l.seconds]),
+    DEFAULT_PHASES.filter((/** @type {any} */ p) => p.name in quick.phases).map((/** @type {any} */ p) => [p.name, quick.phases[p.name]]));
+  assert.ok(layout.loads.length < DEFAULT_PHASES.length, 'a quick run leaves phases out');
+  assert.deepEqual([layout.windows[0].end, layout.drainSeconds], [quick.baselineSeconds, quick.drainSeconds]);
+  assert.deepEqual(quickRun({ PHASES: 'cpu,native-db' }).loads.map((l) => l.phase), ['cpu'], 'PHASES picks among the quick phases');
+  assert.deepEqual(quickRun(TWO_TARGETS).loads.map((l) => [l.mode, l.seconds]), [['pinned', quick.phases.pinned], ['unpinned', quick.phases.pinned]]);
+  assert.deepEqual(Object.keys(quick.phases).filter((name) => !PLAN.phases.some((/** @type {any} */ p) => p.name === name)), [],
+    'every quick phase is a phase of the plan (PlanTest judges the Java runner on the same numbers)');
 });
 
 test('before the run the thresholds expect what every JVM does, and what STARVING_MODES names', () => {
@@ -152,8 +112,8 @@ test('before the run the thresholds expect what every JVM does, and what STARVIN
   assert.deepEqual(expectations({ PHASES: 'pinned,cpu', STARVING_MODES: 'pinned' }), ['base/pinned: starves', 'base/cpu: starves']);
 });
 
-test('a bad knob stops the script with the knob\'s name', () => {
-  const cases = [
+test('a bad knob, or a bad rule in the plan, stops the script with its name', () => {
+  const refused = [
     [{ PINNED_URL: 'http://a:8080' }, /both PINNED_URL and UNPINNED_URL/],
     [{ BASE_URL: 'localhost:8080' }, /BASE_URL must be an http\(s\) URL/],
     [{ BASE_URL: 'http://localhost:8080/lab' }, /BASE_URL must be an http\(s\) URL without a path/],
@@ -168,8 +128,19 @@ test('a bad knob stops the script with the knob\'s name', () => {
     [{ QUICK: 'yes' }, /QUICK must be true or false/],
     [{ PHASES: 'pinned-legacy-locking' }, /PHASES: 'pinned-legacy-locking' is not a phase of plan.json that runs on the default JVM/],
     [{ STARVING_MODES: 'pined' }, /STARVING_MODES: unknown mode 'pined'/],
+    [{ LOAD_URL: 'http://a:1/x' }, /LOAD_URL is a knob of your own service's layout: run k6\/own-service\.js/],
+    [{ WATCH: 'health=/health' }, /WATCH is a knob of your own service's layout/],
   ];
-  for (const [env, message] of cases) {
+  for (const [env, message] of refused) {
     assert.throws(() => buildLayout(/** @type {Record<string, string>} */ (env), PLAN), message, JSON.stringify(env));
   }
+  for (const starved of [undefined, { ...PLAN.starved, probe: 'carrier' }, { ...PLAN.starved, percentile: 100 },
+    { ...PLAN.starved, baselineFactor: 0.5 }, { ...PLAN.starved, minimumMillis: -1 }]) {
+    assert.throws(() => buildLayout({}, { ...PLAN, starved }), /plan\.json: starved needs a probe of probes\.endpoints/, JSON.stringify(starved));
+  }
+  for (const untouched of [undefined, { ...PLAN.untouched, probes: [] }, { ...PLAN.untouched, probes: ['virtual'] },
+    { ...PLAN.untouched, probes: ['carrier'] }, { ...PLAN.untouched, maximumMillis: 0 }]) {
+    assert.throws(() => buildLayout({}, { ...PLAN, untouched }), /plan\.json: untouched needs probes/, JSON.stringify(untouched));
+  }
+  assert.throws(() => buildLayout({}, { ...PLAN, probes: { ...PLAN.probes, leastEventLoopShare: 0 } }), /leastEventLoopShare must be in \(0, 1\]/);
 });

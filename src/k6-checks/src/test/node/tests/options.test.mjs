@@ -10,39 +10,28 @@ import { loadScript } from '../harness/runtime.mjs';
 const PLAN = plan();
 const UNTOUCHED = `p(${PLAN.untouched.percentile})<${PLAN.untouched.maximumMillis}`;
 
-test('probes run at a constant arrival rate from the start, one scenario per target, with every VU they can hold', async () => {
+test('probes run at a constant arrival rate from the start, one scenario per target, with every VU they can hold; the load after the baseline', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS });
-  const { probes, phases } = PLAN;
-  const loadSeconds = phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds;
-  const total = Object.keys(probes.endpoints).reduce((s, p) => s + ((probes.ratePerSecondByProbe || {})[p] ?? probes.ratePerSecond), 0);
-  const scenarios = Object.entries(script.options.scenarios);
-  const probeScenarios = scenarios.filter(([, s]) => s.exec === 'probe');
-  assert.deepEqual(probeScenarios.map(([name]) => name), ['probe-pinned', 'probe-unpinned']);
-  for (const [, s] of probeScenarios) {
-    assert.equal(s.executor, 'constant-arrival-rate');
-    assert.deepEqual([s.rate, s.timeUnit], [total, '1s']);
-    assert.equal(s.startTime, undefined);
-    assert.equal(s.duration, `${PLAN.baselineSeconds + loadSeconds}s`);
-    const vus = Math.ceil(total * (probes.timeoutMillis / 1000 + 1));
-    assert.deepEqual([s.preAllocatedVUs, s.maxVUs], [vus, vus], 'k6 drops an iteration while it starts a VU: all are there from the start');
-  }
-  const loads = scenarios.filter(([, s]) => s.exec === 'load');
-  assert.deepEqual(loads.map(([n, s]) => [n, s.executor, s.vus, s.startTime, s.duration]), [
-    ['load-pinned', 'constant-vus', 64, `${PLAN.baselineSeconds}s`, `${loadSeconds}s`],
-    ['load-unpinned', 'constant-vus', 64, `${PLAN.baselineSeconds}s`, `${loadSeconds}s`],
-  ]);
-});
-
-test('summaryTrendStats has what the report reads, and the rules\' percentiles; no threshold aborts the run', async () => {
-  const script = await loadScript(STARVATION, { env: TWO_TARGETS });
+  const { probes } = PLAN;
+  const loadSeconds = PLAN.phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds;
+  const total = Object.keys(probes.endpoints).reduce((s, p) => s + (probes.ratePerSecondByProbe[p] ?? probes.ratePerSecond), 0);
+  const vus = Math.ceil(total * (probes.timeoutMillis / 1000 + 1));
+  // k6 drops an iteration while it starts a VU: all are there from the start
+  assert.deepEqual(Object.entries(script.options.scenarios).map(([name, s]) => [name, s.executor, s.rate ?? s.vus, s.timeUnit, s.startTime,
+    s.duration, s.preAllocatedVUs, s.maxVUs, s.gracefulStop]), [
+    ...['pinned', 'unpinned'].map((t) => [`probe-${t}`, 'constant-arrival-rate', total, '1s', undefined, `${PLAN.baselineSeconds + loadSeconds}s`, vus, vus, undefined]),
+    ...['pinned', 'unpinned'].map((t) => [`load-${t}`, 'constant-vus', 64, undefined, `${PLAN.baselineSeconds}s`, `${loadSeconds}s`, undefined, undefined,
+      `${PLAN.drainSeconds}s`])]);
+  const open = (await loadScript(STARVATION, { env: { ...TWO_TARGETS, LOAD_RATE: '200', LOAD_MAX_VUS: '400' } })).options.scenarios['load-pinned'];
+  assert.deepEqual([open.executor, open.rate, open.timeUnit, open.preAllocatedVUs, open.maxVUs], ['constant-arrival-rate', 200, '1s', 64, 400]);
   for (const stat of ['p(10)', 'med', 'p(90)', 'p(99)', 'max', 'count']) {
-    assert.ok(script.options.summaryTrendStats.includes(stat), stat);
+    assert.ok(script.options.summaryTrendStats.includes(stat), `the report reads ${stat}`);
   }
-  for (const [key, list] of Object.entries(script.options.thresholds)) {
-    for (const entry of list) {
-      assert.equal(typeof entry === 'object' && entry.abortOnFail, false, `${key} may abort the run`);
-    }
-  }
+  const list = Object.entries(script.options.thresholds);
+  assert.ok(list.length > 100 && list.every(([, entries]) => entries.every((/** @type {any} */ e) => e.abortOnFail === false)), 'no threshold aborts the run');
+  // Only VU 0, whose options k6 reads, builds the thresholds, not the init contexts of the probing VUs.
+  const vu = await loadScript(STARVATION, { env: TWO_TARGETS, vu: 7 });
+  assert.deepEqual([vu.options.thresholds, Object.keys(vu.options.scenarios)], [{}, Object.keys(script.options.scenarios)]);
 });
 
 test('thresholds state the expected outcome: the virtual probe by the starved rule\'s floor, the others by the untouched rule', async () => {
@@ -111,12 +100,4 @@ test('BASE_URL thresholds: what every JVM does is judged, what depends on the JV
   assert.deepEqual(probe('worker', 'native'), [UNTOUCHED]);
   assert.deepEqual(t['work_completed{target:base,phase:native}'].map((e) => e.threshold), ['count>=0']);
   assert.deepEqual(t['work_completed{target:base,phase:cpu}'].map((e) => e.threshold), ['count>0']);
-});
-
-test('the init contexts of the probing VUs do not build the thresholds (only VU 0, whose options k6 reads)', async () => {
-  const script = await loadScript(STARVATION, { env: TWO_TARGETS });
-  assert.ok(Object.keys(script.options.thresholds).length > 100);
-  const vu = await loadScript(STARVATION, { env: TWO_TARGETS, vu: 7 });
-  assert.deepEqual(vu.options.thresholds, {});
-  assert.deepEqual(Object.keys(vu.options.scenarios), Object.keys(script.options.scenarios));
 });

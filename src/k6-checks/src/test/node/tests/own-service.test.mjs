@@ -1,19 +1,15 @@
-// Your own service (LOAD_URL or LOAD_MODULE, WATCH, WATCH_STARVED, EXPECT_STARVED): the knobs'
-// parsing and their refusals, the thresholds, the requests against a stand-in that is not the lab
-// (no /lab/info), and the report, which judges no prediction there. K6SecondServiceIT runs it on a
-// real k6 against a service that is not the lab.
+// own-service.js, your own service (LOAD_URL or LOAD_MODULE, WATCH, WATCH_STARVED, EXPECT_STARVED):
+// the knobs' parsing and their refusals, the thresholds, the requests against a stand-in that is not
+// the lab (no /lab/info), and the report, which judges no prediction there. K6SecondServiceIT runs it
+// on a real k6 against a service that is not the lab.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
-import { K6Abort } from '../harness/context.mjs';
+import { buildOwnLayout } from '../../../../../../k6/lib-own-service.js';
 import { fakeService, JDK25_INFO } from '../harness/fake-service.mjs';
-import { fixture, K6_DIR, plan, STARVATION } from '../harness/paths.mjs';
-import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
-import { summaryFixture } from '../harness/summary-fixture.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { buildLayout } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+import { fixture, OWN_SERVICE, plan } from '../harness/paths.mjs';
+import { K6Abort, loadScript } from '../harness/runtime.mjs';
+import { summaryFixture } from '../harness/summary.mjs';
 
 const PLAN = plan();
 const FIRST_PHASE = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default')[0];
@@ -26,12 +22,12 @@ const SERVICE = {
 };
 
 test('LOAD_URL, WATCH and WATCH_STARVED: one load window, the watched endpoints as probes, the plan\'s rules on them', () => {
-  const layout = buildLayout(SERVICE, PLAN);
+  const layout = buildOwnLayout(SERVICE, PLAN);
   assert.equal(layout.kind, 'own-service');
   assert.deepEqual(layout.targets, [{ name: 'service', url: 'http://orders:8081' }]);
   assert.deepEqual(layout.loads.map((l) => [l.scenario, l.phase, l.mode, l.vus, l.rate, l.start, l.seconds, l.request]), [
     ['load-service', 'load', 'request', FIRST_PHASE.concurrency, 0, PLAN.baselineSeconds, FIRST_PHASE.seconds,
-      { method: 'GET', url: 'http://orders:8081/native?ms=100', body: null, contentType: null, module: null }]]);
+      { method: 'GET', url: 'http://orders:8081/native?ms=100', body: null, contentType: null, module: null, label: 'GET http://orders:8081/native?ms=100' }]]);
   assert.deepEqual(layout.windows, [{ name: 'baseline', start: 0, end: PLAN.baselineSeconds },
     { name: 'load', start: PLAN.baselineSeconds, end: PLAN.baselineSeconds + FIRST_PHASE.seconds }]);
   assert.deepEqual(layout.probes.map((p) => [p.scenario, p.probe, p.url, p.path, p.rate]), [
@@ -45,26 +41,23 @@ test('LOAD_URL, WATCH and WATCH_STARVED: one load window, the watched endpoints 
   assert.equal(layout.expectStarved, null);
 });
 
-test('defaults: the health check watched, the load\'s own request judged by the starved rule; the timing knobs apply', () => {
-  const layout = buildLayout({ LOAD_URL: 'http://localhost:8081/cpu', QUICK: 'true', LOAD_VUS: '16', BASELINE_SECONDS: '4',
+test('defaults: the health check watched, the load\'s own request judged by the starved rule; the timing knobs apply; LOAD_METHOD, LOAD_BODY, LOAD_CONTENT_TYPE, LOAD_MODULE and BASE_URL shape the request', () => {
+  const layout = buildOwnLayout({ LOAD_URL: 'http://localhost:8081/cpu', QUICK: 'true', LOAD_VUS: '16', BASELINE_SECONDS: '4',
     LOAD_SECONDS: '5', PROBE_RATE: '20', PROBE_TIMEOUT_MS: '4000', EXPECT_STARVED: 'true' }, PLAN);
   assert.deepEqual(layout.probes.map((p) => [p.probe, p.url, p.path, p.rate, Boolean(p.request)]), [
     ['load', 'http://localhost:8081/cpu', 'GET http://localhost:8081/cpu', 20, true],
     ['health', 'http://localhost:8081/q/health/live', '/q/health/live', 20, false]]);
-  assert.deepEqual(layout.rules.untouched.probes, ['health']);
-  assert.deepEqual([layout.loads[0].vus, layout.loads[0].start, layout.loads[0].seconds, layout.totalSeconds, layout.probeVus], [16, 4, 5, 9, 200]);
-  assert.equal(layout.expectStarved, true);
-});
-
-test('LOAD_METHOD, LOAD_BODY and LOAD_CONTENT_TYPE shape the request; BASE_URL names the service over the load\'s origin', () => {
-  const post = buildLayout({ LOAD_URL: 'http://orders:8081/orders', LOAD_METHOD: 'POST', LOAD_BODY: '{"item":42}', BASE_URL: 'http://orders:9000' }, PLAN);
-  assert.deepEqual(post.loads[0].request, { method: 'POST', url: 'http://orders:8081/orders', body: '{"item":42}', contentType: 'application/json', module: null });
-  assert.deepEqual(post.targets, [{ name: 'service', url: 'http://orders:9000' }]);
-  assert.equal(post.probes[1].url, 'http://orders:9000/q/health/live');
-  const text = buildLayout({ LOAD_URL: 'http://orders:8081/notes', LOAD_METHOD: 'PUT', LOAD_BODY: 'hello', LOAD_CONTENT_TYPE: 'text/plain' }, PLAN);
+  assert.deepEqual([layout.rules.untouched.probes, layout.loads[0].vus, layout.loads[0].start, layout.loads[0].seconds, layout.totalSeconds, layout.probeVus,
+    layout.expectStarved], [['health'], 16, 4, 5, 9, 200, true]);
+  const post = buildOwnLayout({ LOAD_URL: 'http://orders:8081/orders', LOAD_METHOD: 'POST', LOAD_BODY: '{"item":42}', BASE_URL: 'http://orders:9000' }, PLAN);
+  assert.deepEqual(post.loads[0].request, { method: 'POST', url: 'http://orders:8081/orders', body: '{"item":42}', contentType: 'application/json', module: null,
+    label: 'POST http://orders:8081/orders' });
+  assert.deepEqual([post.targets, post.probes[1].url], [[{ name: 'service', url: 'http://orders:9000' }], 'http://orders:9000/q/health/live']);
+  const text = buildOwnLayout({ LOAD_URL: 'http://orders:8081/notes', LOAD_METHOD: 'PUT', LOAD_BODY: 'hello', LOAD_CONTENT_TYPE: 'text/plain' }, PLAN);
   assert.equal(text.loads[0].request?.contentType, 'text/plain');
-  const module = buildLayout({ LOAD_MODULE: '/home/me/orders.js', WATCH: 'health=/health' }, PLAN);
-  assert.deepEqual(module.loads[0].request, { method: 'GET', url: 'http://localhost:8080', body: null, contentType: null, module: '/home/me/orders.js' });
+  const module = buildOwnLayout({ LOAD_MODULE: '/home/me/orders.js', WATCH: 'health=/health' }, PLAN);
+  assert.deepEqual(module.loads[0].request, { method: 'GET', url: 'http://localhost:8080', body: null, contentType: null, module: '/home/me/orders.js',
+    label: 'request() of /home/me/orders.js' });
   assert.equal(module.probes[0].path, 'request() of /home/me/orders.js');
 });
 
@@ -80,7 +73,8 @@ test('bad knobs are refused with the knob\'s name: WATCH without a URL, and ever
     [{ LOAD_URL: 'http://a:1/x', WATCH: 'hello=/hello', WATCH_STARVED: 'hello' }, /WATCH: name an endpoint the load should leave untouched/],
     [{ LOAD_URL: 'http://a:1/x', WATCH_STARVED: 'hello' }, /WATCH_STARVED: 'hello' is neither a name WATCH gives \(health\) nor 'load'/],
     [{ LOAD_URL: 'a:1/x' }, /LOAD_URL must be an http\(s\) URL/],
-    [{ LOAD_URL: 'http://a:1/x', LOAD_MODULE: './m.js' }, /set LOAD_URL .* or LOAD_MODULE .*, not both/],
+    [{ LOAD_URL: 'http://a:1/x', LOAD_MODULE: './m.js' }, /set LOAD_URL .* or LOAD_MODULE .*: one, not both/],
+    [{ WATCH: 'health=/health' }, /set LOAD_URL .* or LOAD_MODULE .*: one, not both/],
     [{ LOAD_URL: 'http://a:1/x', LOAD_METHOD: 'TRACE' }, /LOAD_METHOD must be one of GET, POST, PUT, PATCH, DELETE/],
     [{ LOAD_URL: 'http://a:1/x', LOAD_BODY: '{}' }, /LOAD_BODY needs a LOAD_METHOD that sends one/],
     [{ LOAD_MODULE: './m.js', LOAD_BODY: '{}' }, /LOAD_BODY shapes LOAD_URL's request/],
@@ -89,11 +83,9 @@ test('bad knobs are refused with the knob\'s name: WATCH without a URL, and ever
     [{ LOAD_URL: 'http://a:1/x', PHASES: 'cpu' }, /PHASES is a knob of the lab's/],
     [{ LOAD_URL: 'http://a:1/x', STARVING_MODES: 'cpu' }, /STARVING_MODES is a knob of the lab's/],
     [{ LOAD_URL: 'http://a:1/x', PINNED_URL: 'http://p:1', UNPINNED_URL: 'http://u:1' }, /leave PINNED_URL and UNPINNED_URL unset/],
-    [{ WATCH: 'health=/health' }, /WATCH is a knob of your own service's layout: set LOAD_URL \(or LOAD_MODULE\) too/],
-    [{ EXPECT_STARVED: 'true' }, /EXPECT_STARVED is a knob of your own service's layout/],
   ];
   for (const [env, message] of refused) {
-    assert.throws(() => buildLayout(/** @type {Record<string, string>} */ (env), PLAN), message, JSON.stringify(env));
+    assert.throws(() => buildOwnLayout(/** @type {Record<string, string>} */ (env), PLAN), message, JSON.stringify(env));
   }
 });
 
@@ -102,7 +94,7 @@ test('thresholds: EXPECT_STARVED states the starved rule\'s floor on the named e
   const floor = PLAN.starved.minimumMillis;
   const key = (/** @type {string} */ probe, /** @type {string} */ phase) => `http_req_duration{probe:${probe},target:service,phase:${phase}}`;
   for (const [expect, starved] of [['true', `${med}>=${floor}`], ['false', `${med}<${floor}`], ['', 'max>=0']]) {
-    const script = await loadScript(STARVATION, { env: { ...SERVICE, EXPECT_STARVED: expect }, transport: ownService() });
+    const script = await loadScript(OWN_SERVICE, { env: { ...SERVICE, EXPECT_STARVED: expect }, transport: ownService() });
     const thresholds = script.options.thresholds;
     assert.deepEqual(thresholds[key('hello', 'load')].map((/** @type {any} */ t) => t.threshold), [starved], `EXPECT_STARVED=${expect}`);
     assert.deepEqual(thresholds[key('hello', 'baseline')].map((/** @type {any} */ t) => t.threshold), [`${med}<${floor}`]);
@@ -115,19 +107,12 @@ test('thresholds: EXPECT_STARVED states the starved rule\'s floor on the named e
   }
 });
 
-test('requests: setup() checks each watched endpoint and reads no facts where /lab/info is 404; probes and load carry their tags', async () => {
+test('requests: setup() checks each watched endpoint (and stops the run, naming one that does not answer) and reads no facts where /lab/info is 404; probes and load carry their tags', async (t) => {
   const transport = ownService();
-  const script = await loadScript(STARVATION, { env: { ...SERVICE, LOAD_METHOD: 'POST', LOAD_BODY: '{"n":1}' }, transport });
-  /** @type {string[]} */
-  const said = [];
-  const original = console.log;
-  console.log = (/** @type {string} */ line) => said.push(line);
-  let data;
-  try {
-    data = script.setup();
-  } finally {
-    console.log = original;
-  }
+  const script = await loadScript(OWN_SERVICE, { env: { ...SERVICE, LOAD_METHOD: 'POST', LOAD_BODY: '{"n":1}' }, transport });
+  const log = t.mock.method(console, 'log', () => {});
+  const data = script.setup();
+  const said = log.mock.calls.map((c) => c.arguments[0]);
   assert.deepEqual(data.targets, { service: { url: 'http://orders:8081', facts: null } });
   const setup = script.ctx.requests.filter((r) => r.tags.kind === 'setup');
   assert.deepEqual(setup.map((r) => [r.url, r.status, r.expected]), [['http://orders:8081/hello', 200, true],
@@ -151,16 +136,13 @@ test('requests: setup() checks each watched endpoint and reads no facts where /l
   assert.deepEqual(work.tags, { kind: 'work', mode: 'request', target: 'service', phase: 'load' });
   assert.equal(work.expected, true);
   assert.equal(script.ctx.samples.filter((s) => s.metric === 'work_completed').length, 1);
-});
-
-test('setup() fails fast when a watched endpoint does not answer, naming it', async () => {
-  const script = await loadScript(STARVATION, { env: SERVICE, transport: ownService({ down: '/health' }) });
-  assert.throws(() => script.setup(), (/** @type {any} */ error) => error instanceof K6Abort
+  const down = await loadScript(OWN_SERVICE, { env: SERVICE, transport: ownService({ down: '/health' }) });
+  assert.throws(() => down.setup(), (/** @type {any} */ error) => error instanceof K6Abort
     && /health http:\/\/orders:9000\/health is not ready: GET gave HTTP 503\. Start the service, or point LOAD_URL \(or BASE_URL\) and WATCH at it/.test(error.message));
 });
 
 test('where the service has /lab/info, its facts are read and the event loops it names are counted', async () => {
-  const script = await loadScript(STARVATION, { env: { LOAD_URL: 'http://localhost:8080/work/cpu?ms=100', WATCH: 'virtual=/probe/virtual,health=/q/health/live',
+  const script = await loadScript(OWN_SERVICE, { env: { LOAD_URL: 'http://localhost:8080/work/cpu?ms=100', WATCH: 'virtual=/probe/virtual,health=/q/health/live',
     WATCH_STARVED: 'virtual' }, transport: fakeService({ info: JDK25_INFO }) });
   const data = script.setup();
   assert.equal(data.targets.service.facts.javaVersion, JDK25_INFO.javaVersion);
@@ -173,8 +155,8 @@ test('where the service has /lab/info, its facts are read and the event loops it
 
 test('LOAD_MODULE: k6 require()s your module in the init context and its request() sends the load and the load\'s probe', async () => {
   const path = fixture('load-module.js');
-  const module = await importSuiteModule(path);
-  const script = await loadScript(STARVATION, { env: { LOAD_MODULE: path, BASE_URL: 'http://orders.example:8080', WATCH: 'health=/health' },
+  const module = await import(path);
+  const script = await loadScript(OWN_SERVICE, { env: { LOAD_MODULE: path, BASE_URL: 'http://orders.example:8080', WATCH: 'health=/health' },
     transport: ownService(), modules: { [path]: module } });
   const data = script.setup();
   const [work] = script.iterate('load-service', data, { at: PLAN.baselineSeconds + 1 });
@@ -186,16 +168,16 @@ test('LOAD_MODULE: k6 require()s your module in the init context and its request
 
 test('the module check refuses fixtures/broken-load-module.js (no request export) and a path k6 cannot find', async () => {
   const path = fixture('broken-load-module.js');
-  const broken = await importSuiteModule(path);
-  await assert.rejects(loadScript(STARVATION, { env: { LOAD_MODULE: path }, modules: { [path]: broken } }),
+  const broken = await import(path);
+  await assert.rejects(loadScript(OWN_SERVICE, { env: { LOAD_MODULE: path }, modules: { [path]: broken } }),
     new RegExp(`LOAD_MODULE ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} exports no request\\(params\\) function`));
-  await assert.rejects(loadScript(STARVATION, { env: { LOAD_MODULE: './missing.js' } }), /couldn't be found on local disk/);
+  await assert.rejects(loadScript(OWN_SERVICE, { env: { LOAD_MODULE: './missing.js' } }), /couldn't be found on local disk/);
 });
 
 test('report: the named endpoint judged by the starved rule, the health check untouched, the facts unknown and no prediction judged', async () => {
-  const script = await loadScript(STARVATION, { env: { ...SERVICE, EXPECT_STARVED: 'true' }, transport: ownService() });
+  const script = await loadScript(OWN_SERVICE, { env: { ...SERVICE, EXPECT_STARVED: 'true' }, transport: ownService() });
   const setupData = script.setup();
-  /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
+  /** @type {import('../harness/summary.mjs').ValueModel} */
   const model = (name, tags, type) => {
     if (name === 'http_req_duration' && tags.probe === 'hello') {
       return { trend: tags.phase === 'load' ? { p50: 1400, p99: 2100, max: 2300, count: 270 } : { p50: 1.5, p99: 6, max: 9, count: 135 } };
@@ -214,7 +196,7 @@ test('report: the named endpoint judged by the starved rule, the health check un
     }
     return undefined;
   };
-  const files = script.handleSummary(summaryFixture(script.options, script, { setupData, model }));
+  const files = script.handleSummary(summaryFixture(script, { setupData, model }));
   const md = files['report.md'];
   assert.match(md, /^Your service, http:\/\/orders:8081: your load after a baseline, watching hello \(\/hello\), health \(\/health\)\.$/m);
   assert.match(md, /starved when \/hello's p50 is at least 20x its baseline/);
@@ -234,7 +216,7 @@ test('report: the named endpoint judged by the starved rule, the health check un
  * A service that is not the lab: every watched path answers 200 (but `down`, 503), the load too, and /lab/info is 404.
  *
  * @param {{ down?: string }} [settings]
- * @returns {import('../harness/context.mjs').Transport}
+ * @returns {import('../harness/runtime.mjs').Transport}
  */
 function ownService(settings = {}) {
   return (request) => {

@@ -5,13 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { MODES } from '../../../../../../k6/lib-layout.js';
+import { predict, predictForEveryJvm, sharesThreadsWith } from '../../../../../../k6/lib-predictions.js';
 import { fixture, K6_DIR } from '../harness/paths.mjs';
-import { importSuiteModule } from '../harness/runtime.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-predictions.js')} */
-const { predict, predictForEveryJvm, sharesThreadsWith } = await importSuiteModule(resolve(K6_DIR, 'lib-predictions.js'));
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { MODES } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
 
 const CASES = JSON.parse(readFileSync(fixture('prediction-cases.json'), 'utf8'));
 

@@ -1,19 +1,14 @@
-// The order in which a probe scenario sends its endpoints (lib-config.js probeScheduleOf, routeAt):
+// The order in which a probe scenario sends its endpoints (lib-probe-schedule.js probeScheduleOf, routeAt):
 // with the service dealing new connections out over its event loops in turn, every endpoint
 // reaches every event loop with its share, at its own rate, whatever the number of event loops, and
 // also when other connections come in between. The real run (K6SuiteIT) checks it on the service.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
-import { K6_DIR, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
-import { fakeService, JDK25_INFO } from '../harness/fake-service.mjs';
-import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { buildLayout, probeScheduleOf, routeAt } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
-/** @type {typeof import('../../../../../../k6/lib-rules.js')} */
-const { eventLoopCoverage } = await importSuiteModule(resolve(K6_DIR, 'lib-rules.js'));
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
+import { probeScheduleOf, routeAt } from '../../../../../../k6/lib-probe-schedule.js';
+import { eventLoopCoverage } from '../../../../../../k6/lib-rules.js';
+import { plan } from '../harness/paths.mjs';
 
 const LAYOUT = buildLayout({}, plan());
 const SCHEDULE = probeScheduleOf(LAYOUT.probes);
@@ -100,7 +95,7 @@ test('a 3 s window of the quick plan: every probe reaches each of 1 to 12 event 
   }
 });
 
-test('every endpoint keeps its share per event loop when other connections come in between', () => {
+test('every endpoint keeps its share per event loop when other connections come in between, or told the wrong number of event loops', () => {
   let seed = 11;
   const random = () => {
     seed = (seed * 16807) % 2147483647;
@@ -110,9 +105,6 @@ test('every endpoint keeps its share per event loop when other connections come 
     const answers = deal(eventLoops, 10 * TOTAL_RATE, () => (random() < 0.2 ? 1 + Math.floor(random() * 3) : 0));
     assert.deepEqual(unevenProbes(answers, eventLoops), [], `${eventLoops} event loops`);
   }
-});
-
-test('a schedule told the wrong number of event loops still spreads every endpoint', () => {
   for (const [real, told] of [[4, 8], [8, 4], [6, 4], [3, 8], [16, 8]]) {
     assert.deepEqual(unevenProbes(deal(real, 10 * TOTAL_RATE, () => 0, told), real), [], `${real} event loops, told ${told}`);
   }
@@ -128,14 +120,4 @@ test('the check refuses endpoints taken in turn, which keep each endpoint on one
     answers[probe][String(i % 4)] = (answers[probe][String(i % 4)] || 0) + 1;
   }
   assert.equal(unevenProbes(answers, 4).length, endpoints);
-});
-
-test('starvation.js sends the schedule\'s endpoint for the target\'s event loops from /lab/info', async () => {
-  const script = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService({ info: { ...JDK25_INFO, eventLoops: 3 } }) });
-  const data = script.setup();
-  const schedule = probeScheduleOf(buildLayout(TWO_TARGETS, plan()).probes.filter((p) => p.target === 'unpinned'));
-  for (let iteration = 0; iteration < 100; iteration++) {
-    const [sent] = script.iterate('probe-unpinned', data, { iteration });
-    assert.equal(sent.url, routeAt(schedule, iteration, 3).url);
-  }
 });

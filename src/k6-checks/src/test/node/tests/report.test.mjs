@@ -7,16 +7,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fakeService, JDK21_INFO, JDK25_INFO } from '../harness/fake-service.mjs';
-import { fixture, K6_DIR, plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
-import { importSuiteModule, loadScript } from '../harness/runtime.mjs';
-import { summaryFixture, traceMetricReads } from '../harness/summary-fixture.mjs';
-import { starvationModel } from '../harness/value-models.mjs';
-
-/** @type {typeof import('../../../../../../k6/lib-config.js')} */
-const { buildLayout } = await importSuiteModule(resolve(K6_DIR, 'lib-config.js'));
+import { JDK21_INFO, JDK25_INFO } from '../harness/fake-service.mjs';
+import { fixture, plan, TWO_TARGETS } from '../harness/paths.mjs';
+import { report } from '../harness/summary.mjs';
 
 const PLAN = plan();
 const ENDPOINTS = PLAN.probes.endpoints;
@@ -25,31 +18,6 @@ const LOAD_SECONDS = PLAN.phases.find((/** @type {any} */ p) => p.name === 'pinn
 /** @param {number} requests */
 const throughput = (requests) => (requests / LOAD_SECONDS).toFixed(1).replace('.', '\\.');
 const BOUND = PLAN.untouched.maximumMillis;
-
-/**
- * @param {string} path
- * @param {{ env?: Record<string, string>, info?: Record<string, unknown> }} [settings]
- */
-async function script(path, settings = {}) {
-  return loadScript(path, { env: settings.env || {}, transport: fakeService({ info: settings.info || JDK21_INFO }) });
-}
-
-/**
- * The report of a run whose world the test describes.
- *
- * @param {{ env?: Record<string, string>, info?: Record<string, unknown>, setup?: boolean, thresholds?: boolean }} settings
- * @param {Parameters<typeof starvationModel>[1]} world
- */
-async function report(settings, world) {
-  const env = settings.env || {};
-  const loaded = await script(STARVATION, settings);
-  const model = starvationModel(buildLayout(env, PLAN), world);
-  const data = summaryFixture(loaded.options, loaded, { setupData: settings.setup === false ? undefined : loaded.setup(), model,
-    thresholds: settings.thresholds });
-  const files = loaded.handleSummary(data);
-  const json = Object.keys(files).find((k) => k.endsWith('summary.json')) || '';
-  return { loaded, data, files, md: files['report.md'], json: JSON.parse(files[json]) };
-}
 
 /**
  * What a report must state, as problems: one verdict per load, numeric p10/p50/p90/p99/max for
@@ -84,10 +52,10 @@ function reportProblems(markdown, loaded) {
 const PINNED_STARVES = { starving: (/** @type {string} */ target, /** @type {string} */ phase) => target === 'pinned' && phase === 'load', overloaded: 12 };
 
 test('two targets, pinned starving on JDK 21: verdicts, facts, latency, event loops, errors and throughput', async () => {
-  const { loaded, data, files, md, json } = await report({ env: TWO_TARGETS }, PINNED_STARVES);
-  const thresholds = Object.values(loaded.options.thresholds).flat().length;
+  const { loaded, data, files, md, json, thresholds, missing } = await report({ env: TWO_TARGETS }, PINNED_STARVES);
   assert.deepEqual(Object.keys(files).sort(), ['report.md', 'stdout', 'summary.json']);
   assert.deepEqual(reportProblems(md, loaded), []);
+  assert.deepEqual([...missing], [], 'every sub-metric the report reads is named by a threshold, so k6 puts it in the summary');
   assert.match(md, new RegExp(`^The rules \\(plan\\.json\\): starved when /probe/virtual's p50 is at least 20x its baseline on the same JVM and at least 50 ms; `
     + `untouched when the worker, event-loop and health-live probes keep their p99 under ${BOUND} ms; every event loop answers at least a quarter of its even part `
     + 'of each probe\'s answers\\.', 'm'));
@@ -138,33 +106,25 @@ test('REPORT_DIR puts summary.json and report.md in that folder', async () => {
   }
 });
 
-test('a pinned target that holds when /lab/info says it pins is reported, with the failed threshold', async () => {
-  const { loaded, md, files } = await report({ env: TWO_TARGETS }, { starving: () => false });
-  const thresholds = Object.values(loaded.options.thresholds).flat().length;
+test('a pinned target that holds when /lab/info says it pins is reported, with the failed threshold; the verdict applies the whole rule', async () => {
+  const { md, files, thresholds } = await report({ env: TWO_TARGETS }, { starving: () => false });
   assert.match(md, /^- pinned: FREE, predicted starves under \/work\/pinned/m);
   assert.match(md, /- ✗ `http_req_duration\{probe:virtual,target:pinned,phase:load\}`: `med>=50`/);
   assert.match(files.stdout, new RegExp(`thresholds: ${thresholds - 1} as expected, 1 not\\n {4}✗ http_req_duration\\{probe:virtual,target:pinned,phase:load\\}: med>=50`));
-});
-
-test('the verdict applies the whole rule where the threshold states only its floor', async () => {
   // 80 ms during the load is over the floor (the threshold med>=50 passes) but under 20x a 5 ms baseline.
-  const env = TWO_TARGETS;
-  const loaded = await script(STARVATION, { env });
-  const model = starvationModel(buildLayout(env, PLAN), { starving: () => false });
-  /** @type {import('../harness/summary-fixture.mjs').ValueModel} */
-  const slowBaseline = (name, tags, type) => (name === 'http_req_duration' && tags.probe === 'virtual' && tags.target === 'pinned'
-    ? { trend: tags.phase === 'baseline' ? { p50: 5, p99: 9, max: 12, count: 90 } : { p50: 80, p99: 120, max: 150, count: 270 } }
-    : model(name, tags, type));
-  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model: slowBaseline }))['report.md'];
-  assert.match(md, /^- pinned: FREE, predicted starves under \/work\/pinned \(sleep\): \/probe\/virtual p50 80 ms < 100 ms \(20x its baseline 5\.0 ms, at least 50 ms\)/m);
-  assert.match(md, /- ✓ `http_req_duration\{probe:virtual,target:pinned,phase:load\}`: `med>=50`/);
+  const floorOnly = await report({ env: TWO_TARGETS }, { starving: () => false }, (model) => (name, tags, type) =>
+    (name === 'http_req_duration' && tags.probe === 'virtual' && tags.target === 'pinned'
+      ? { trend: tags.phase === 'baseline' ? { p50: 5, p99: 9, max: 12, count: 90 } : { p50: 80, p99: 120, max: 150, count: 270 } }
+      : model(name, tags, type)));
+  assert.match(floorOnly.md, /^- pinned: FREE, predicted starves under \/work\/pinned \(sleep\): \/probe\/virtual p50 80 ms < 100 ms \(20x its baseline 5\.0 ms, at least 50 ms\)/m);
+  assert.match(floorOnly.md, /- ✓ `http_req_duration\{probe:virtual,target:pinned,phase:load\}`: `med>=50`/);
 });
 
 test('BASE_URL on JDK 21: pinned and cpu starve, native is skipped (501), the rest are free, all as predicted', async () => {
-  const { loaded, md, json } = await report({ info: JDK21_INFO },
+  const { loaded, md, json, thresholds, missing } = await report({ info: JDK21_INFO },
     { starving: (_t, phase) => ['pinned', 'cpu'].includes(phase), skipped: (_t, phase) => phase.startsWith('native') });
-  const thresholds = Object.values(loaded.options.thresholds).flat().length;
   assert.deepEqual(reportProblems(md, loaded), []);
+  assert.deepEqual([...missing], [], 'every sub-metric the report reads is named by a threshold, so k6 puts it in the summary');
   assert.match(md, /^- base \/ pinned: STARVES, as predicted under \/work\/pinned/m);
   assert.match(md, /^- base \/ cpu: STARVES, as predicted under \/work\/cpu .*Untouched \(p99\): worker 7\.5 \(recorded: the work shares its threads\)/m);
   assert.match(md, /^- base \/ native: SKIPPED \(501\), as predicted under \/work\/native\. Native needs FFM \(JDK 22\+\): this JVM answers 501\.$/m);
@@ -200,20 +160,16 @@ test('an untouched probe that is slow under the load is reported TOUCHED, with t
   assert.match(md, new RegExp(`- ✗ \`http_req_duration\\{probe:health-live,target:pinned,phase:load\\}\`: \`p\\(99\\)<${BOUND}\``));
 });
 
-test('probes k6 dropped are reported in the verdicts of the target\'s windows: their latencies are a lower bound', async () => {
+test('probes k6 dropped are reported in the verdicts of the target\'s windows (a lower bound); those it started late fall in the window they started in', async () => {
   const { md, json } = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, dropped: { 'probe-pinned': 37 } });
   assert.match(md, /^- pinned: STARVES, as predicted .* Probes INCOMPLETE: 450 sent in the window of 450 planned, and k6 dropped 37 of this target's probes in the run \(every probe VU busy\): the latencies are a lower bound;/m);
   assert.match(md, /^- unpinned: FREE, as predicted .* Probes: 450 sent in the window of 450 planned, none dropped;/m);
   assert.match(md, /^- Note: k6 dropped 37 probe iterations on pinned: every probe VU was busy; k6 counts them per run, so every window of the target says so in its verdict\.$/m);
   assert.deepEqual(json.starvationLab.verdicts.map((/** @type {any} */ v) => v.sampling), [
     { sent: 450, planned: 450, dropped: 37, complete: false }, { sent: 450, planned: 450, dropped: 0, complete: true }]);
-});
-
-test('probes k6 started late fall in the window their start falls in, and none is missing', async () => {
-  const { md, json } = await report({ env: TWO_TARGETS },
-    { ...PINNED_STARVES, sent: (t, p, probe) => (t === 'pinned' && p === 'load' && probe === 'virtual' ? 264 : undefined) });
-  assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 444 sent in the window of 450 planned, none dropped;/m);
-  assert.equal(json.starvationLab.verdicts[0].sampling.complete, true);
+  const late = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, sent: (t, p, probe) => (t === 'pinned' && p === 'load' && probe === 'virtual' ? 264 : undefined) });
+  assert.match(late.md, /^- pinned: STARVES, as predicted .* Probes: 444 sent in the window of 450 planned, none dropped;/m);
+  assert.equal(late.json.starvationLab.verdicts[0].sampling.complete, true);
 });
 
 test('an event loop that answered fewer than its least share makes the window UNEVEN, in its verdict and in the model', async () => {
@@ -225,27 +181,16 @@ test('an event loop that answered fewer than its least share makes the window UN
   assert.deepEqual(pinned.eventLoops.find((/** @type {any} */ c) => c.probe === 'virtual').short, ['3', '5']);
 });
 
-test('the committed k6 2.x summary fixture renders the full report', async () => {
-  const data = JSON.parse(readFileSync(fixture('summary-two-targets-jdk21.json'), 'utf8'));
-  const loaded = await script(STARVATION, { env: TWO_TARGETS });
-  const thresholds = Object.values(loaded.options.thresholds).flat().length;
-  const files = loaded.handleSummary(data);
-  assert.deepEqual(reportProblems(files['report.md'], loaded), []);
-  assert.match(files['report.md'], /^- pinned: STARVES, as predicted/m);
-  assert.match(files['report.md'], /^- unpinned: FREE, as predicted/m);
-  assert.match(files['report.md'], new RegExp(`Run time: 16\\.2 s\\. Thresholds: ${thresholds} of ${thresholds} as expected\\.`));
-  assert.match(files['report.md'], /^- pinned \/ load: 8 of 8 event loops sampled; p50 from \d+ ms \(event loop \d\) to \d+ ms \(event loop \d\)\.$/m);
-  assert.match(files['report.md'], new RegExp(`\\| pinned \\| load \\| \`\\/work\\/pinned\\?ms=100&downstream=sleep&lock=private\` \\| 64 VUs \\| 228 \\| ${throughput(228)} \\|`));
-});
-
-test('without the optional sub-metrics (k6 --no-thresholds) the report says so instead of failing', async () => {
-  const { data, files } = await report({ env: TWO_TARGETS, thresholds: false }, PINNED_STARVES);
+test('without the optional sub-metrics (k6 --no-thresholds), or in another summary shape, the report says so instead of failing', async () => {
+  const { loaded, data, files } = await report({ env: TWO_TARGETS, thresholds: false }, PINNED_STARVES);
   assert.ok(!Object.keys(data.metrics).some((k) => k.includes('probe:')));
   assert.match(files['report.md'], /^- pinned: NO DATA under \/work\/pinned\./m);
   assert.match(files['report.md'], /No probe sub-metrics in the summary: k6 creates them only for thresholds/);
   assert.match(files['report.md'], /\| pinned \| load \| \/probe\/virtual \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \| n\/a \|/);
   assert.match(files['report.md'], /Thresholds: 0 of 0 as expected/);
   assert.match(files['report.md'], /\| pinned \| http:\/\/lab-pinned:8080 \| 21\.0\.9/);
+  // k6's --new-machine-readable-summary shape has no data.metrics
+  assert.match(loaded.handleSummary({ version: '1.0.0', results: { metrics: [] } })['report.md'], /The summary is not k6's default one .*--new-machine-readable-summary/);
 });
 
 test('without setup data the verdict states what was seen, without a prediction to compare', async () => {
@@ -256,59 +201,23 @@ test('without setup data the verdict states what was seen, without a prediction 
   assert.match(md, /^\| pinned \| load \| virtual \| .* \| not judged \|$/m, 'no event-loop count to judge against');
 });
 
-test('the machine-readable summary shape gets a note on how to get the full report', async () => {
-  const data = JSON.parse(readFileSync(fixture('summary-machine-readable.json'), 'utf8'));
-  const loaded = await script(STARVATION, { env: TWO_TARGETS });
-  const files = loaded.handleSummary(data);
-  assert.match(files['report.md'], /--new-machine-readable-summary=false/);
-  assert.match(files['report.md'], /\| pinned \| load \| `\/work\/pinned\?ms=100&downstream=sleep&lock=private` \| 64 VUs \| 228 \|/);
-  assert.match(files.stdout, /Note: This summary came in k6's machine-readable shape/);
-});
-
-test('answers from a loop past EVENT_LOOPS are reported, and count in the even part', async () => {
-  const { md } = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, eventLoops: ['0', '1', '2', '3', '4', '5', '6', '7', 'other'] });
-  assert.match(md, /^- Note: pinned \/ load: 30 probes came through event loops past EVENT_LOOPS \(8\), counted as 'other': set EVENT_LOOPS to the service's event loops\.$/m);
-  assert.match(md, /^- pinned \/ load: 8 of 8 event loops sampled/m);
-});
-
-test('a service that does not count its event loops gets no "of N", and its event loops are not judged', async () => {
-  const { md, json } = await report({ env: TWO_TARGETS, info: (({ eventLoops, ...older }) => older)(JDK21_INFO) },
-    { ...PINNED_STARVES, eventLoops: ['0', '1', '2', '3'] });
-  assert.match(md, /^- pinned \/ load: 4 event loops sampled; p50 from 700 ms \(event loop 0\) to 1300 ms \(event loop 3\)\.$/m);
-  assert.ok(json.starvationLab.coverage.every((/** @type {any} */ c) => c.even === null));
-});
-
-test('a service whose answers name no event loop gets a report that says so', async () => {
+test('answers from event loops past EVENT_LOOPS, a service that does not count its event loops, or answers that name none: the report says so', async () => {
+  const past = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, eventLoops: ['0', '1', '2', '3', '4', '5', '6', '7', 'other'] });
+  assert.match(past.md, /^- Note: pinned \/ load: 30 probes came through event loops past EVENT_LOOPS \(8\), counted as 'other': set EVENT_LOOPS to the service's event loops\.$/m);
+  assert.match(past.md, /^- pinned \/ load: 8 of 8 event loops sampled/m);
+  const uncounted = await report({ env: TWO_TARGETS, info: (({ eventLoops, ...older }) => older)(JDK21_INFO) }, { ...PINNED_STARVES, eventLoops: ['0', '1', '2', '3'] });
+  assert.match(uncounted.md, /^- pinned \/ load: 4 event loops sampled; p50 from 700 ms \(event loop 0\) to 1300 ms \(event loop 3\)\.$/m);
+  assert.ok(uncounted.json.starvationLab.coverage.every((/** @type {any} */ c) => c.even === null), 'not judged');
   const { md } = await report({ env: TWO_TARGETS }, { ...PINNED_STARVES, eventLoops: [] });
   assert.match(md, /^No probe answer named its event loop\.$/m);
   assert.match(md, /^- Note: No probe answer named its event loop \(eventLoop\): the probes are not broken down by event loop\.$/m);
   assert.match(md, /^- pinned: STARVES, as predicted .* Probes: 450 sent in the window of 450 planned, none dropped; the answers name no event loop\.$/m);
 });
 
-for (const [name, env] of [['two targets', TWO_TARGETS], ['BASE_URL', {}]]) {
-  test(`every sub-metric the report reads is named by a threshold, so k6 puts it in the summary (${name})`, async () => {
-    const loaded = await script(STARVATION, { env });
-    const model = starvationModel(buildLayout(env, PLAN), PINNED_STARVES);
-    const traced = traceMetricReads(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }));
-    loaded.handleSummary(traced.data);
-    assert.deepEqual([...traced.missing], []);
-    const probeKeys = [...traced.read].filter((k) => k.includes('probe:'));
-    assert.ok(probeKeys.length > 0 && probeKeys.every((k) => k in loaded.options.thresholds));
-  });
-}
-
-test('the report check refuses fixtures/broken-trend-stats.js (no p(10), no p(99) in the summary)', async () => {
-  const loaded = await script(fixture('broken-trend-stats.js'));
-  const model = starvationModel(buildLayout({}, PLAN), PINNED_STARVES);
-  const md = loaded.handleSummary(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }))['report.md'];
-  const problems = reportProblems(md, loaded);
+test('the report checks refuse fixtures/broken-trend-stats.js (no p(10), no p(99)) and fixtures/broken-unthresholded.js (an unthresholded sub-metric read)', async () => {
+  const trendStats = await report({ path: fixture('broken-trend-stats.js') }, PINNED_STARVES);
+  const problems = reportProblems(trendStats.md, trendStats.loaded);
   assert.ok(problems.some((p) => /probe row without p10\/p50\/p90\/p99\/max/.test(p)), JSON.stringify(problems));
-});
-
-test('the sub-metric check refuses fixtures/broken-unthresholded.js (report reads an unthresholded sub-metric)', async () => {
-  const loaded = await script(fixture('broken-unthresholded.js'));
-  const model = starvationModel(buildLayout({}, PLAN), PINNED_STARVES);
-  const traced = traceMetricReads(summaryFixture(loaded.options, loaded, { setupData: loaded.setup(), model }));
-  loaded.handleSummary(traced.data);
-  assert.deepEqual([...traced.missing], ['http_req_duration{probe:virtual,target:base,phase:baseline}']);
+  const { missing } = await report({ path: fixture('broken-unthresholded.js') }, PINNED_STARVES);
+  assert.deepEqual([...missing], ['http_req_duration{probe:virtual,target:base,phase:baseline}']);
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseShell } from 'shell-quote';
 import { parse } from 'yaml';
-import { buildLayout } from '../../../../../../k6/lib-config.js';
+import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { checkApplySizes, checkSizing } from './cluster.mjs';
 import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
@@ -263,7 +263,7 @@ export const RECOGNIZERS = [
     check: (w, state) => needObject(state, 'Namespace', w[3], 'base'),
   },
   {
-    name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-config.js) accepts them",
+    name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-layout.js) accepts them",
     matches: (w) => w[0] === 'k6' && w[1] === 'run',
     check: (w) => {
       const knobs = new Set([...readFileSync(join(REPO, 'k6', 'README.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));

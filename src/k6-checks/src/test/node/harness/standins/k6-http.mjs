@@ -1,11 +1,10 @@
-// Stand-in for 'k6/http': synchronous requests through the harness transport (an in-process fake
-// of the service, or a forwarder to a live one), each recorded with its tags and parameters.
+// Stand-in for 'k6/http': synchronous requests through the harness transport (an in-process fake of
+// the service), each recorded with its tags and parameters; k6's refusals of unknown parameters, of
+// requests in the init context and of a responseCallback not from expectedStatuses() included.
 
-import { context } from '../context.mjs';
+import { context } from '../runtime.mjs';
 
-const KNOWN_PARAMS = ['auth', 'compression', 'cookies', 'headers', 'jar', 'redirects', 'responseType', 'tags',
-  'timeout', 'responseCallback'];
-const DEFAULT_TIMEOUT_MS = 60000;
+const KNOWN_PARAMS = ['auth', 'compression', 'cookies', 'headers', 'jar', 'redirects', 'responseType', 'tags', 'timeout', 'responseCallback'];
 
 class ExpectedStatuses {
   /** @param {Array<number | { min: number, max: number }>} statuses */
@@ -19,63 +18,12 @@ class ExpectedStatuses {
   }
 }
 
-const defaultCallback = new ExpectedStatuses([{ min: 200, max: 399 }]);
-
 /** @param {Array<number | { min: number, max: number }>} statuses */
 export function expectedStatuses(...statuses) {
-  for (const s of statuses) {
-    const valid = typeof s === 'number' ? Number.isInteger(s) : Number.isInteger(s?.min) && Number.isInteger(s?.max);
-    if (!valid) {
-      throw new Error(`k6: expectedStatuses() takes status numbers or {min, max} objects, not ${JSON.stringify(s)}`);
-    }
+  if (!statuses.every((s) => (typeof s === 'number' ? Number.isInteger(s) : Number.isInteger(s?.min) && Number.isInteger(s?.max)))) {
+    throw new Error(`k6: expectedStatuses() takes status numbers or {min, max} objects, not ${JSON.stringify(statuses)}`);
   }
   return new ExpectedStatuses(statuses);
-}
-
-/** @param {unknown} callback */
-export function setResponseCallback(callback) {
-  if (callback !== null && !(callback instanceof ExpectedStatuses)) {
-    throw new Error('k6: setResponseCallback() takes the result of http.expectedStatuses() or null');
-  }
-  context().responseCallback = callback;
-}
-
-/** @param {unknown} timeout */
-function timeoutMs(timeout) {
-  if (timeout === undefined) {
-    return DEFAULT_TIMEOUT_MS;
-  }
-  if (typeof timeout === 'number') {
-    return timeout;
-  }
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(String(timeout));
-  if (!match) {
-    throw new Error(`k6: invalid request timeout '${timeout}'`);
-  }
-  return Number(match[1]) * { ms: 1, s: 1000, m: 60000 }[match[2]];
-}
-
-class Response {
-  /**
-   * @param {string} method
-   * @param {string} url
-   * @param {import('../context.mjs').TransportResponse} answer
-   */
-  constructor(method, url, answer) {
-    this.url = url;
-    this.status = answer.status;
-    this.body = answer.body;
-    this.headers = answer.headers;
-    this.error = answer.error || '';
-    this.error_code = answer.errorCode || 0;
-    this.timings = { duration: answer.durationMs, waiting: answer.durationMs, blocked: 0, connecting: 0,
-      tls_handshaking: 0, sending: 0, receiving: 0 };
-    this.request = { method, url };
-  }
-
-  json() {
-    return JSON.parse(this.body);
-  }
 }
 
 /**
@@ -86,26 +34,19 @@ class Response {
  */
 export function request(method, url, body = null, params = {}) {
   const ctx = context();
-  if (ctx.stage === 'init') {
-    throw new Error(`k6: making HTTP requests in the init context is not supported (${method} ${url})`);
+  const unknown = Object.keys(params).filter((key) => !KNOWN_PARAMS.includes(key));
+  if (ctx.stage === 'init' || unknown.length > 0 || !/^(\d+(\.\d+)?(ms|s|m))?$/.test(params.timeout ?? '')
+    || (params.responseCallback !== undefined && !(params.responseCallback instanceof ExpectedStatuses))) {
+    throw new Error(`k6: ${method} ${url} refused: in the init context, or with unknown parameters ${unknown}, a bad timeout or responseCallback`);
   }
-  for (const key of Object.keys(params || {})) {
-    if (!KNOWN_PARAMS.includes(key)) {
-      throw new Error(`k6: unknown request parameter '${key}' (${method} ${url})`);
-    }
-  }
-  const callback = params.responseCallback !== undefined ? params.responseCallback : ctx.responseCallback;
-  if (callback !== undefined && callback !== null && !(callback instanceof ExpectedStatuses)) {
-    throw new Error('k6: responseCallback must come from http.expectedStatuses()');
-  }
-  const answer = ctx.transport({ method, url, body, headers: { ...(params.headers || {}) }, timeoutMs: timeoutMs(params.timeout) });
-  const expected = (callback || defaultCallback).accepts(answer.status);
-  const tags = { ...(params.tags || {}) };
-  ctx.requests.push({ method, url, tags, params, status: answer.status, expected, stage: ctx.stage,
-    scenario: ctx.stage === 'vu' ? ctx.exec.scenario.name : null, error: answer.error });
-  ctx.samples.push({ metric: 'http_req_duration', value: answer.durationMs, tags });
-  ctx.samples.push({ metric: 'http_req_failed', value: expected ? 0 : 1, tags });
-  return new Response(method, url, answer);
+  const answer = ctx.transport({ method, url, body, headers: { ...params.headers } });
+  const expected = (params.responseCallback || expectedStatuses({ min: 200, max: 399 })).accepts(answer.status);
+  ctx.requests.push({ method, url, tags: { ...params.tags }, params, status: answer.status, expected });
+  return {
+    url, status: answer.status, body: answer.body, headers: answer.headers, error: answer.error || '',
+    timings: { duration: answer.durationMs },
+    json: () => JSON.parse(answer.body),
+  };
 }
 
 /**
@@ -125,8 +66,4 @@ export function post(url, body, params) {
   return request('POST', url, body, params);
 }
 
-export function batch() {
-  throw new Error('k6/http batch() has no stand-in in the harness');
-}
-
-export default { get, post, request, batch, expectedStatuses, setResponseCallback };
+export default { get, post, request, expectedStatuses };

@@ -1,9 +1,7 @@
-// Stand-in for 'k6/metrics': custom metrics are declared in the init context and registered by
-// name and type, so the options check knows which metrics thresholds may name.
+// Stand-in for 'k6/metrics': custom metrics are declared in the init context and registered by name
+// and type, for the summary fixture; their samples are recorded.
 
-import { context } from '../context.mjs';
-
-const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/;
+import { context } from '../runtime.mjs';
 
 class Metric {
   /**
@@ -12,18 +10,11 @@ class Metric {
    * @param {boolean} [isTime]
    */
   constructor(type, name, isTime = false) {
-    const ctx = context();
-    if (ctx.stage !== 'init') {
-      throw new Error(`k6: metric '${name}' must be declared in the init context`);
+    const known = context().metrics.get(name);
+    if (context().stage !== 'init' || !/^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/.test(name) || (known && known.type !== type)) {
+      throw new Error(`k6: metric '${name}' (${type}) must be declared in the init context, with a valid name, as one type`);
     }
-    if (typeof name !== 'string' || !NAME.test(name)) {
-      throw new Error(`k6: invalid metric name '${name}'`);
-    }
-    const known = ctx.metrics.get(name);
-    if (known && known.type !== type) {
-      throw new Error(`k6: metric '${name}' is already a ${known.type}, not a ${type}`);
-    }
-    ctx.metrics.set(name, { type, contains: isTime ? 'time' : 'default' });
+    context().metrics.set(name, { type, contains: isTime ? 'time' : 'default' });
     this.name = name;
   }
 
@@ -32,22 +23,16 @@ class Metric {
    * @param {Record<string, string>} [tags]
    */
   add(value, tags = {}) {
-    const ctx = context();
-    if (ctx.stage === 'init') {
+    if (context().stage === 'init') {
       throw new Error(`k6: metric '${this.name}' cannot be added to in the init context`);
     }
-    ctx.samples.push({ metric: this.name, value: Number(value), tags: { ...tags } });
+    context().samples.push({ metric: this.name, value: Number(value), tags: { ...tags } });
   }
 }
 
 export class Counter extends Metric {
   /** @param {string} name @param {boolean} [isTime] */
   constructor(name, isTime) { super('counter', name, isTime); }
-}
-
-export class Gauge extends Metric {
-  /** @param {string} name @param {boolean} [isTime] */
-  constructor(name, isTime) { super('gauge', name, isTime); }
 }
 
 export class Rate extends Metric {
@@ -60,4 +45,4 @@ export class Trend extends Metric {
   constructor(name, isTime) { super('trend', name, isTime); }
 }
 
-export default { Counter, Gauge, Rate, Trend };
+export default { Counter, Rate, Trend };

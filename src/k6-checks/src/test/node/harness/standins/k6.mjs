@@ -1,47 +1,29 @@
-// Stand-in for the 'k6' module: check, sleep, group, fail.
+// Stand-in for 'k6': check() and sleep(), recorded; neither in the init context, as in k6.
 
-import { context } from '../context.mjs';
+import { context } from '../runtime.mjs';
+
+/** @param {string} what */
+function notInInit(what) {
+  if (context().stage === 'init') {
+    throw new Error(`k6: ${what}() is not available in the init context`);
+  }
+}
 
 /**
  * @param {unknown} value
  * @param {Record<string, (value: unknown) => unknown>} sets
- * @param {Record<string, string>} [tags]
  */
-export function check(value, sets, tags = {}) {
-  const ctx = context();
-  if (ctx.stage === 'init') {
-    throw new Error('k6: check() is not available in the init context');
-  }
-  let all = true;
-  for (const [name, fn] of Object.entries(sets)) {
-    const ok = Boolean(typeof fn === 'function' ? fn(value) : fn);
-    ctx.checks.push({ name, ok, tags: { ...tags } });
-    all = all && ok;
-  }
-  return all;
+export function check(value, sets) {
+  notInInit('check');
+  const results = Object.entries(sets).map(([name, fn]) => ({ name, ok: Boolean(fn(value)) }));
+  context().checks.push(...results);
+  return results.every((r) => r.ok);
 }
 
 /** @param {number} seconds */
 export function sleep(seconds) {
-  const ctx = context();
-  if (ctx.stage === 'init') {
-    throw new Error('k6: sleep() is not available in the init context');
-  }
-  ctx.sleeps.push(seconds);
+  notInInit('sleep');
+  context().sleeps.push(seconds);
 }
 
-/**
- * @template T
- * @param {string} _name
- * @param {() => T} fn
- */
-export function group(_name, fn) {
-  return fn();
-}
-
-/** @param {string} [message] */
-export function fail(message) {
-  throw new Error(message || 'fail()');
-}
-
-export default { check, sleep, group, fail };
+export default { check, sleep };

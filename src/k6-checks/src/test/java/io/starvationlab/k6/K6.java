@@ -75,7 +75,7 @@ final class K6 {
     }
 
     /**
-     * The suite's own part of the summary a {@code starvation.js} run wrote to {@code reports}
+     * The suite's own part of the summary a {@code starvation.js} or {@code own-service.js} run wrote to {@code reports}
      * ({@code starvationLab}), once every threshold went as the suite expected and k6 exited 0
      * (99: a threshold crossed); report.md must be there too.
      */

@@ -21,7 +21,7 @@ import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Project;
 
 /**
- * The k6 suite on a real k6 against a service that is not the lab ({@code src/second-service}: the
+ * {@code k6/own-service.js} on a real k6 against a service that is not the lab ({@code src/second-service}: the
  * JDK's HTTP server, 4 carriers, no {@code /lab/info}), given only its URLs: the load on its native wait,
  * its virtual-thread endpoint and its health check (on its management port) watched. k6 ends with every threshold as expected
  * ({@code EXPECT_STARVED=true}), and the report names the virtual-thread endpoint starved by the plan's
@@ -50,7 +50,7 @@ class K6SecondServiceIT {
 
     @Test
     void nativeWaitStarvesTheVirtualThreadEndpointAndLeavesTheHealthCheckUntouched(@TempDir Path reports) throws Exception {
-        ChildProcess.Result run = k6.run("starvation.js", Map.of(
+        ChildProcess.Result run = k6.run("own-service.js", Map.of(
                 "LOAD_URL", service.uri("/native?ms=100").toString(),
                 // the health check on the management port: /health on the service's own port keeps its median but not its
                 // tail under this load (p99 963-1308 ms measured, cause not named yet; docs/starving.md)

@@ -3,11 +3,11 @@ package io.starvationlab.k6;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +24,7 @@ import io.starvationlab.harness.Project;
 
 /**
  * The k6 suite on a real k6 against the packaged service: k6 accepts the options of every layout
- * (your own service's too, with a module of yours) and refuses broken ones, {@code smoke.js} passes, and {@code starvation.js} (the plan's quick
+ * ({@code own-service.js}'s too, with a module of yours) and refuses broken ones, {@code smoke.js} passes, and {@code starvation.js} (the plan's quick
  * settings) ends with every threshold as expected, every window's verdict as the JVM's facts predict
  * ({@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}), no probe dropped, and every probe that
  * names its event loop spread over all of them by the plan's rule.
@@ -57,19 +57,20 @@ class K6SuiteIT {
 
     @Test
     void k6ShouldAcceptTheOptionsOfEveryLayoutAndRefuseBrokenOnes() {
-        Path script = K6.SUITE.resolve("starvation.js");
-        for (Map<String, String> layout : List.of(Map.<String, String>of(), Map.of("QUICK", "true"),
-                Map.of("PINNED_URL", "http://lab-pinned:8080", "UNPINNED_URL", "http://lab-unpinned:8080"),
-                Map.of("PINNED_URL", "http://a:8080", "UNPINNED_URL", "http://b:8080", "LOAD_RATE", "200", "LOAD_MAX_VUS", "400",
-                        "STARVING_MODES", "", "PROBE_RATE", "7"),
-                Map.of("LOAD_URL", "http://orders:8081/native?ms=100", "WATCH", "hello=/hello,health=http://orders:9000/health",
-                        "WATCH_STARVED", "hello", "EXPECT_STARVED", "true"),
-                Map.of("LOAD_MODULE", FIXTURES.resolve("load-module.js").toString(), "BASE_URL", "http://orders.example:8080",
-                        "WATCH", "health=/health"))) {
-            ChildProcess.Result inspected = k6.inspect(script, layout);
-            assertThat(inspected.exitCode()).as("k6 inspect %s:\n%s", layout, inspected.output()).isZero();
-        }
-        assertThat(k6.inspect(K6.SUITE.resolve("smoke.js"), Map.of()).exitCode()).isZero();
+        Map<String, List<Map<String, String>>> layouts = Map.of(
+                "starvation.js", List.of(Map.of(), Map.of("QUICK", "true"),
+                        Map.of("PINNED_URL", "http://lab-pinned:8080", "UNPINNED_URL", "http://lab-unpinned:8080"),
+                        Map.of("PINNED_URL", "http://a:8080", "UNPINNED_URL", "http://b:8080", "LOAD_RATE", "200", "LOAD_MAX_VUS", "400",
+                                "STARVING_MODES", "", "PROBE_RATE", "7")),
+                "own-service.js", List.of(Map.of("LOAD_URL", "http://orders:8081/native?ms=100", "WATCH", "hello=/hello,health=http://orders:9000/health",
+                                "WATCH_STARVED", "hello", "EXPECT_STARVED", "true"),
+                        Map.of("LOAD_MODULE", FIXTURES.resolve("load-module.js").toString(), "BASE_URL", "http://orders.example:8080",
+                                "WATCH", "health=/health")),
+                "smoke.js", List.of(Map.of()));
+        layouts.forEach((script, knobs) -> knobs.forEach(layout -> {
+            ChildProcess.Result inspected = k6.inspect(K6.SUITE.resolve(script), layout);
+            assertThat(inspected.exitCode()).as("k6 inspect %s %s:\n%s", script, layout, inspected.output()).isZero();
+        }));
         Map<String, String> broken = new LinkedHashMap<>();
         broken.put("broken-unknown-executor.js", "unknown executor type 'constant-arrivals-rate'");
         broken.put("broken-missing-exec.js", "function 'probe' not found in exports");
@@ -85,7 +86,7 @@ class K6SuiteIT {
                 Map.of("LOAD_URL", "http://orders:8081/native", "WATCH", "health"), "WATCH: 'health' has no URL",
                 Map.of("LOAD_MODULE", FIXTURES.resolve("broken-load-module.js").toString()), "exports no request(params) function");
         brokenKnobs.forEach((knobs, message) -> {
-            ChildProcess.Result refused = k6.inspect(script, knobs);
+            ChildProcess.Result refused = k6.inspect(K6.SUITE.resolve("own-service.js"), knobs);
             assertThat(refused.exitCode()).as("%s", knobs).isNotZero();
             assertThat(refused.output()).as("%s", knobs).contains(message);
         });
@@ -119,7 +120,7 @@ class K6SuiteIT {
 
         // every window, the baseline too: each probe that names its event loop reached every one by the plan's rule
         int eventLoops = info.path("eventLoops").asInt();
-        List<JsonNode> counted = toList(lab.path("coverage")).stream().filter(c -> c.path("total").asInt() > 0).toList();
+        List<JsonNode> counted = StreamSupport.stream(lab.path("coverage").spliterator(), false).filter(c -> c.path("total").asInt() > 0).toList();
         assertThat(counted).extracting(c -> c.path("probe").asText()).contains("virtual", "worker", "event-loop");
         assertThat(counted).filteredOn(c -> c.path("probe").asText().equals("virtual")).hasSize(6);
         for (JsonNode coverage : counted) {
@@ -143,11 +144,4 @@ class K6SuiteIT {
         }
         throw new AssertionError("prediction-cases.json has no case for " + mode + " / " + downstream + " on " + info);
     }
-
-    private static List<JsonNode> toList(JsonNode array) {
-        List<JsonNode> list = new ArrayList<>();
-        array.forEach(list::add);
-        return list;
-    }
-
 }

@@ -41,8 +41,9 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
         }
     }
 
-    public record Quick(double durationScale, double minimumSeconds, double baselineSeconds, double drainSeconds,
-            List<String> skipPhases) {
+    /** A quick run: its baseline and drain, and the phases it runs, each for the seconds it gives. */
+    @JsonIgnoreProperties({ "$comment" })
+    public record Quick(double baselineSeconds, double drainSeconds, Map<String, Double> phases) {
     }
 
     /**
@@ -103,9 +104,13 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
 
     /** The phases to run in the given mode, grouped by server JVM in order of first appearance. */
     public Map<String, List<Phase>> phasesByJvm(boolean quickMode) {
+        List<String> unknown = quick.phases().keySet().stream().filter(name -> phases.stream().noneMatch(p -> p.name().equals(name))).toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalStateException("quick.phases names no phase of the plan: " + unknown);
+        }
         Map<String, List<Phase>> grouped = new LinkedHashMap<>();
         for (Phase phase : phases) {
-            if (quickMode && quick.skipPhases().contains(phase.name())) {
+            if (quickMode && !quick.phases().containsKey(phase.name())) {
                 continue;
             }
             if (!jvms.containsKey(phase.jvm())) {
@@ -117,7 +122,7 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
     }
 
     public Duration phaseDuration(Phase phase, boolean quickMode) {
-        double seconds = quickMode ? Math.max(quick.minimumSeconds(), phase.seconds() * quick.durationScale()) : phase.seconds();
+        double seconds = quickMode ? quick.phases().get(phase.name()) : phase.seconds();
         return Duration.ofMillis((long) (seconds * 1000));
     }
 
