@@ -10,11 +10,11 @@ import java.util.Optional;
 
 import io.starvationlab.experiment.prometheus.AlertEpisode;
 import io.starvationlab.experiment.prometheus.AlertRules;
+import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.prometheus.PrometheusServer;
-import io.starvationlab.experiment.results.AlertTimeline;
-import io.starvationlab.experiment.results.PrometheusReport;
+import io.starvationlab.experiment.results.JudgedPrometheus;
 
 /**
  * The findings the starvation alerts must meet on the run's own Prometheus (caught in every starved
@@ -30,11 +30,11 @@ final class AlertFindings {
     private AlertFindings() {
     }
 
-    static List<Finding> evaluate(PrometheusReport report) {
+    static List<Finding> evaluate(JudgedPrometheus report) {
         if (!report.measured()) {
             return List.of();
         }
-        AlertTimeline timeline = report.timeline();
+        MeasuredPrometheus timeline = report.record();
         List<PhaseWindow> windows = timeline.windows();
         List<AlertRules.Alert> alerts = timeline.alerts();
         List<Finding> findings = new ArrayList<>();
@@ -54,7 +54,7 @@ final class AlertFindings {
         return findings;
     }
 
-    private static Finding detection(AlertTimeline timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
+    private static Finding detection(MeasuredPrometheus timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
         String id = id(alert.name(), "pending");
         String claim = alert.name() + " goes pending within " + DETECTION_BOUND.toSeconds() + " s of the start of every starved phase";
         String expected = "pending <= " + DETECTION_BOUND.toSeconds() + " s after the load starts, or still active from the starved phase before";
@@ -74,7 +74,7 @@ final class AlertFindings {
                 measured.add(phase.name() + " still active from " + from.map(PhaseWindow::name).orElse("before the run"));
                 holds &= fromStarved;
             } else {
-                double latency = AlertTimeline.seconds(phase.start(), episode.get().pending());
+                double latency = MeasuredPrometheus.seconds(phase.start(), episode.get().pending());
                 measured.add(String.format(Locale.ROOT, "%s %.0f s", phase.name(), latency));
                 holds &= latency <= DETECTION_BOUND.toSeconds();
             }
@@ -82,7 +82,7 @@ final class AlertFindings {
         return new Finding(id, claim, expected, String.join(", ", measured), holds);
     }
 
-    private static Finding firing(AlertTimeline timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
+    private static Finding firing(MeasuredPrometheus timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
         String id = id(alert.name(), "fires");
         long hold = alert.holdFor().toSeconds();
         String claim = alert.name() + " fires in every starved phase that outlasts its for: (" + hold + " s)";
@@ -101,7 +101,7 @@ final class AlertFindings {
             }
             Instant firing = episode.get().firing();
             boolean fired = firing != null && firing.isBefore(phase.end());
-            measured.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), AlertTimeline.seconds(phase.start(), firing))
+            measured.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), MeasuredPrometheus.seconds(phase.start(), firing))
                     : phase.name() + " not firing");
             holds &= fired;
         }
@@ -111,7 +111,7 @@ final class AlertFindings {
         return new Finding(id, claim, expected, String.join(", ", measured), holds);
     }
 
-    private static Finding resolution(AlertTimeline timeline, AlertRules.Alert alert) {
+    private static Finding resolution(MeasuredPrometheus timeline, AlertRules.Alert alert) {
         String id = id(alert.name(), "resolves");
         List<PhaseWindow> windows = timeline.windows();
         String claim = alert.name() + " resolves after the starvation";
@@ -133,7 +133,7 @@ final class AlertFindings {
                 measured.add(last.name() + " still active when the run ended");
                 holds = false;
             } else {
-                measured.add(String.format(Locale.ROOT, "%s %.0f s after its load", last.name(), AlertTimeline.seconds(last.loadEnd(), episode.resolved())));
+                measured.add(String.format(Locale.ROOT, "%s %.0f s after its load", last.name(), MeasuredPrometheus.seconds(last.loadEnd(), episode.resolved())));
             }
         }
         if (measured.isEmpty()) {
@@ -147,7 +147,7 @@ final class AlertFindings {
      * pending there is listed with the conditions that held: its {@code for:} is there to absorb such
      * spans (on this machine, a canary p99 above 100 ms while the load generator saturates the CPU).
      */
-    private static Finding falseAlarms(AlertTimeline timeline) {
+    private static Finding falseAlarms(MeasuredPrometheus timeline) {
         String id = "no-false-alarms";
         List<PhaseWindow> windows = timeline.windows();
         String claim = "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never fire in a phase that is not starved";
@@ -184,8 +184,8 @@ final class AlertFindings {
         return new Finding(id, claim, expected, measured, alarms.isEmpty());
     }
 
-    private static Finding panels(PrometheusReport report) {
-        List<String> empty = report.panels().stream().filter(p -> p.phasesWithData().isEmpty()).map(PrometheusReport.PanelRow::title).toList();
+    private static Finding panels(JudgedPrometheus report) {
+        List<String> empty = report.panels().stream().filter(p -> p.phasesWithData().isEmpty()).map(JudgedPrometheus.PanelRow::title).toList();
         return new Finding("dashboard-panels-have-data", "Every dashboard panel shows data in at least one phase",
                 "each panel's queries return a number in some phase", empty.isEmpty() ? report.panels().size() + " of " + report.panels().size()
                         + " panels" : "no data: " + String.join(", ", empty), empty.isEmpty());

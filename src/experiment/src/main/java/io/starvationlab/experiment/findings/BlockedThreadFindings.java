@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 
 /**
  * Vert.x's blocked-thread checker as an oracle: under any load of the plan, a server JVM's event loops keep
@@ -22,7 +22,7 @@ final class BlockedThreadFindings {
     }
 
     /** {@code servers}: the main plan's server JVMs by name (null: it did not start); the eager cold-start runs join them. */
-    static Finding evaluate(Map<String, EventLoopsBlocked> servers, List<ColdStartRecord> coldStarts) {
+    static Finding evaluate(Map<String, EventLoopsBlocked> servers, List<MeasuredColdStart> coldStarts) {
         String claim = "No event loop waits, whatever holds the carriers: Vert.x's blocked-thread checker warns of none in any server JVM";
         String expected = "no blocked-thread warning about an event loop in the log of any server JVM of the main plan, nor of an eager cold start";
         Map<String, EventLoopsBlocked> judged = new LinkedHashMap<>();

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.run.ColdStartRecord;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 
 /**
  * Fresh JVMs starved at once: a bean the event loops need, left to its first use, holds them while its
@@ -26,18 +26,18 @@ final class ColdStartFindings {
     private ColdStartFindings() {
     }
 
-    static Finding evaluate(List<ColdStartRecord> runs) {
+    static Finding evaluate(List<MeasuredColdStart> runs) {
         String claim = "A bean the event loops need, created on its first use by a virtual thread that then waits for a carrier, blocks every"
                 + " event loop that needs it, liveness included, for as long as the carriers starve; created at start-up, nothing blocks";
         String expected = String.format(Locale.ROOT, "in every repeat, lazy: an event loop reported blocked for at least %s; eager: no event"
                 + " loop reported blocked, every malformed request 400 within %.0f ms, /q/health/live and /probe/event-loop 200 within %s"
                 + " (on the service's clock)", Figures.seconds(BLOCKED_FOR_MILLIS), MALFORMED_WITHIN_MILLIS, Figures.seconds(PROBES_WITHIN_MILLIS));
-        if (runs.stream().noneMatch(ColdStartRecord::lazy) || runs.stream().allMatch(ColdStartRecord::lazy)) {
+        if (runs.stream().noneMatch(MeasuredColdStart::lazy) || runs.stream().allMatch(MeasuredColdStart::lazy)) {
             return Finding.notJudged(LAZY_BEAN, claim, expected, "not measured: the cold-start runs did not run (see -Dexperiment.phases)");
         }
         List<String> measured = new ArrayList<>();
         boolean holds = true;
-        for (ColdStartRecord run : runs) {
+        for (MeasuredColdStart run : runs) {
             List<String> wrong = run.lazy() ? lazyFaults(run) : eagerFaults(run);
             holds &= wrong.isEmpty();
             measured.add(describe(run) + (wrong.isEmpty() ? "" : " — NOT as expected: " + String.join(", ", wrong)));
@@ -45,7 +45,7 @@ final class ColdStartFindings {
         return new Finding(LAZY_BEAN, claim, expected, String.join("; ", measured), holds);
     }
 
-    private static List<String> lazyFaults(ColdStartRecord run) {
+    private static List<String> lazyFaults(MeasuredColdStart run) {
         List<String> wrong = new ArrayList<>();
         if (!run.triggered()) {
             wrong.add("the bean's creation never began on a virtual thread");
@@ -56,7 +56,7 @@ final class ColdStartFindings {
         return wrong;
     }
 
-    private static List<String> eagerFaults(ColdStartRecord run) {
+    private static List<String> eagerFaults(MeasuredColdStart run) {
         List<String> wrong = new ArrayList<>();
         if (!run.triggered()) {
             wrong.add("no request refused for a permit, so the event loops never needed the bean");
@@ -70,8 +70,8 @@ final class ColdStartFindings {
         return wrong;
     }
 
-    private static List<String> answered(ColdStartRecord run, String name, int status, double withinMillis) {
-        ColdStartRecord.Probe probe = run.probe(name);
+    private static List<String> answered(MeasuredColdStart run, String name, int status, double withinMillis) {
+        MeasuredColdStart.Probe probe = run.probe(name);
         List<String> wrong = new ArrayList<>();
         if (probe.count() == 0 || !probe.statuses().keySet().equals(Set.of(status))) {
             wrong.add(name + " answered " + probe.statuses() + ", not all " + status);
@@ -82,10 +82,10 @@ final class ColdStartFindings {
         return wrong;
     }
 
-    private static String describe(ColdStartRecord run) {
+    private static String describe(MeasuredColdStart run) {
         String blocked = run.eventLoopsBlocked().any() ? String.format(Locale.ROOT, "%d blocked-thread warnings, longest %s",
                 run.eventLoopsBlocked().warnings(), Figures.seconds(run.eventLoopsBlocked().longestMillis())) : "no event loop blocked";
-        Map<String, ColdStartRecord.Probe> probes = run.probes();
+        Map<String, MeasuredColdStart.Probe> probes = run.probes();
         return String.format(Locale.ROOT, "repeat %d %s: %s, live max %s ms, event-loop max %s ms, malformed %s max %s ms (client; service %s / %s / %s ms)",
                 run.repeat(), run.lazy() ? "lazy" : "eager", blocked, Figures.fixed(probes.get("live").maxMillis()),
                 Figures.fixed(probes.get("event-loop").maxMillis()), probes.get("malformed").statuses(), Figures.fixed(probes.get("malformed").maxMillis()),

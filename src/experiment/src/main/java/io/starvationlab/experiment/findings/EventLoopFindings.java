@@ -8,7 +8,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.results.ProbeDistribution;
 import io.starvationlab.experiment.results.QueueModel;
 import io.starvationlab.experiment.results.UnrelatedWait;
@@ -36,10 +36,10 @@ final class EventLoopFindings {
     private EventLoopFindings() {
     }
 
-    static List<Finding> evaluate(Function<String, Optional<PhaseReport>> phase) {
+    static List<Finding> evaluate(Function<String, Optional<JudgedPhase>> phase) {
         List<Finding> findings = new ArrayList<>();
-        List<PhaseReport> one = waited(phase, ONE);
-        List<PhaseReport> several = waited(phase, DEFAULT);
+        List<JudgedPhase> one = waited(phase, ONE);
+        List<JudgedPhase> several = waited(phase, DEFAULT);
         phase.apply("native-eight-event-loops").filter(p -> p.unrelatedWait() != null).ifPresent(eight -> {
             several.add(eight);
         });
@@ -64,7 +64,7 @@ final class EventLoopFindings {
     }
 
     /** Whether a phase's wait depends on the event loop: the spread of their medians, and a share far past the model. */
-    static boolean unfair(PhaseReport phase) {
+    static boolean unfair(JudgedPhase phase) {
         return phase.unrelatedWait().slowestToFastestP50() >= UNFAIR_SPREAD && phase.unrelatedWait().overTwiceModel() >= UNFAIR_SHARE;
     }
 
@@ -72,7 +72,7 @@ final class EventLoopFindings {
      * Unfairness comes and goes between runs of the same phase (which queues the carriers keep serving is
      * not decided by the load), so the finding is that it appears with several event loops and never with one.
      */
-    private static Finding unfair(List<PhaseReport> one, List<PhaseReport> several) {
+    private static Finding unfair(List<JudgedPhase> one, List<JudgedPhase> several) {
         String claim = "Found here: with several event loops (Quarkus' default: one per processor), the wait depends on the event loop, in some runs";
         String expected = String.format(Locale.ROOT, "unfair (slowest event loop's p50 >= %.0fx the fastest's, and >= %.0f %% of probes over twice"
                 + " the model) in at least one of the phases with several event loops, in none with one", UNFAIR_SPREAD, UNFAIR_SHARE * 100);
@@ -92,18 +92,18 @@ final class EventLoopFindings {
      * One event loop as a mitigation: it bounds the tail by the queue, leaves the median where the queue
      * puts it, and what it could cost is the throughput of requests the event loops themselves limit (0 ms).
      */
-    private static Finding mitigation(Function<String, Optional<PhaseReport>> phase, List<PhaseReport> one, List<PhaseReport> several) {
+    private static Finding mitigation(Function<String, Optional<JudgedPhase>> phase, List<JudgedPhase> one, List<JudgedPhase> several) {
         String claim = "One event loop bounds the tail by the queue, not by how long the starvation lasts, and leaves the median; here at no cost in throughput";
         String expected = "worst /probe/virtual p99 with one event loop <= 1/2 of the worst with several; unpinned 0 ms throughput at one"
                 + " event loop >= 0.85x the default's (2 cores shared by load and service: more cores may differ)";
-        Optional<PhaseReport> fast1 = phase.apply("unpinned-0ms-one-event-loop");
-        Optional<PhaseReport> fastDefault = phase.apply("unpinned-0ms-default-event-loops");
-        Optional<PhaseReport> fast8 = phase.apply("unpinned-0ms-eight-event-loops");
+        Optional<JudgedPhase> fast1 = phase.apply("unpinned-0ms-one-event-loop");
+        Optional<JudgedPhase> fastDefault = phase.apply("unpinned-0ms-default-event-loops");
+        Optional<JudgedPhase> fast8 = phase.apply("unpinned-0ms-eight-event-loops");
         if (one.size() < ONE.size() || several.size() < DEFAULT.size() || fast1.isEmpty() || fastDefault.isEmpty()) {
             return missing(MITIGATION, claim, expected, one);
         }
-        PhaseReport worstOne = worstP99(one);
-        PhaseReport worstSeveral = worstP99(several);
+        JudgedPhase worstOne = worstP99(one);
+        JudgedPhase worstSeveral = worstP99(several);
         double ratio = fast1.get().throughputPerSecond() / fastDefault.get().throughputPerSecond();
         return new Finding(MITIGATION, claim, expected, String.format(Locale.ROOT,
                 "worst p99 %s (%s) vs %s (%s); p50 %s to %s with one, %s to %s with several; unpinned 0 ms: %.0f req/s at one event loop,"
@@ -115,37 +115,37 @@ final class EventLoopFindings {
                 p99(worstOne) <= p99(worstSeveral) / 2 && ratio >= 0.85);
     }
 
-    private static double p99(PhaseReport phase) {
+    private static double p99(JudgedPhase phase) {
         return phase.unrelatedWait().measured().p99Millis();
     }
 
-    private static PhaseReport worstP99(List<PhaseReport> phases) {
+    private static JudgedPhase worstP99(List<JudgedPhase> phases) {
         return phases.stream().max(java.util.Comparator.comparingDouble(EventLoopFindings::p99)).orElseThrow();
     }
 
-    private static double minP50(List<PhaseReport> phases) {
+    private static double minP50(List<JudgedPhase> phases) {
         return phases.stream().mapToDouble(p -> p.unrelatedWait().measured().p50Millis()).min().orElse(Double.NaN);
     }
 
-    private static double maxP50(List<PhaseReport> phases) {
+    private static double maxP50(List<JudgedPhase> phases) {
         return phases.stream().mapToDouble(p -> p.unrelatedWait().measured().p50Millis()).max().orElse(Double.NaN);
     }
 
-    private static Finding missing(String id, String claim, String expected, List<PhaseReport> measured) {
+    private static Finding missing(String id, String claim, String expected, List<JudgedPhase> measured) {
         return Finding.notJudged(id, claim, expected, measured.isEmpty() ? "not measured in this run"
-                : "only " + measured.stream().map(PhaseReport::name).collect(Collectors.joining(", ")) + " measured");
+                : "only " + measured.stream().map(JudgedPhase::name).collect(Collectors.joining(", ")) + " measured");
     }
 
-    private static List<PhaseReport> waited(Function<String, Optional<PhaseReport>> phase, List<String> names) {
+    private static List<JudgedPhase> waited(Function<String, Optional<JudgedPhase>> phase, List<String> names) {
         return new ArrayList<>(names.stream().map(phase).flatMap(Optional::stream).filter(p -> p.unrelatedWait() != null).toList());
     }
 
-    private static double slowest(PhaseReport phase) {
+    private static double slowest(JudgedPhase phase) {
         return phase.unrelatedWait().byEventLoop().values().stream().filter(d -> d.count() >= UnrelatedWait.MIN_PER_EVENT_LOOP)
                 .mapToDouble(ProbeDistribution::p50Millis).max().orElse(Double.NaN);
     }
 
-    private static double fastest(PhaseReport phase) {
+    private static double fastest(JudgedPhase phase) {
         return phase.unrelatedWait().byEventLoop().values().stream().filter(d -> d.count() >= UnrelatedWait.MIN_PER_EVENT_LOOP)
                 .mapToDouble(ProbeDistribution::p50Millis).min().orElse(Double.NaN);
     }

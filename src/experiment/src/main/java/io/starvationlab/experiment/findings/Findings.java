@@ -3,8 +3,8 @@ package io.starvationlab.experiment.findings;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.experiment.results.RunResults;
 
 /** Every finding judged on a run's results, in the order the report gives them. */
 public final class Findings {
@@ -12,7 +12,7 @@ public final class Findings {
     private Findings() {
     }
 
-    public static List<Finding> of(RunResults results, Plan plan) {
+    public static List<Finding> of(JudgedRun results, Plan plan) {
         List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved(), plan.untouched()));
         findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
         findings.add(QuotaFindings.evaluate(results.quota()));

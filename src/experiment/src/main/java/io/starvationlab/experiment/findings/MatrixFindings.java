@@ -6,12 +6,12 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import io.starvationlab.experiment.results.Figures;
+import io.starvationlab.experiment.results.JudgedMatrix;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.plan.Prediction;
 import io.starvationlab.harness.plan.StarvationRule;
-import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.MatrixReport;
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /**
  * The findings judged on the JDK matrix. One fails when anything measured contradicts it; it holds only
@@ -23,7 +23,7 @@ final class MatrixFindings {
     private MatrixFindings() {
     }
 
-    static List<Finding> evaluate(MatrixReport matrix, StarvationRule rule) {
+    static List<Finding> evaluate(JudgedMatrix matrix, StarvationRule rule) {
         List<Finding> findings = new ArrayList<>();
         findings.add(jdk21SynchronizedPins(matrix));
         findings.add(reentrantNeverStarves(matrix));
@@ -34,45 +34,45 @@ final class MatrixFindings {
     }
 
     /** Seed: JDK 21 synchronized pins at the carrier model; 25, 26 and 27 run it like unpinned. */
-    static Finding jdk21SynchronizedPins(MatrixReport matrix) {
+    static Finding jdk21SynchronizedPins(JudgedMatrix matrix) {
         String id = "matrix-jdk21-synchronized-pins";
         String claim = "JDK 21 synchronized pins; JDK 25, 26 and 27 do not (JEP 491)";
         String expected = "pinned on 21 within 15 % of the carrier model and starved; on 25, 26, 27 within 10 % of unpinned and not starved";
-        Optional<PhaseReport> on21 = figures(matrix, 21, "pinned");
+        Optional<JudgedPhase> on21 = figures(matrix, 21, "pinned");
         if (on21.isEmpty()) {
             return missing(id, claim, expected, matrix);
         }
-        PhaseReport pinned21 = on21.get();
+        JudgedPhase pinned21 = on21.get();
         Judgement judgement = new Judgement();
-        judgement.expect(Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && PhaseReport.STARVED.equals(pinned21.verdict()));
+        judgement.expect(Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && JudgedPhase.STARVED.equals(pinned21.verdict()));
         List<String> measured = new ArrayList<>(List.of(String.format(Locale.ROOT, "21: %.1f/s vs %.1f/s (%s) %s, %s", pinned21.throughputPerSecond(),
                 pinned21.modelLimitPerSecond(), pinned21.modelBasis(), Figures.ratio(pinned21.throughputToModel()), verdict(pinned21))));
         for (int jdk : List.of(25, 26, 27)) {
-            Optional<PhaseReport> pinned = figures(matrix, jdk, "pinned");
-            Optional<PhaseReport> unpinned = figures(matrix, jdk, "unpinned");
+            Optional<JudgedPhase> pinned = figures(matrix, jdk, "pinned");
+            Optional<JudgedPhase> unpinned = figures(matrix, jdk, "unpinned");
             if (pinned.isEmpty() || unpinned.isEmpty()) {
                 measured.add(jdk + ": not measured");
                 judgement.missing();
                 continue;
             }
             double ratio = pinned.get().throughputPerSecond() / unpinned.get().throughputPerSecond();
-            judgement.expect(Math.abs(ratio - 1) <= 0.10 && PhaseReport.NOT_STARVED.equals(pinned.get().verdict()));
+            judgement.expect(Math.abs(ratio - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(pinned.get().verdict()));
             measured.add(String.format(Locale.ROOT, "%d: %.1f/s vs unpinned %s %s, %s", jdk, pinned.get().throughputPerSecond(),
                     Figures.perSecond(unpinned.get().throughputPerSecond()), Figures.ratio(ratio), verdict(pinned.get())));
         }
         return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
     }
 
-    static Finding reentrantNeverStarves(MatrixReport matrix) {
+    static Finding reentrantNeverStarves(JudgedMatrix matrix) {
         String id = "matrix-reentrant-never-starves";
         String claim = "ReentrantLock never starves, on any JDK";
         String expected = "reentrant not starved on every JDK of the matrix";
-        List<MatrixReport.Cell> cells = measuredCells(matrix, "reentrant");
+        List<JudgedMatrix.Cell> cells = measuredCells(matrix, "reentrant");
         if (cells.isEmpty()) {
             return missing(id, claim, expected, matrix);
         }
         Judgement judgement = new Judgement();
-        judgement.expect(cells.stream().allMatch(cell -> PhaseReport.NOT_STARVED.equals(cell.figures().verdict())));
+        judgement.expect(cells.stream().allMatch(cell -> JudgedPhase.NOT_STARVED.equals(cell.figures().verdict())));
         if (cells.size() < matrix.columns().size()) {
             judgement.missing();
         }
@@ -82,12 +82,12 @@ final class MatrixFindings {
     }
 
     /** From 26 LockingMode is gone: ignored with a warning on 26, unknown after; synchronized stays unpinned. */
-    static Finding noFlagBringsPinningBackFrom26(MatrixReport matrix) {
+    static Finding noFlagBringsPinningBackFrom26(JudgedMatrix matrix) {
         String id = "matrix-no-flag-pins-from-26";
         String claim = "From JDK 26 no flag makes synchronized pin: -XX:LockingMode=1 is ignored (26) or refused (27)";
         String expected = "on each JDK 26+ the JVM's own warning or refusal captured, and where it starts, /lab/info synchronizedPins false and"
                 + " pinned-legacy-locking not starved";
-        List<MatrixReport.Column> columns = matrix.columns().stream().filter(column -> column.feature() >= 26 && "measured".equals(column.status())).toList();
+        List<JudgedMatrix.Column> columns = matrix.columns().stream().filter(column -> column.feature() >= 26 && "measured".equals(column.status())).toList();
         if (columns.isEmpty()) {
             return missing(id, claim, expected, matrix);
         }
@@ -96,8 +96,8 @@ final class MatrixFindings {
             judgement.missing();
         }
         List<String> measured = new ArrayList<>();
-        for (MatrixReport.Column column : columns) {
-            Optional<MatrixReport.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
+        for (JudgedMatrix.Column column : columns) {
+            Optional<JudgedMatrix.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
             if (attempt.isEmpty()) {
                 measured.add(column.feature() + ": not attempted");
                 judgement.missing();
@@ -109,38 +109,38 @@ final class MatrixFindings {
                 measured.add(column.feature() + ": refused to start, " + says);
                 continue;
             }
-            Optional<ServerFacts> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
-            Optional<PhaseReport> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
+            Optional<MeasuredServer.Info> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
+            Optional<JudgedPhase> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
             boolean pins = server.map(s -> !Boolean.FALSE.equals(s.synchronizedPins())).orElse(true);
-            judgement.expect(!attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> PhaseReport.NOT_STARVED.equals(p.verdict())).orElse(true));
+            judgement.expect(!attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> JudgedPhase.NOT_STARVED.equals(p.verdict())).orElse(true));
             if (pinned.isEmpty()) {
                 judgement.missing();
             }
             measured.add(String.format(Locale.ROOT, "%d: started, %s; synchronizedPins %s; pinned %s", column.feature(), says,
-                    server.map(ServerFacts::synchronizedPins).orElse(null),
+                    server.map(MeasuredServer.Info::synchronizedPins).orElse(null),
                     pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")));
         }
         return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
     }
 
-    static Finding nativeAndCpuStarveEverywhere(MatrixReport matrix, StarvationRule rule) {
+    static Finding nativeAndCpuStarveEverywhere(JudgedMatrix matrix, StarvationRule rule) {
         String id = "matrix-native-and-cpu-starve";
         String claim = "Native frames and CPU work starve on every JDK that has them";
         String expected = "native (JDK 22+; 501 on 21) and cpu starved on every JDK of the matrix (" + rule.describe() + ")";
-        List<MatrixReport.Cell> cells = new ArrayList<>(matrix.cells().stream()
+        List<JudgedMatrix.Cell> cells = new ArrayList<>(matrix.cells().stream()
                 .filter(cell -> ("native".equals(cell.cell()) || "cpu".equals(cell.cell())) && cell.outcome() != null).toList());
         if (cells.isEmpty()) {
             return missing(id, claim, expected, matrix);
         }
         Judgement judgement = new Judgement();
         List<String> measured = new ArrayList<>();
-        for (MatrixReport.Cell cell : cells) {
+        for (JudgedMatrix.Cell cell : cells) {
             if (cell.figures() == null) {
                 boolean expectedUnavailable = Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction());
                 judgement.expect(expectedUnavailable);
                 measured.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome());
             } else {
-                judgement.expect(PhaseReport.STARVED.equals(cell.figures().verdict()));
+                judgement.expect(JudgedPhase.STARVED.equals(cell.figures().verdict()));
                 measured.add(String.format(Locale.ROOT, "%d %s: %s", cell.jdk(), cell.cell(), verdict(cell.figures())));
             }
         }
@@ -155,13 +155,13 @@ final class MatrixFindings {
      * A carrier pinned on a socket read: on 21 (platform pollers) at the carrier model; from 22 a
      * collapse with the default pollers, and the carrier model again with jdk.pollerMode=1.
      */
-    static Finding pollers(MatrixReport matrix) {
+    static Finding pollers(JudgedMatrix matrix) {
         String id = "matrix-pinned-socket-read";
         String claim = "Found here: a carrier pinned on a socket read follows the carrier model on JDK 21 and collapses on 22+ unless"
                 + " -Djdk.pollerMode=1";
         String expected = "pinned-db on 21 starved at the carrier model, not under half of it (the database's round trip adds to each call); native-db on 22+ under half of it, and native-db with"
                 + " jdk.pollerMode=1 at least 2x native-db";
-        Optional<PhaseReport> on21 = figures(matrix, 21, "pinned-db");
+        Optional<JudgedPhase> on21 = figures(matrix, 21, "pinned-db");
         List<Integer> newer = measuredJdks(matrix).stream().filter(jdk -> jdk >= 22).toList();
         if (on21.isEmpty() && newer.isEmpty()) {
             return missing(id, claim, expected, matrix);
@@ -172,7 +172,7 @@ final class MatrixFindings {
         }
         List<String> measured = new ArrayList<>();
         if (on21.isPresent()) {
-            judgement.expect(MatrixReport.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
+            judgement.expect(JudgedMatrix.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
             measured.add(String.format(Locale.ROOT, "21 pinned-db: %.1f/s vs %.1f/s %s", on21.get().throughputPerSecond(),
                     on21.get().modelLimitPerSecond(), Figures.ratio(on21.get().throughputToModel())));
         } else {
@@ -180,15 +180,15 @@ final class MatrixFindings {
             judgement.missing();
         }
         for (int jdk : newer) {
-            Optional<PhaseReport> stock = figures(matrix, jdk, "native-db");
-            Optional<PhaseReport> platform = figures(matrix, jdk, "native-db-platform-pollers");
+            Optional<JudgedPhase> stock = figures(matrix, jdk, "native-db");
+            Optional<JudgedPhase> platform = figures(matrix, jdk, "native-db-platform-pollers");
             if (stock.isEmpty() || platform.isEmpty()) {
                 judgement.missing();
                 measured.add(jdk + ": " + (stock.isEmpty() ? "native-db" : "native-db-platform-pollers") + " not measured");
                 continue;
             }
             double restored = platform.get().throughputPerSecond() / Math.max(stock.get().throughputPerSecond(), 1e-9);
-            judgement.expect(stock.get().throughputToModel() < MatrixReport.COLLAPSE_BELOW && restored >= 2);
+            judgement.expect(stock.get().throughputToModel() < JudgedMatrix.COLLAPSE_BELOW && restored >= 2);
             measured.add(String.format(Locale.ROOT, "%d native-db: %s of %.1f/s, with pollerMode=1 %.1f/s", jdk,
                     Figures.perSecond(stock.get().throughputPerSecond()), stock.get().modelLimitPerSecond(), platform.get().throughputPerSecond()));
         }
@@ -213,30 +213,30 @@ final class MatrixFindings {
         }
     }
 
-    private static Optional<PhaseReport> figures(MatrixReport matrix, int jdk, String cell) {
-        return matrix.cell(jdk, cell).map(MatrixReport.Cell::figures);
+    private static Optional<JudgedPhase> figures(JudgedMatrix matrix, int jdk, String cell) {
+        return matrix.cell(jdk, cell).map(JudgedMatrix.Cell::figures);
     }
 
-    private static List<MatrixReport.Cell> measuredCells(MatrixReport matrix, String name) {
+    private static List<JudgedMatrix.Cell> measuredCells(JudgedMatrix matrix, String name) {
         return matrix.cells().stream().filter(cell -> cell.cell().equals(name) && cell.figures() != null).toList();
     }
 
-    private static List<Integer> measuredJdks(MatrixReport matrix) {
-        return matrix.columns().stream().filter(column -> "measured".equals(column.status())).map(MatrixReport.Column::feature).toList();
+    private static List<Integer> measuredJdks(JudgedMatrix matrix) {
+        return matrix.columns().stream().filter(column -> "measured".equals(column.status())).map(JudgedMatrix.Column::feature).toList();
     }
 
     /** The JDKs of the matrix that measured none of {@code cells}, said in the finding. */
-    private static String notMeasured(MatrixReport matrix, List<MatrixReport.Cell> cells) {
-        List<Integer> absent = matrix.columns().stream().map(MatrixReport.Column::feature)
+    private static String notMeasured(JudgedMatrix matrix, List<JudgedMatrix.Cell> cells) {
+        List<Integer> absent = matrix.columns().stream().map(JudgedMatrix.Column::feature)
                 .filter(jdk -> cells.stream().noneMatch(cell -> cell.jdk() == jdk)).toList();
         return absent.isEmpty() ? "" : "; not measured on " + absent;
     }
 
-    private static String verdict(PhaseReport report) {
+    private static String verdict(JudgedPhase report) {
         return report.verdict() + " (" + Figures.slowdown(report) + ")";
     }
 
-    private static Finding missing(String id, String claim, String expected, MatrixReport matrix) {
+    private static Finding missing(String id, String claim, String expected, JudgedMatrix matrix) {
         return Finding.notJudged(id, claim, expected, "not measured in this run (" + matrix.describeJdks() + ")");
     }
 }

@@ -9,12 +9,12 @@ import java.util.function.DoublePredicate;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.starvationlab.experiment.results.Figures;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.ProbeDistribution;
+import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.plan.StarvationRule;
 import io.starvationlab.harness.plan.UntouchedRule;
-import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.results.ProbeDistribution;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /** The findings judged on the main plan's phases: published claims about pinning and carriers, and those found here. */
 final class PhaseFindings {
@@ -22,10 +22,10 @@ final class PhaseFindings {
     private PhaseFindings() {
     }
 
-    static List<Finding> evaluate(List<PhaseReport> reports, Map<String, ServerFacts> servers, StarvationRule rule, UntouchedRule untouched) {
-        Map<String, PhaseReport> byName = reports.stream().collect(Collectors.toMap(PhaseReport::name, Function.identity(), (a, b) -> a));
-        Function<String, Optional<PhaseReport>> phase = name -> Optional.ofNullable(byName.get(name));
-        Optional<PhaseReport> pinning = phase.apply("pinned-legacy-locking")
+    static List<Finding> evaluate(List<JudgedPhase> reports, Map<String, MeasuredServer.Info> servers, StarvationRule rule, UntouchedRule untouched) {
+        Map<String, JudgedPhase> byName = reports.stream().collect(Collectors.toMap(JudgedPhase::name, Function.identity(), (a, b) -> a));
+        Function<String, Optional<JudgedPhase>> phase = name -> Optional.ofNullable(byName.get(name));
+        Optional<JudgedPhase> pinning = phase.apply("pinned-legacy-locking")
                 .or(() -> phase.apply("pinned").filter(p -> Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins())));
         List<Finding> findings = new ArrayList<>();
 
@@ -36,7 +36,7 @@ final class PhaseFindings {
                 Math.abs(p.throughputToModel() - 1) <= 0.15))
                 .orElse(missing("pinned-throughput-at-carrier-model", "Pinned throughput scales with carriers, not tasks", "pinned ~ carriers / ms, within 15 %")));
 
-        List<PhaseReport> holders = new ArrayList<>();
+        List<JudgedPhase> holders = new ArrayList<>();
         pinning.ifPresent(holders::add);
         phase.apply("native").ifPresent(holders::add);
         phase.apply("cpu").ifPresent(holders::add);
@@ -46,7 +46,7 @@ final class PhaseFindings {
                         holders.stream().map(p -> String.format(Locale.ROOT, "%s %.0fx: %s", p.name(), p.virtualProbeSlowdown(),
                                 p.unrelatedWait() == null ? String.format(Locale.ROOT, "p50 %.0f ms", p.probes().get("virtual").p50Millis())
                                         : distribution(p))).collect(Collectors.joining("; ")),
-                        holders.size() == 3 && holders.stream().allMatch(p -> PhaseReport.STARVED.equals(p.verdict()))));
+                        holders.size() == 3 && holders.stream().allMatch(p -> JudgedPhase.STARVED.equals(p.verdict()))));
 
         findings.add(phase.apply("native").map(p -> new Finding(UNTOUCHED_ID, UNTOUCHED, untouched.describe() + ", under native load",
                 untouched.probes().stream().map(name -> String.format(Locale.ROOT, "%s %.1f ms", name, figure(untouched, p, name)))
@@ -62,11 +62,11 @@ final class PhaseFindings {
                 r -> r >= 3));
         findings.add(ratio("shared-lock-type-irrelevant", "With a shared lock, lock type stops mattering", "pinned/shared within 15 % of reentrant/shared",
                 phase.apply("pinned-shared"), phase.apply("reentrant-shared"), r -> Math.abs(r - 1) <= 0.15));
-        Optional<PhaseReport> unpinnedPinned = phase.apply("pinned").filter(p -> !Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins()));
+        Optional<JudgedPhase> unpinnedPinned = phase.apply("pinned").filter(p -> !Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins()));
         findings.add(unpinnedPinned.isEmpty() ? missing("jep491-synchronized-unpinned", "JDK 24+ fixes synchronized (JEP 491)", "pinned without LockingMode=1 ~ unpinned")
                 : ratio("jep491-synchronized-unpinned", "JDK 24+ fixes synchronized (JEP 491)", "pinned without LockingMode=1 within 10 % of unpinned, not starved",
                         unpinnedPinned, phase.apply("unpinned"),
-                        r -> Math.abs(r - 1) <= 0.10 && PhaseReport.NOT_STARVED.equals(unpinnedPinned.get().verdict())));
+                        r -> Math.abs(r - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(unpinnedPinned.get().verdict())));
         findings.add(ratio("virtual-threads-beat-thread-pool", "Virtual threads beat a 200-thread pool on seconds-long waits", "unpinned >= 5x platform (ms=1000, 2000 concurrent)",
                 phase.apply("unpinned-1s"), phase.apply("platform-1s"), r -> r >= 5));
         findings.add(ratio("virtual-pollers-collapse", "Found here: from JDK 22 the I/O poller is a virtual thread, so carriers pinned on a socket wait for it",
@@ -78,8 +78,8 @@ final class PhaseFindings {
     }
 
     /** Quarkus' virtual threads write their own answers; the lab's event loop writes them. */
-    private static Finding eventLoopWrites(Optional<PhaseReport> virtualWrites, Optional<PhaseReport> eventLoopWrites,
-            Map<String, PhaseReport> byName) {
+    private static Finding eventLoopWrites(Optional<JudgedPhase> virtualWrites, Optional<JudgedPhase> eventLoopWrites,
+            Map<String, JudgedPhase> byName) {
         String id = "event-loop-writes";
         String claim = "Found here: virtual threads that write their own answers (Quarkus' default) stall the event loop under starvation";
         String expected = "one HTTP/2 connection, native load: event-loop probe p99 >= 5x with virtual threads writing than with the event loop"
@@ -87,11 +87,11 @@ final class PhaseFindings {
         if (virtualWrites.isEmpty() || eventLoopWrites.isEmpty()) {
             return missing(id, claim, expected);
         }
-        PhaseReport stock = virtualWrites.get();
-        PhaseReport lab = eventLoopWrites.get();
+        JudgedPhase stock = virtualWrites.get();
+        JudgedPhase lab = eventLoopWrites.get();
         double stockP99 = stock.probes().get("event-loop").p99Millis();
         double labP99 = lab.probes().get("event-loop").p99Millis();
-        double labBaseline = byName.get(PhaseReport.BASELINE + "@" + lab.jvm()).probes().get("event-loop").p99Millis();
+        double labBaseline = byName.get(JudgedPhase.BASELINE + "@" + lab.jvm()).probes().get("event-loop").p99Millis();
         double ratio = stockP99 / Math.max(labP99, 1);
         double labToBaseline = labP99 / Math.max(labBaseline, 1);
         return new Finding(id, claim, expected, String.format(Locale.ROOT, "event-loop p99 %.0f vs %.0f ms: %.1fx (event loop writing: %.1fx baseline);"
@@ -100,7 +100,7 @@ final class PhaseFindings {
                 ratio >= 5 && labToBaseline <= 3);
     }
 
-    private static Finding ratio(String id, String claim, String expected, Optional<PhaseReport> subject, Optional<PhaseReport> reference,
+    private static Finding ratio(String id, String claim, String expected, Optional<JudgedPhase> subject, Optional<JudgedPhase> reference,
             DoublePredicate holds) {
         if (subject.isEmpty() || reference.isEmpty()) {
             return missing(id, claim, expected);
@@ -114,8 +114,8 @@ final class PhaseFindings {
     private static final String UNTOUCHED_ID = "off-carrier-endpoints-untouched";
     private static final String UNTOUCHED = "Worker-pool, event-loop and health endpoints are untouched";
 
-    private static double figure(UntouchedRule rule, PhaseReport phase, String probe) {
-        PhaseReport.ProbeFigures figures = phase.probes().get(probe);
+    private static double figure(UntouchedRule rule, JudgedPhase phase, String probe) {
+        JudgedPhase.ProbeFigures figures = phase.probes().get(probe);
         return rule.figure(figures.p50Millis(), figures.p99Millis());
     }
 
@@ -124,7 +124,7 @@ final class PhaseFindings {
     }
 
     /** The distribution of the unrelated request's wait in one line. */
-    private static String distribution(PhaseReport phase) {
+    private static String distribution(JudgedPhase phase) {
         ProbeDistribution d = phase.unrelatedWait().measured();
         return String.format(Locale.ROOT, "%s p10 / p50 / p90 / max %s / %s / %s / %s, %s over 3 s (model %s)", phase.name(),
                 Figures.seconds(d.p10Millis()), Figures.seconds(d.p50Millis()), Figures.seconds(d.p90Millis()),

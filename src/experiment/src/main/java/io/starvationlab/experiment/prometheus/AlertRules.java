@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The alert rules of the project's {@code PrometheusRule}: its {@code spec.groups} are what a
@@ -103,9 +103,5 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
             case "m" -> Duration.ofMinutes(amount);
             default -> Duration.ofHours(amount);
         };
-    }
-
-    public List<String> names() {
-        return alerts.stream().map(Alert::name).toList();
     }
 }

@@ -65,13 +65,6 @@ public final class PrometheusServer implements AutoCloseable {
         return ChildProcess.onPath("prometheus");
     }
 
-    /** Starts Prometheus with {@code rules} and no targets yet; returns once it reports ready. */
-    public static PrometheusServer start(Path binary, AlertRules rules, Path logDirectory) {
-        PrometheusServer server = launch(binary, rules, logDirectory);
-        server.awaitReady();
-        return server;
-    }
-
     /** Starts Prometheus and returns at once; {@link #awaitReady()} before using it. */
     public static PrometheusServer launch(Path binary, AlertRules rules, Path logDirectory) {
         Path home;
@@ -153,19 +146,6 @@ public final class PrometheusServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Waits until Prometheus scraped {@code target} successfully, at most {@code timeout}. */
-    public boolean awaitScraped(ScrapeTarget target, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String query = "up{pod=\"" + target.pod() + "\"} == 1";
-        while (System.nanoTime() < deadline) {
-            if (!query(query).isEmpty()) {
-                return true;
-            }
-            LabServer.sleep(Duration.ofMillis(200));
-        }
-        return false;
     }
 
     /** An instant query at the current time: {@code data.result}. */

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.ProbeSample;
 import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /**
  * The wait of the unrelated {@code /probe/virtual} in a phase whose load holds the carriers: the
@@ -40,6 +40,8 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     public static final Duration SETTLE = Duration.ofSeconds(1);
     public static final int MIN_PER_EVENT_LOOP = 10;
     static final String PROBE = "virtual";
+    /** Event loops by their number ("vert.x-eventloop-thread-3", "3"), anything else last. */
+    static final Comparator<String> BY_EVENT_LOOP = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
 
     /**
      * One probe: sent {@code sentSeconds} after the load started; {@code eventLoop} "none" when nothing
@@ -49,7 +51,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     /** The wait in a carrier-bound phase; null for any other (the model is about a queue for the carriers). */
-    static UnrelatedWait of(Plan.Phase phase, ServerFacts server, PhaseReport.Model model, PhaseResult result) {
+    static UnrelatedWait of(Plan.Phase phase, MeasuredServer.Info server, JudgedPhase.Model model, PhaseResult result) {
         if (!"carriers".equals(model.basis()) || result.timeline() == null) {
             return null;
         }
@@ -73,10 +75,9 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes, double loadSeconds) {
-        Comparator<String> byNumber = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
-        Map<String, List<Probe>> grouped = new TreeMap<>(byNumber);
+        Map<String, List<Probe>> grouped = new TreeMap<>(BY_EVENT_LOOP);
         probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
-        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(byNumber);
+        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(BY_EVENT_LOOP);
         grouped.forEach((loop, own) -> byEventLoop.put(loop, distribution(own)));
         double slowest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
                 .mapToDouble(ProbeDistribution::p50Millis).max().orElse(Double.NaN);
@@ -106,7 +107,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         return ProbeDistribution.of(probes.stream().map(Probe::waitMillis).toList(), (int) probes.stream().filter(p -> p.status() != 200).count());
     }
 
-    /** "vert.x-eventloop-thread-3" → 3, so that event loops sort by number; anything else last. */
+    /** "vert.x-eventloop-thread-3" → 3, "3" → 3, so that event loops sort by number; anything else last. */
     static int loopNumber(String name) {
         int dash = name.lastIndexOf('-');
         try {

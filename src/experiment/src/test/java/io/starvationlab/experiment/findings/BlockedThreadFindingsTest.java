@@ -8,8 +8,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 
 /** The blocked-thread checker as the experiment's oracle, on made-up server JVMs. */
 class BlockedThreadFindingsTest {
@@ -37,11 +37,11 @@ class BlockedThreadFindingsTest {
     /** A lazy cold start is meant to block; an eager one is judged like any server JVM. */
     @Test
     void shouldLeaveTheLazyColdStartsOutAndJudgeTheEagerOnes() {
-        ColdStartRecord lazy = new ColdStartRecord(1, true, "cold-start-lazy-1", "native", 4, true, STALL, Map.of());
-        ColdStartRecord eager = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4, true, NONE, Map.of());
+        MeasuredColdStart lazy = new MeasuredColdStart(1, true, "cold-start-lazy-1", "native", 4, true, STALL, Map.of());
+        MeasuredColdStart eager = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4, true, NONE, Map.of());
         assertThat(BlockedThreadFindings.evaluate(servers("default", NONE), List.of(lazy, eager)).measured())
                 .isEqualTo("none in 2 server JVMs (default, cold-start-eager-1)");
-        ColdStartRecord blocked = new ColdStartRecord(2, false, "cold-start-eager-2", "native", 4, true, STALL, Map.of());
+        MeasuredColdStart blocked = new MeasuredColdStart(2, false, "cold-start-eager-2", "native", 4, true, STALL, Map.of());
         assertThat(BlockedThreadFindings.evaluate(servers("default", NONE), List.of(lazy, blocked)).measured()).startsWith("cold-start-eager-2: 7 warnings");
     }
 

@@ -7,8 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 
 /** The lazy-bean finding, judged on made-up cold starts: lazy blocks the event loops for seconds, eager blocks none, in every repeat. */
 class ColdStartFindingsTest {
@@ -40,14 +40,14 @@ class ColdStartFindingsTest {
 
     @Test
     void shouldFailWhenTheLazyCreationNeverBegan() {
-        ColdStartRecord untriggered = new ColdStartRecord(1, true, "cold-start-lazy-1", "native", 4.2, false, STALL, probes(12, 3, 2, 400));
+        MeasuredColdStart untriggered = new MeasuredColdStart(1, true, "cold-start-lazy-1", "native", 4.2, false, STALL, probes(12, 3, 2, 400));
         assertThat(ColdStartFindings.evaluate(List.of(untriggered, eager(1, 12, 3, 2))).holds()).isFalse();
     }
 
     /** The broken fixture: the eager run's event loop blocked, named with its first frames. */
     @Test
     void shouldFailWhenAnEagerRunBlocksAnEventLoop() {
-        ColdStartRecord blocked = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4.2, true, STALL, probes(12, 3, 2, 400));
+        MeasuredColdStart blocked = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4.2, true, STALL, probes(12, 3, 2, 400));
         Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), blocked));
         assertThat(finding.holds()).isFalse();
         assertThat(finding.measured()).contains("event loops blocked: ", "vert.x-eventloop-thread-0", "ContextInstances.computeIfAbsent");
@@ -58,7 +58,7 @@ class ColdStartFindingsTest {
         assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 100.5, 3, 2))).holds()).isFalse();
         assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 1_000, 2))).holds()).isFalse();
         assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3, 1_200))).holds()).isFalse();
-        ColdStartRecord retry = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4.2, true, NONE, probes(12, 3, 2, 503));
+        MeasuredColdStart retry = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4.2, true, NONE, probes(12, 3, 2, 503));
         Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), retry));
         assertThat(finding.holds()).isFalse();
         assertThat(finding.measured()).contains("malformed answered {503=40}, not all 400");
@@ -70,22 +70,22 @@ class ColdStartFindingsTest {
         assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL))).holds()).isNull();
     }
 
-    private static ColdStartRecord lazy(int repeat, EventLoopsBlocked blocked) {
-        return new ColdStartRecord(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
+    private static MeasuredColdStart lazy(int repeat, EventLoopsBlocked blocked) {
+        return new MeasuredColdStart(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
                 Map.of("malformed", probe(400, 7_800, Double.NaN), "live", probe(200, 7_900, 2), "event-loop", probe(200, 7_900, 1)));
     }
 
-    private static ColdStartRecord eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
-        return new ColdStartRecord(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE,
+    private static MeasuredColdStart eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
+        return new MeasuredColdStart(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE,
                 probes(malformedMillis, liveMillis, eventLoopMillis, 400));
     }
 
-    private static Map<String, ColdStartRecord.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
+    private static Map<String, MeasuredColdStart.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
         return Map.of("malformed", probe(malformedStatus, malformedMillis + 10, malformedMillis), "live", probe(200, liveMillis + 10, liveMillis),
                 "event-loop", probe(200, eventLoopMillis + 10, eventLoopMillis));
     }
 
-    private static ColdStartRecord.Probe probe(int status, double clientMillis, double serverMillis) {
-        return new ColdStartRecord.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
+    private static MeasuredColdStart.Probe probe(int status, double clientMillis, double serverMillis) {
+        return new MeasuredColdStart.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
     }
 }
