@@ -20,27 +20,32 @@ import io.starvationlab.harness.plan.StarvationRule;
  */
 final class MatrixFindings {
 
+    static final Claim JDK21_PINS = new Claim("matrix-jdk21-synchronized-pins", "JDK 21 synchronized pins; JDK 25, 26 and 27 do not (JEP 491)",
+            "pinned on 21 within 15 % of the carrier model and starved; on 25, 26, 27 within 10 % of unpinned and not starved");
+    static final Claim REENTRANT = new Claim("matrix-reentrant-never-starves", "ReentrantLock never starves, on any JDK",
+            "reentrant not starved on every JDK of the matrix");
+    static final Claim NO_FLAG = new Claim("matrix-no-flag-pins-from-26", "From JDK 26 no flag makes synchronized pin: -XX:LockingMode=1 is ignored"
+            + " (26) or refused (27)", "on each JDK 26+ the JVM's own warning or refusal captured, and where it starts, /lab/info synchronizedPins false"
+            + " and pinned-legacy-locking not starved");
+    static final Claim POLLERS = new Claim("matrix-pinned-socket-read", "Found here: a carrier pinned on a socket read follows the carrier model on"
+            + " JDK 21 and collapses on 22+ unless -Djdk.pollerMode=1", "pinned-db on 21 starved at the carrier model, not under half of it (the"
+            + " database's round trip adds to each call); native-db on 22+ under half of it, and native-db with jdk.pollerMode=1 at least 2x native-db");
+    static final Claim PREDICTED = new Claim("matrix-as-predicted", "Every cell of the JDK matrix does what the JDK's documented behaviour predicts",
+            "each measured cell's outcome (starves, collapses, free, 501, refused) is its prediction");
+
     private MatrixFindings() {
     }
 
     static List<Finding> evaluate(JudgedMatrix matrix, StarvationRule rule) {
-        List<Finding> findings = new ArrayList<>();
-        findings.add(jdk21SynchronizedPins(matrix));
-        findings.add(reentrantNeverStarves(matrix));
-        findings.add(noFlagBringsPinningBackFrom26(matrix));
-        findings.add(nativeAndCpuStarveEverywhere(matrix, rule));
-        findings.add(pollers(matrix));
-        return findings;
+        return List.of(jdk21SynchronizedPins(matrix), reentrantNeverStarves(matrix), noFlagBringsPinningBackFrom26(matrix),
+                nativeAndCpuStarveEverywhere(matrix, rule), pollers(matrix), predicted(matrix));
     }
 
     /** Seed: JDK 21 synchronized pins at the carrier model; 25, 26 and 27 run it like unpinned. */
     static Finding jdk21SynchronizedPins(JudgedMatrix matrix) {
-        String id = "matrix-jdk21-synchronized-pins";
-        String claim = "JDK 21 synchronized pins; JDK 25, 26 and 27 do not (JEP 491)";
-        String expected = "pinned on 21 within 15 % of the carrier model and starved; on 25, 26, 27 within 10 % of unpinned and not starved";
         Optional<JudgedPhase> on21 = figures(matrix, 21, "pinned");
         if (on21.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(JDK21_PINS, matrix);
         }
         JudgedPhase pinned21 = on21.get();
         Judgement judgement = new Judgement();
@@ -60,36 +65,28 @@ final class MatrixFindings {
             measured.add(String.format(Locale.ROOT, "%d: %.1f/s vs unpinned %s %s, %s", jdk, pinned.get().throughputPerSecond(),
                     Figures.perSecond(unpinned.get().throughputPerSecond()), Figures.ratio(ratio), verdict(pinned.get())));
         }
-        return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
+        return JDK21_PINS.judged(String.join("; ", measured), judgement.holds());
     }
 
     static Finding reentrantNeverStarves(JudgedMatrix matrix) {
-        String id = "matrix-reentrant-never-starves";
-        String claim = "ReentrantLock never starves, on any JDK";
-        String expected = "reentrant not starved on every JDK of the matrix";
-        List<JudgedMatrix.Cell> cells = measuredCells(matrix, "reentrant");
+        List<JudgedMatrix.Cell> cells = matrix.cells().stream().filter(cell -> cell.cell().equals("reentrant") && cell.figures() != null).toList();
         if (cells.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(REENTRANT, matrix);
         }
         Judgement judgement = new Judgement();
         judgement.expect(cells.stream().allMatch(cell -> JudgedPhase.NOT_STARVED.equals(cell.figures().verdict())));
         if (cells.size() < matrix.columns().size()) {
             judgement.missing();
         }
-        return new Finding(id, claim, expected, cells.stream().map(cell -> String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(),
-                cell.figures().throughputPerSecond(), verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells),
-                judgement.holds());
+        return REENTRANT.judged(cells.stream().map(cell -> String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(), cell.figures().throughputPerSecond(),
+                verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells), judgement.holds());
     }
 
     /** From 26 LockingMode is gone: ignored with a warning on 26, unknown after; synchronized stays unpinned. */
     static Finding noFlagBringsPinningBackFrom26(JudgedMatrix matrix) {
-        String id = "matrix-no-flag-pins-from-26";
-        String claim = "From JDK 26 no flag makes synchronized pin: -XX:LockingMode=1 is ignored (26) or refused (27)";
-        String expected = "on each JDK 26+ the JVM's own warning or refusal captured, and where it starts, /lab/info synchronizedPins false and"
-                + " pinned-legacy-locking not starved";
         List<JudgedMatrix.Column> columns = matrix.columns().stream().filter(column -> column.feature() >= 26 && "measured".equals(column.status())).toList();
         if (columns.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(NO_FLAG, matrix);
         }
         Judgement judgement = new Judgement();
         if (columns.size() < matrix.columns().stream().filter(column -> column.feature() >= 26).count()) {
@@ -120,35 +117,33 @@ final class MatrixFindings {
                     server.map(MeasuredServer.Info::synchronizedPins).orElse(null),
                     pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")));
         }
-        return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
+        return NO_FLAG.judged(String.join("; ", measured), judgement.holds());
     }
 
     static Finding nativeAndCpuStarveEverywhere(JudgedMatrix matrix, StarvationRule rule) {
-        String id = "matrix-native-and-cpu-starve";
-        String claim = "Native frames and CPU work starve on every JDK that has them";
-        String expected = "native (JDK 22+; 501 on 21) and cpu starved on every JDK of the matrix (" + rule.describe() + ")";
-        List<JudgedMatrix.Cell> cells = new ArrayList<>(matrix.cells().stream()
-                .filter(cell -> ("native".equals(cell.cell()) || "cpu".equals(cell.cell())) && cell.outcome() != null).toList());
+        Claim claim = new Claim("matrix-native-and-cpu-starve", "Native frames and CPU work starve on every JDK that has them",
+                "native (JDK 22+; 501 on 21) and cpu starved on every JDK of the matrix (" + rule.describe() + ")");
+        List<JudgedMatrix.Cell> cells = matrix.cells().stream()
+                .filter(cell -> ("native".equals(cell.cell()) || "cpu".equals(cell.cell())) && cell.outcome() != null).toList();
         if (cells.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(claim, matrix);
         }
         Judgement judgement = new Judgement();
         List<String> measured = new ArrayList<>();
         for (JudgedMatrix.Cell cell : cells) {
             if (cell.figures() == null) {
-                boolean expectedUnavailable = Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction());
-                judgement.expect(expectedUnavailable);
+                judgement.expect(Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction()));
                 measured.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome());
             } else {
                 judgement.expect(JudgedPhase.STARVED.equals(cell.figures().verdict()));
                 measured.add(String.format(Locale.ROOT, "%d %s: %s", cell.jdk(), cell.cell(), verdict(cell.figures())));
             }
         }
-        long jdksWithBoth = matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count();
-        if (jdksWithBoth < matrix.columns().size()) {
+        if (matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count()
+                < matrix.columns().size()) {
             judgement.missing();
         }
-        return new Finding(id, claim, expected, String.join("; ", measured) + notMeasured(matrix, cells), judgement.holds());
+        return claim.judged(String.join("; ", measured) + notMeasured(matrix, cells), judgement.holds());
     }
 
     /**
@@ -156,15 +151,11 @@ final class MatrixFindings {
      * collapse with the default pollers, and the carrier model again with jdk.pollerMode=1.
      */
     static Finding pollers(JudgedMatrix matrix) {
-        String id = "matrix-pinned-socket-read";
-        String claim = "Found here: a carrier pinned on a socket read follows the carrier model on JDK 21 and collapses on 22+ unless"
-                + " -Djdk.pollerMode=1";
-        String expected = "pinned-db on 21 starved at the carrier model, not under half of it (the database's round trip adds to each call); native-db on 22+ under half of it, and native-db with"
-                + " jdk.pollerMode=1 at least 2x native-db";
         Optional<JudgedPhase> on21 = figures(matrix, 21, "pinned-db");
-        List<Integer> newer = measuredJdks(matrix).stream().filter(jdk -> jdk >= 22).toList();
+        List<Integer> newer = matrix.columns().stream().filter(column -> "measured".equals(column.status()) && column.feature() >= 22)
+                .map(JudgedMatrix.Column::feature).toList();
         if (on21.isEmpty() && newer.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(POLLERS, matrix);
         }
         Judgement judgement = new Judgement();
         if (newer.isEmpty()) {
@@ -192,7 +183,19 @@ final class MatrixFindings {
             measured.add(String.format(Locale.ROOT, "%d native-db: %s of %.1f/s, with pollerMode=1 %.1f/s", jdk,
                     Figures.perSecond(stock.get().throughputPerSecond()), stock.get().modelLimitPerSecond(), platform.get().throughputPerSecond()));
         }
-        return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
+        return POLLERS.judged(String.join("; ", measured), judgement.holds());
+    }
+
+    /** Each measured cell of the matrix has the outcome its prediction names ({@link Prediction}). */
+    private static Finding predicted(JudgedMatrix matrix) {
+        List<JudgedMatrix.Cell> measured = matrix.cells().stream().filter(cell -> cell.agrees() != null).toList();
+        if (measured.isEmpty()) {
+            return PREDICTED.notJudged("no cell measured (" + matrix.describeJdks() + ")");
+        }
+        List<String> differ = measured.stream().filter(cell -> !cell.agrees())
+                .map(cell -> cell.jdk() + " " + cell.cell() + ": " + cell.outcome() + " (predicted " + cell.prediction() + ")").toList();
+        return PREDICTED.judged(differ.isEmpty() ? measured.size() + " of " + measured.size() + " cells as predicted" : String.join("; ", differ),
+                differ.isEmpty());
     }
 
     /** Fails on any contradiction; holds only when nothing it needed is missing. */
@@ -217,14 +220,6 @@ final class MatrixFindings {
         return matrix.cell(jdk, cell).map(JudgedMatrix.Cell::figures);
     }
 
-    private static List<JudgedMatrix.Cell> measuredCells(JudgedMatrix matrix, String name) {
-        return matrix.cells().stream().filter(cell -> cell.cell().equals(name) && cell.figures() != null).toList();
-    }
-
-    private static List<Integer> measuredJdks(JudgedMatrix matrix) {
-        return matrix.columns().stream().filter(column -> "measured".equals(column.status())).map(JudgedMatrix.Column::feature).toList();
-    }
-
     /** The JDKs of the matrix that measured none of {@code cells}, said in the finding. */
     private static String notMeasured(JudgedMatrix matrix, List<JudgedMatrix.Cell> cells) {
         List<Integer> absent = matrix.columns().stream().map(JudgedMatrix.Column::feature)
@@ -232,11 +227,11 @@ final class MatrixFindings {
         return absent.isEmpty() ? "" : "; not measured on " + absent;
     }
 
-    private static String verdict(JudgedPhase report) {
-        return report.verdict() + " (" + Figures.slowdown(report) + ")";
+    private static String verdict(JudgedPhase phase) {
+        return phase.verdict() + " (" + Figures.slowdown(phase) + ")";
     }
 
-    private static Finding missing(String id, String claim, String expected, JudgedMatrix matrix) {
-        return Finding.notJudged(id, claim, expected, "not measured in this run (" + matrix.describeJdks() + ")");
+    private static Finding missing(Claim claim, JudgedMatrix matrix) {
+        return claim.notJudged("not measured in this run (" + matrix.describeJdks() + ")");
     }
 }

@@ -11,26 +11,25 @@ import io.starvationlab.harness.CpuQuota;
 /** The finding on the server JVMs inside a CPU quota: the quota sets the carriers, and carrier-bound work runs at quota ÷ wait. */
 final class QuotaFindings {
 
-    static final String ID = "container-cpu-limit-sets-carriers";
     /** How far from quota ÷ wait carrier-bound throughput may be. */
     static final double TOLERANCE = 0.10;
-    private static final String CLAIM = "The container's CPU limit sets the carriers: inside a CPU quota, with no -XX:ActiveProcessorCount, the JVM"
-            + " runs one carrier per CPU of the quota, and carrier-bound work runs at quota ÷ wait";
-    private static final String EXPECTED = "at each quota: /lab/info reads the quota set, processors = carriers = its CPUs, and the"
-            + " carrier-bound phase (native, or pinned where synchronized pins) within ±" + Math.round(TOLERANCE * 100) + " % of carriers ÷ ms";
+    static final Claim CARRIERS = new Claim("container-cpu-limit-sets-carriers", "The container's CPU limit sets the carriers: inside a CPU quota,"
+            + " with no -XX:ActiveProcessorCount, the JVM runs one carrier per CPU of the quota, and carrier-bound work runs at quota ÷ wait",
+            "at each quota: /lab/info reads the quota set, processors = carriers = its CPUs, and the carrier-bound phase (native, or pinned where"
+                    + " synchronized pins) within ±" + Math.round(TOLERANCE * 100) + " % of carriers ÷ ms");
 
     private QuotaFindings() {
     }
 
     static Finding evaluate(JudgedQuota quota) {
         if (quota == null || !quota.planned()) {
-            return Finding.notJudged(ID, CLAIM, EXPECTED, "no server JVM inside a CPU quota in this run");
+            return CARRIERS.notJudged("no server JVM inside a CPU quota in this run");
         }
         if (quota.unavailable() != null) {
-            return Finding.notJudged(ID, CLAIM, EXPECTED, "not measured: no CPU quota can be set here: " + quota.unavailable());
+            return CARRIERS.notJudged("not measured: no CPU quota can be set here: " + quota.unavailable());
         }
         if (quota.servers().isEmpty()) {
-            return Finding.notJudged(ID, CLAIM, EXPECTED, "not measured in this run" + (quota.skipped().isEmpty() ? ""
+            return CARRIERS.notJudged("not measured in this run" + (quota.skipped().isEmpty() ? ""
                     : ": " + String.join("; ", quota.skipped())));
         }
         List<String> measured = new ArrayList<>();
@@ -60,7 +59,7 @@ final class QuotaFindings {
             measured.add("not run: " + String.join("; ", quota.skipped()));
         }
         // carriers that are not the quota's fail it on their own; the throughput needs a carrier-bound phase
-        return new Finding(ID, CLAIM, EXPECTED, String.join("; ", measured), !holds ? Boolean.FALSE : carrierBound == 0 ? null : Boolean.TRUE);
+        return CARRIERS.judged(String.join("; ", measured), !holds ? Boolean.FALSE : carrierBound == 0 ? null : Boolean.TRUE);
     }
 
     /** What /lab/info read from the group's files is the quota the run set. */

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabServer;
 
 /**
@@ -52,7 +53,7 @@ public final class PrometheusRun implements AutoCloseable {
     public static PrometheusRun start(Path projectDir, Path out, Consumer<String> progress) {
         AlertRules rules = AlertRules.ofProject(projectDir);
         DashboardPanels dashboard = DashboardPanels.ofProject(projectDir);
-        var binary = PrometheusServer.binary();
+        var binary = ChildProcess.onPath("prometheus");
         if (binary.isEmpty()) {
             String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {

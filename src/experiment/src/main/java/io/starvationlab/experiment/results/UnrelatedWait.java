@@ -79,10 +79,6 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
         Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(BY_EVENT_LOOP);
         grouped.forEach((loop, own) -> byEventLoop.put(loop, distribution(own)));
-        double slowest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
-                .mapToDouble(ProbeDistribution::p50Millis).max().orElse(Double.NaN);
-        double fastest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
-                .mapToDouble(ProbeDistribution::p50Millis).min().orElse(Double.NaN);
         long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
                 : QueueModel.servedInTurn(probe.served(), ahead)).count();
         int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
@@ -95,7 +91,17 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
                 probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(),
                 slowAnswered.length == 0 || Double.isNaN(loadSeconds) ? null
                         : new double[] { slowAnswered[0], slowAnswered[(slowAnswered.length - 1) / 2], slowAnswered[slowAnswered.length - 1] },
-                slowest / fastest, List.copyOf(probes));
+                p50(byEventLoop, true) / p50(byEventLoop, false), List.copyOf(probes));
+    }
+
+    /** The slowest ({@code slowest}) or fastest event loop's p50, of those with at least {@link #MIN_PER_EVENT_LOOP} probes. */
+    public double eventLoopP50(boolean slowest) {
+        return p50(byEventLoop, slowest);
+    }
+
+    private static double p50(Map<String, ProbeDistribution> byEventLoop, boolean slowest) {
+        var p50s = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP).mapToDouble(ProbeDistribution::p50Millis);
+        return (slowest ? p50s.max() : p50s.min()).orElse(Double.NaN);
     }
 
     /** The event loops that answered probes, not counting "none". */

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.results.JudgedMatrix;
 import io.starvationlab.experiment.results.JudgedPhase;
-import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.experiment.results.MadeUp;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.plan.MatrixPlan;
 import io.starvationlab.harness.plan.Plan;
@@ -47,7 +46,7 @@ public class MatrixFindingsTest {
     @Test
     void everyMatrixFindingShouldHoldOnAMatrixThatBehavesAsDocumented() {
         JudgedMatrix good = documented(cells -> cells);
-        assertThat(MatrixFindings.evaluate(good, PLAN.starved())).hasSize(5).allSatisfy(finding -> assertThat(finding.holds()).as(finding.claim() + ": " + finding.measured()).isTrue());
+        assertThat(MatrixFindings.evaluate(good, PLAN.starved())).hasSize(6).allSatisfy(finding -> assertThat(finding.holds()).as(finding.claim() + ": " + finding.measured()).isTrue());
     }
 
     @Test
@@ -127,7 +126,7 @@ public class MatrixFindingsTest {
         List<JudgedMatrix.Column> columns = List.of(
                 new JudgedMatrix.Column(21, "JDK 21 (21.0.13, Debian)", "measured", List.of(), List.of()),
                 new JudgedMatrix.Column(25, "JDK 25 (25.0.3, Eclipse Adoptium)", "measured", List.of(), List.of()),
-                new JudgedMatrix.Column(26, "JDK 26 (26.0.2, Debian)", "measured", List.of(facts("jdk26-legacy-locking", false)),
+                new JudgedMatrix.Column(26, "JDK 26 (26.0.2, Debian)", "measured", List.of(MadeUp.info("jdk26-legacy-locking", 2, 4, false, null)),
                         List.of(new JudgedMatrix.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), true,
                                 List.of("OpenJDK 64-Bit Server VM warning: Ignoring option LockingMode; support was removed in 26.0")))),
                 new JudgedMatrix.Column(27, "JDK 27 (27.0.1, Debian)", "measured", List.of(),
@@ -145,14 +144,8 @@ public class MatrixFindingsTest {
                 outcome == prediction.outcome(), "measured", figures);
     }
 
+    /** A pinned cell at {@code throughput} against its {@code model} (carriers at 40/s), {@code /probe/virtual} {@code slowdown} times its baseline. */
     public static JudgedPhase phase(String name, double throughput, double model, double slowdown, String verdict) {
-        JudgedPhase.ProbeFigures virtual = new JudgedPhase.ProbeFigures(slowdown, slowdown * 2, slowdown * 3, 40, 0);
-        return new JudgedPhase(name, "default", "pinned", "sleep", "private", 100, 64, 4, throughput, model, model == 40 ? "carriers" : "permits",
-                (long) (throughput * 4), 0, Map.of("200", (long) (throughput * 4)), Map.of("virtual", virtual), slowdown, 1, 0, 1, 0, 0, null, null,
-                verdict, null, null);
-    }
-
-    private static MeasuredServer.Info facts(String jvm, boolean pins) {
-        return new MeasuredServer.Info(jvm, "", "26.0.2", "Debian", 2, 4, 256, null, pins, true, 50, 16, 200, List.of(), 4, null);
+        return MadeUp.phase(name, "pinned", model == 40 ? "carriers" : "permits", throughput, model, slowdown, verdict);
     }
 }
