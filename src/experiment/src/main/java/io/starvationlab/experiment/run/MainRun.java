@@ -64,21 +64,18 @@ public final class MainRun {
         int total = groups.values().stream().mapToInt(List::size).sum();
         run.progress().accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, groups.size(),
                 current.describe()));
-        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(), run.logs()),
-                prometheus, run.progress()).expecting(total);
         List<String> k6Phases = groups.getOrDefault(K6_SERVER, List.of()).stream().map(Plan.Phase::name)
                 .filter(name -> !quick || K6_QUICK_PHASES.contains(name)).toList();
         K6Suite.Run[] k6Run = new K6Suite.Run[1];
-        if (k6.isPresent() && !k6Phases.isEmpty()) {
-            loop.afterPhases((spec, server) -> {
-                if (spec.name().equals(K6_SERVER)) {
-                    run.progress().accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
-                    k6Run[0] = k6.get().run(server.baseUri(), k6Phases, quick, run.out().resolve("k6"), run.logs().resolve("k6.log"));
-                    run.progress().accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
-                            k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
-                }
-            });
-        }
+        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(), run.logs()),
+                prometheus, run.progress(), total, k6.isEmpty() || k6Phases.isEmpty() ? null : (spec, server) -> {
+                    if (spec.name().equals(K6_SERVER)) {
+                        run.progress().accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
+                        k6Run[0] = k6.get().run(server.baseUri(), k6Phases, quick, run.out().resolve("k6"), run.logs().resolve("k6.log"));
+                        run.progress().accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
+                                k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
+                    }
+                });
         List<MeasuredServer> servers = new ArrayList<>();
         groups.forEach((name, phases) -> {
             Plan.Jvm jvm = plan.jvms().get(name);

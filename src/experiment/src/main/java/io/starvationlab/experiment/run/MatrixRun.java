@@ -55,7 +55,7 @@ public final class MatrixRun {
         progress.accept("JDK matrix: " + matrix.jdks() + (quick ? " (quick: " + wanted + ", " + matrix.quick().cells() + ")" : ""));
         Jdks jdks = discover(wanted, current);
         ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), matrix.baseline(), matrix.drain(), plan.starved(), run.logs()),
-                PrometheusRun.off("the matrix is judged on its cells, not on alerts"), progress);
+                PrometheusRun.off("the matrix is judged on its cells, not on alerts"), progress, 0, null);
         List<MeasuredMatrix.Column> columns = new ArrayList<>();
         for (int feature : matrix.jdks()) {
             Optional<Jdks.Jdk> jdk = feature == current.feature() ? Optional.of(current) : jdks.byFeature(feature);

@@ -64,31 +64,21 @@ public final class ServerRun {
     private final Settings settings;
     private final PrometheusRun prometheus;
     private final Consumer<String> progress;
-    /** What runs on a server JVM after its phases, with the run's probes and scrapes stopped; null: nothing. */
-    private BiConsumer<Spec, LabServer> after;
+    private final int total;
+    private final BiConsumer<Spec, LabServer> after;
     private int done;
-    private int total;
 
-    public ServerRun(Settings settings, PrometheusRun prometheus, Consumer<String> progress) {
+    /**
+     * A loop of {@code total} phases in all (0: unknown), for its progress lines. {@code after} (or null) runs on each server
+     * JVM after its phases, before it stops: the run's probes stopped and Prometheus no longer scraping it, so that another
+     * client's load measures the server alone and raises no alert outside the phases'.
+     */
+    public ServerRun(Settings settings, PrometheusRun prometheus, Consumer<String> progress, int total, BiConsumer<Spec, LabServer> after) {
         this.settings = settings;
         this.prometheus = prometheus;
         this.progress = progress;
-    }
-
-    /** How many phases the loop will run in all, for its progress lines; unknown (0) unless said. */
-    public ServerRun expecting(int phases) {
-        this.total = phases;
-        return this;
-    }
-
-    /**
-     * Runs {@code step} on each server JVM after its phases, before it stops: the probes of the run have
-     * stopped and Prometheus no longer scrapes it, so that another client's load measures the server alone
-     * and raises no alert outside the phases'.
-     */
-    public ServerRun afterPhases(BiConsumer<Spec, LabServer> step) {
-        this.after = step;
-        return this;
+        this.total = total;
+        this.after = after;
     }
 
     /** Runs {@code phases} on a server JVM of {@code spec}, each for {@code duration}; a JVM that does not start is recorded so. */

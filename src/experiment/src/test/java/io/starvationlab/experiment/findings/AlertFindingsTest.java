@@ -25,8 +25,7 @@ class AlertFindingsTest {
     private static final Duration STEP = Duration.ofSeconds(1);
     private static final String POD = "lab-default-1";
     private static final List<AlertRules.Alert> RULES = List.of(
-            new AlertRules.Alert("CarrierStarvation", "g", "x", Duration.ofSeconds(30), "warning"),
-            new AlertRules.Alert("CarrierStall", "g", "y", Duration.ZERO, "critical"));
+            new AlertRules.Alert("CarrierStarvation", "x", Duration.ofSeconds(30)), new AlertRules.Alert("CarrierStall", "y", Duration.ZERO));
     /** unpinned 0-8 s, native 8-16 s, cpu 16-24 s, reentrant 24-32 s: each 6 s of load and 2 s of drain. */
     private static final List<PhaseWindow> PHASES = List.of(
             phase("unpinned", StarvationRule.NOT_STARVED, 0), phase("native", StarvationRule.STARVED, 8),
