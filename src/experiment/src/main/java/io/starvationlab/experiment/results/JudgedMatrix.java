@@ -143,10 +143,6 @@ public record JudgedMatrix(boolean quick, List<Column> columns, List<String> row
         return cells.stream().filter(cell -> cell.jdk() == jdk && cell.cell().equals(name)).findFirst();
     }
 
-    public Optional<Column> column(int jdk) {
-        return columns.stream().filter(column -> column.feature() == jdk).findFirst();
-    }
-
     /** Each column's JDK in a line, for the report's environment. */
     public String describeJdks() {
         return columns.stream().map(column -> column.feature() + ": " + (column.jdk() == null ? column.status() : column.jdk()))
