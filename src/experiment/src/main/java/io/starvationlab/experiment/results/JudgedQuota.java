@@ -71,7 +71,8 @@ public record JudgedQuota(String unavailable, List<String> skipped, int machineP
     }
 
     /** The quota servers of {@code main}, their phases taken from {@code phases} (the run's, by name). */
-    static JudgedQuota of(Plan plan, MeasuredMainPlan main, List<JudgedPhase> phases, int machineProcessors) {
+    static JudgedQuota of(Plan plan, MeasuredMainPlan main, List<JudgedPhase> phases) {
+        int machineProcessors = main.machineProcessors();
         Map<String, JudgedPhase> byName = phases.stream().collect(Collectors.toMap(JudgedPhase::name, Function.identity(), (a, b) -> a));
         List<Server> servers = new ArrayList<>();
         for (MeasuredServer server : main.servers()) {

@@ -72,7 +72,7 @@ public record JudgedRun(Map<String, MeasuredServer.Info> servers, List<JudgedPha
                 : K6Comparison.of(main.k6(), phases.stream().filter(p -> MainRun.K6_SERVER.equals(p.jvm())).toList(), whileLoaded, windows, reach,
                         leastShare);
         return new JudgedRun(servers, List.copyOf(phases), List.copyOf(notRun), JudgedPrometheus.of(prometheus),
-                matrix == null ? null : JudgedMatrix.of(matrix, plan), JudgedQuota.of(plan, main, phases, Runtime.getRuntime().availableProcessors()),
+                matrix == null ? null : JudgedMatrix.of(matrix, plan), JudgedQuota.of(plan, main, phases),
                 List.copyOf(reach), k6, blocked, main.coldStarts());
     }
 

@@ -42,6 +42,7 @@ public final class MainRun {
         Plan plan = run.plan();
         boolean quick = run.quick();
         Jdks.Jdk current = Jdks.current();
+        int processors = Runtime.getRuntime().availableProcessors();
         List<MeasuredMainPlan.Skipped> skipped = new ArrayList<>();
         Map<String, List<Plan.Phase>> groups = new LinkedHashMap<>();
         plan.phasesByJvm(quick).forEach((jvm, phases) -> {
@@ -79,7 +80,7 @@ public final class MainRun {
         List<MeasuredServer> servers = new ArrayList<>();
         groups.forEach((name, phases) -> {
             Plan.Jvm jvm = plan.jvms().get(name);
-            Optional<String> why = whyNotHere(jvm, current.feature(), noQuota, Runtime.getRuntime().availableProcessors());
+            Optional<String> why = whyNotHere(jvm, current.feature(), noQuota, processors);
             if (why.isPresent()) {
                 skipped.add(new MeasuredMainPlan.Skipped(name, null, why.get()));
                 run.progress().accept("Skipping server " + name + " (" + why.get() + ")");
@@ -98,7 +99,7 @@ public final class MainRun {
                 : k6Run[0] == null ? "the default server JVM did not run its phases" : null;
         List<MeasuredColdStart> coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME)
                 ? ColdStartRun.run(plan.coldStart(), quick, current, run.logs(), run.progress()) : List.of();
-        return new MeasuredMainPlan(List.copyOf(servers), List.copyOf(skipped), noQuota, k6Run[0], k6NotRun, coldStarts);
+        return new MeasuredMainPlan(List.copyOf(servers), List.copyOf(skipped), noQuota, processors, k6Run[0], k6NotRun, coldStarts);
     }
 
     /**
