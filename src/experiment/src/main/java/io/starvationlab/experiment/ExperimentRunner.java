@@ -12,28 +12,29 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.findings.Findings;
-import io.starvationlab.harness.plan.ColdStart;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.experiment.prometheus.PrometheusRecord;
+import io.starvationlab.experiment.k6.K6Suite;
+import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.report.ExperimentReport;
-import io.starvationlab.experiment.report.MatrixText;
 import io.starvationlab.experiment.report.Repeats;
+import io.starvationlab.experiment.report.ReportFiles;
 import io.starvationlab.experiment.report.ReportText;
-import io.starvationlab.experiment.results.RunResults;
+import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.experiment.run.Environment;
 import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.run.MatrixRun;
-import io.starvationlab.experiment.k6.K6Suite;
+import io.starvationlab.experiment.run.MeasuredMainPlan;
+import io.starvationlab.experiment.run.RunSettings;
 import io.starvationlab.harness.K6Binary;
+import io.starvationlab.harness.plan.ColdStart;
+import io.starvationlab.harness.plan.Plan;
 
 /**
- * The starvation experiment of a plan, its rooms in the order the data flows: the plan ({@code plan/})
- * is run ({@code run/}: every server JVM with its warm-up, baseline and phases, then the JDK matrix),
- * the measurements become figures ({@code results/}), the figures are judged ({@code findings/}), and
- * everything is written as the report and its pictures ({@code report/}).
+ * The starvation experiment of a plan, its rooms in the order the data flows: the plan is run ({@code run/}:
+ * every server JVM with its warm-up, baseline and phases, then the JDK matrix: what was measured), the
+ * measurements are judged by the rule and the models ({@code results/}), the claims are judged on them
+ * ({@code findings/}), and everything is shown as the report and its pictures ({@code report/}).
  * <p>
  * {@code ExperimentRunner [--quick[=true|false]] [--plan k6/plan.json] [--out target/experiment]
  * [--publish[=true|false]] [--repeat N] [--phases=a,b]}
@@ -47,19 +48,18 @@ import io.starvationlab.harness.K6Binary;
  */
 public final class ExperimentRunner {
 
-    private final Plan plan;
     private final Path planFile;
-    private final boolean quick;
-    private final Path out;
-    private final Consumer<String> progress;
-    private Set<String> only = Set.of();
+    private final RunSettings settings;
 
     public ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress) {
-        this.plan = Plan.read(planFile);
+        this(planFile, quick, out, progress, Set.of());
+    }
+
+    private ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress, Set<String> only) {
+        Path k6 = planFile.toAbsolutePath().getParent();
         this.planFile = planFile;
-        this.quick = quick;
-        this.out = out;
-        this.progress = progress;
+        // the project the plan belongs to (<project>/k6/plan.json): its manifests, its .ci/fetch-jdks, its docs
+        this.settings = new RunSettings(Plan.read(planFile), quick, Set.copyOf(only), out, k6.getParent() == null ? k6 : k6.getParent(), progress);
     }
 
     public static void main(String[] args) throws Exception {
@@ -84,92 +84,63 @@ public final class ExperimentRunner {
                         + "; use [--quick] [--plan file] [--out dir] [--publish] [--repeat N] [--phases=a,b]");
             }
         }
-        if (repeat > 1) {
-            repeatedly(planFile, quick, out, repeat, only);
-            return;
-        }
-        ExperimentRunner runner = new ExperimentRunner(planFile, quick, out, line -> System.out.println("[experiment] " + line)).only(only);
-        ExperimentReport report = runner.run();
-        print(report, out);
-        if (publish) {
-            if (quick || !only.isEmpty()) {
-                System.out.println("Not published: only a full run of the whole plan replaces docs/results.md and the README's table");
-            } else {
-                System.out.println("Published: " + report.publish(out, runner.projectDir().resolve("docs")).toAbsolutePath());
-            }
-        }
-    }
-
-    private static void repeatedly(Path planFile, boolean quick, Path out, int times, Set<String> only) throws Exception {
         List<ExperimentReport> reports = new ArrayList<>();
-        for (int run = 1; run <= times; run++) {
-            int current = run;
-            Path runOut = out.resolve("repeat-" + run);
-            ExperimentReport report = new ExperimentRunner(planFile, quick, runOut,
-                    line -> System.out.println("[experiment " + current + "/" + times + "] " + line)).only(only).run();
-            print(report, runOut);
+        ExperimentRunner runner = null;
+        for (int run = 1; run <= repeat; run++) {
+            String label = repeat == 1 ? "[experiment] " : "[experiment " + run + "/" + repeat + "] ";
+            Path runOut = repeat == 1 ? out : out.resolve("repeat-" + run);
+            runner = new ExperimentRunner(planFile, quick, runOut, line -> System.out.println(label + line)).only(only);
+            ExperimentReport report = runner.run();
+            System.out.println();
+            System.out.println(ReportText.markdown(report));
+            System.out.println("Report: " + runOut.resolve("report.md").toAbsolutePath() + " (and report.json and the pictures)");
             reports.add(report);
         }
-        Repeats repeats = Repeats.of(reports);
-        repeats.write(out);
-        System.out.println();
-        System.out.println(repeats.markdown());
-        System.out.println("Repeats: " + out.resolve("repeats.md").toAbsolutePath());
-    }
-
-    private static void print(ExperimentReport report, Path out) {
-        System.out.println();
-        System.out.println(ReportText.table(report));
-        System.out.println("Verdict rule: " + report.verdictRule());
-        System.out.println();
-        if (report.matrix() != null) {
-            System.out.println(MatrixText.table(report.matrix()));
+        if (repeat > 1) {
+            Repeats repeats = Repeats.of(reports);
+            ReportFiles.write(repeats, out);
+            System.out.println();
+            System.out.println(repeats.markdown());
+            System.out.println("Repeats: " + out.resolve("repeats.md").toAbsolutePath());
+        } else if (publish && (quick || !only.isEmpty())) {
+            System.out.println("Not published: only a full run of the whole plan replaces docs/results.md and the README's table");
+        } else if (publish) {
+            System.out.println("Published: " + ReportFiles.publish(reports.getFirst(), out, runner.settings.projectDir().resolve("docs")).toAbsolutePath());
         }
-        System.out.println(ReportText.findings(report));
-        System.out.println("Report: " + out.resolve("report.md").toAbsolutePath() + " (and report.json and the pictures)");
     }
 
     /** Runs only the phases named ({@code cold-start} for the cold-start runs), or all when {@code names} is empty. */
     public ExperimentRunner only(Set<String> names) {
         Set<String> unknown = new TreeSet<>(names);
-        plan.phases().forEach(phase -> unknown.remove(phase.name()));
-        if (plan.coldStart() != null) {
+        settings.plan().phases().forEach(phase -> unknown.remove(phase.name()));
+        if (settings.plan().coldStart() != null) {
             unknown.remove(ColdStart.NAME);
         }
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("no phase " + unknown + " in the plan " + planFile);
         }
-        this.only = Set.copyOf(names);
-        return this;
+        return new ExperimentRunner(planFile, settings.quick(), settings.out(), settings.progress(), names);
     }
 
-    /** plan → run → results → findings → report, written to {@code out}. */
+    /** plan → run (measured) → results (judged) → findings → report (shown), written to {@code out}. */
     public ExperimentReport run() throws Exception {
         String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        MainRun.Record main;
-        PrometheusRecord observed;
-        try (PrometheusRun prometheus = PrometheusRun.start(projectDir(), out, progress)) {
-            Optional<K6Suite> k6 = K6Suite.find(projectDir());
-            String noK6 = K6Binary.NOT_FOUND;
+        Plan plan = settings.plan();
+        MeasuredMainPlan main;
+        MeasuredPrometheus observed;
+        try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
+            Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());
             if (k6.isEmpty()) {
-                progress.accept("k6 beside the runner: not run, " + noK6 + " (" + K6Binary.HOW_TO_GET + ")");
+                settings.progress().accept("k6 beside the runner: not run, " + K6Binary.NOT_FOUND + " (" + K6Binary.HOW_TO_GET + ")");
             }
-            main = MainRun.run(plan, quick, only, out, prometheus, progress, k6.orElse(null), noK6);
+            main = MainRun.run(settings, prometheus, k6);
             observed = prometheus.finish(Runtime.version().feature());
         }
         // the JDK-sensitive cells on every JDK found, after the main plan
-        MatrixRun.Record matrix = new MatrixRun(plan, quick, out, projectDir(), progress).run(main.servers());
-        RunResults results = RunResults.of(plan, main, observed, matrix);
-        List<Finding> findings = Findings.of(results, plan);
-        ExperimentReport report = ExperimentReport.of(started, quick, Environment.here(planFile.toString(), plan.probes().rates()), results,
-                findings, plan.starved().describe());
-        report.write(out);
+        JudgedRun judged = JudgedRun.of(plan, main, observed, new MatrixRun(settings).run(main.servers()));
+        ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
+                plan.starved().describe(), judged, Findings.of(judged, plan));
+        ReportFiles.write(report, settings.out());
         return report;
-    }
-
-    /** The project the plan belongs to ({@code <project>/k6/plan.json}): its manifests, its {@code .ci/fetch-jdks}, its docs. */
-    private Path projectDir() {
-        Path k6 = planFile.toAbsolutePath().getParent();
-        return k6.getParent() == null ? k6 : k6.getParent();
     }
 }

@@ -11,14 +11,14 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.report.ExperimentReport;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.JudgedQuota;
 import io.starvationlab.experiment.results.K6Comparison;
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.results.QuotaReport;
 import io.starvationlab.experiment.run.MainRun;
-import io.starvationlab.experiment.run.ColdStartRecord;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.harness.CpuQuota;
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.K6Binary;
+import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
 
 /**
@@ -39,8 +39,8 @@ class ExperimentQuickIT {
         Path plan = Project.resolve("k6/plan.json");
         ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line)).run();
 
-        assertThat(report.phases()).as("phases that starve and phases that do not, so that the predictions are put to the test")
-                .extracting(PhaseReport::verdict).contains(PhaseReport.STARVED, PhaseReport.NOT_STARVED);
+        assertThat(report.run().phases()).as("phases that starve and phases that do not, so that the predictions are put to the test")
+                .extracting(JudgedPhase::verdict).contains(JudgedPhase.STARVED, JudgedPhase.NOT_STARVED);
         assertThat(report.finding("phases-as-predicted").holds()).as(report.finding("phases-as-predicted").measured()).isTrue();
         assertThat(report.findings()).filteredOn(finding -> finding.holds() != null)
                 .allSatisfy(finding -> assertThat(finding.holds()).as(describe(finding)).isTrue());
@@ -50,7 +50,7 @@ class ExperimentQuickIT {
         assertThat(markdown).contains("## Environment", "## Phases", "## Findings", report.verdictRule(), "probe-p99.svg");
         String chart = Files.readString(out.resolve("probe-p99.svg"));
         assertThat(chart).startsWith("<svg").contains("<rect");
-        assertThat(report.phases()).filteredOn(phase -> !phase.isBaseline())
+        assertThat(report.run().phases()).filteredOn(phase -> !phase.isBaseline())
                 .allSatisfy(phase -> assertThat(chart).contains(phase.name()));
         assertAlertsOnALivePrometheus(report, out, markdown);
         assertCarriersFromACpuQuota(report, markdown);
@@ -68,27 +68,27 @@ class ExperimentQuickIT {
         if (K6Binary.find().isEmpty()) {
             System.out.println("SKIPPED: ExperimentQuickIT's k6 comparison (k6-agrees-with-java-runner, k6's part of "
                     + "probes-reach-every-event-loop); " + K6Binary.NOT_FOUND + " (get " + K6Binary.HOW_TO_GET + ")");
-            assertThat(report.k6().notRun()).isEqualTo(K6Binary.NOT_FOUND);
+            assertThat(report.run().k6().notRun()).isEqualTo(K6Binary.NOT_FOUND);
             assertThat(markdown).contains("Not run: " + K6Binary.NOT_FOUND);
             assertThat(report.finding("k6-agrees-with-java-runner").holds()).isNull();
             assertThat(report.finding("k6-agrees-with-java-runner").measured()).isEqualTo("not run: " + K6Binary.NOT_FOUND);
             assertThat(report.finding("probes-reach-every-event-loop").measured()).contains("k6: not run, " + K6Binary.NOT_FOUND);
             return;
         }
-        assertThat(report.k6().failure()).isNull();
-        assertThat(report.k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(MainRun.K6_QUICK_PHASES);
+        assertThat(report.run().k6().failure()).isNull();
+        assertThat(report.run().k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(MainRun.K6_QUICK_PHASES);
         assertThat(report.finding("k6-agrees-with-java-runner").holds()).as(report.finding("k6-agrees-with-java-runner").measured()).isTrue();
         assertThat(report.finding("probes-reach-every-event-loop").holds()).as(report.finding("probes-reach-every-event-loop").measured()).isTrue();
     }
 
     /** The quick run's one repeat of the cold start, lazy and eager, and the blocked-thread checker over every server JVM. */
     private static void assertColdStartsAndNoEventLoopBlocked(ExperimentReport report, String markdown) {
-        assertThat(report.coldStarts()).extracting(ColdStartRecord::server).containsExactly("cold-start-eager-1", "cold-start-lazy-1");
+        assertThat(report.run().coldStarts()).extracting(MeasuredColdStart::server).containsExactly("cold-start-eager-1", "cold-start-lazy-1");
         for (String id : List.of("lazy-bean-blocks-event-loops", "no-event-loop-blocked")) {
             assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
         }
-        assertThat(report.eventLoopsBlocked()).as("every server JVM of the main plan read for the checker's warnings")
-                .containsOnlyKeys(report.servers().keySet());
+        assertThat(report.run().eventLoopsBlocked()).as("every server JVM of the main plan read for the checker's warnings")
+                .containsOnlyKeys(report.run().servers().keySet());
         assertThat(markdown).contains("## A fresh JVM starved at once", "| 1 | lazy |", "| 1 | eager |");
     }
 
@@ -100,13 +100,13 @@ class ExperimentQuickIT {
         Finding quota = report.finding("container-cpu-limit-sets-carriers");
         Optional<String> unavailable = CpuQuota.unavailableReason();
         if (unavailable.isPresent()) {
-            assertThat(report.quota().unavailable()).isEqualTo(unavailable.get());
+            assertThat(report.run().quota().unavailable()).isEqualTo(unavailable.get());
             assertThat(quota.holds()).isNull();
             assertThat(markdown).contains("## Inside a CPU quota", "Not measured: no CPU quota can be set here");
             return;
         }
-        assertThat(report.quota().servers()).extracting(QuotaReport.Server::jvm).containsExactly("quota-1-cpu");
-        assertThat(report.quota().servers().getFirst().carriers()).isEqualTo(1);
+        assertThat(report.run().quota().servers()).extracting(JudgedQuota.Server::jvm).containsExactly("quota-1-cpu");
+        assertThat(report.run().quota().servers().getFirst().info().carriers()).isEqualTo(1);
         assertThat(quota.holds()).as(describe(quota)).isTrue();
         assertThat(markdown).contains("## Inside a CPU quota", "| quota-1-cpu | 1 CPU | 100000 / 100000 |");
     }
@@ -114,15 +114,15 @@ class ExperimentQuickIT {
     /** The starvation alerts on the run's own Prometheus: caught in every starved phase, silent in the others. */
     private static void assertAlertsOnALivePrometheus(ExperimentReport report, Path out, String markdown) throws Exception {
         if (Needs.optionalTool("prometheus", "Debian package prometheus").isEmpty()) {
-            assertThat(report.prometheus().measured()).isFalse();
+            assertThat(report.run().prometheus().measured()).isFalse();
             assertThat(markdown).contains("Not measured: prometheus is not on the PATH");
             return;
         }
-        assertThat(report.prometheus().measured()).as(report.prometheus().note()).isTrue();
+        assertThat(report.run().prometheus().measured()).as(report.run().prometheus().note()).isTrue();
         for (String id : ALERT_FINDINGS) {
             assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
         }
-        assertThat(report.prometheus().peakRssMegabytes()).isBetween(1.0, 300.0);
+        assertThat(report.run().prometheus().peakRssMegabytes()).isBetween(1.0, 300.0);
         assertThat(markdown).contains("## Alerts and dashboard on a live Prometheus", "### Alerts per phase", "### Dashboard panels",
                 "timeline.svg");
         String timeline = Files.readString(out.resolve("timeline.svg"));

@@ -10,18 +10,17 @@ import java.util.Optional;
 
 import io.starvationlab.experiment.prometheus.AlertEpisode;
 import io.starvationlab.experiment.prometheus.AlertRules;
+import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.experiment.prometheus.PrometheusServer;
-import io.starvationlab.experiment.results.AlertTimeline;
-import io.starvationlab.experiment.results.PrometheusReport;
+import io.starvationlab.experiment.results.JudgedPrometheus;
 
 /**
  * The findings the starvation alerts must meet on the run's own Prometheus (caught in every starved
  * phase, soon, firing, resolving, and silent elsewhere), and the dashboard's panels showing data.
  */
 final class AlertFindings {
-
     /** The alerts that claim starvation: they must catch every starved phase and no other. */
     static final List<String> STARVATION_ALERTS = PrometheusRun.STARVATION_ALERTS;
     /** How soon after a starved phase starts its starvation alerts must be pending. */
@@ -30,11 +29,11 @@ final class AlertFindings {
     private AlertFindings() {
     }
 
-    static List<Finding> evaluate(PrometheusReport report) {
+    static List<Finding> evaluate(JudgedPrometheus report) {
         if (!report.measured()) {
             return List.of();
         }
-        AlertTimeline timeline = report.timeline();
+        MeasuredPrometheus timeline = report.record();
         List<PhaseWindow> windows = timeline.windows();
         List<AlertRules.Alert> alerts = timeline.alerts();
         List<Finding> findings = new ArrayList<>();
@@ -42,7 +41,7 @@ final class AlertFindings {
         for (String name : STARVATION_ALERTS) {
             Optional<AlertRules.Alert> rule = alerts.stream().filter(a -> a.name().equals(name)).findFirst();
             if (rule.isEmpty()) {
-                findings.add(new Finding(id(name, "exists"), name + " exists", "an alert of that name in the PrometheusRule", "missing", false));
+                findings.add(new Claim(id(name, "exists"), name + " exists", "an alert of that name in the PrometheusRule").judged("missing", false));
                 continue;
             }
             findings.add(detection(timeline, rule.get(), starved));
@@ -54,12 +53,12 @@ final class AlertFindings {
         return findings;
     }
 
-    private static Finding detection(AlertTimeline timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
-        String id = id(alert.name(), "pending");
-        String claim = alert.name() + " goes pending within " + DETECTION_BOUND.toSeconds() + " s of the start of every starved phase";
-        String expected = "pending <= " + DETECTION_BOUND.toSeconds() + " s after the load starts, or still active from the starved phase before";
+    private static Finding detection(MeasuredPrometheus timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
+        Claim claim = new Claim(id(alert.name(), "pending"), alert.name() + " goes pending within " + DETECTION_BOUND.toSeconds() + " s of the start"
+                + " of every starved phase", "pending <= " + DETECTION_BOUND.toSeconds() + " s after the load starts, or still active from the starved phase"
+                + " before");
         if (starved.isEmpty()) {
-            return new Finding(id, claim, expected, "no starved phase in this run", null);
+            return claim.notJudged("no starved phase in this run");
         }
         List<String> measured = new ArrayList<>();
         boolean holds = true;
@@ -74,19 +73,18 @@ final class AlertFindings {
                 measured.add(phase.name() + " still active from " + from.map(PhaseWindow::name).orElse("before the run"));
                 holds &= fromStarved;
             } else {
-                double latency = AlertTimeline.seconds(phase.start(), episode.get().pending());
+                double latency = MeasuredPrometheus.seconds(phase.start(), episode.get().pending());
                 measured.add(String.format(Locale.ROOT, "%s %.0f s", phase.name(), latency));
                 holds &= latency <= DETECTION_BOUND.toSeconds();
             }
         }
-        return new Finding(id, claim, expected, String.join(", ", measured), holds);
+        return claim.judged(String.join(", ", measured), holds);
     }
 
-    private static Finding firing(AlertTimeline timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
-        String id = id(alert.name(), "fires");
+    private static Finding firing(MeasuredPrometheus timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
         long hold = alert.holdFor().toSeconds();
-        String claim = alert.name() + " fires in every starved phase that outlasts its for: (" + hold + " s)";
-        String expected = "firing before the phase ends, where the phase lasts longer than pending + for: + 2 evaluations";
+        Claim claim = new Claim(id(alert.name(), "fires"), alert.name() + " fires in every starved phase that outlasts its for: (" + hold + " s)",
+                "firing before the phase ends, where the phase lasts longer than pending + for: + 2 evaluations");
         List<String> measured = new ArrayList<>();
         boolean holds = true;
         for (PhaseWindow phase : starved) {
@@ -101,21 +99,20 @@ final class AlertFindings {
             }
             Instant firing = episode.get().firing();
             boolean fired = firing != null && firing.isBefore(phase.end());
-            measured.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), AlertTimeline.seconds(phase.start(), firing))
+            measured.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), MeasuredPrometheus.seconds(phase.start(), firing))
                     : phase.name() + " not firing");
             holds &= fired;
         }
         if (measured.isEmpty()) {
-            return new Finding(id, claim, expected, "no starved phase outlasts for: " + hold + " s in this run", null);
+            return claim.notJudged("no starved phase outlasts for: " + hold + " s in this run");
         }
-        return new Finding(id, claim, expected, String.join(", ", measured), holds);
+        return claim.judged(String.join(", ", measured), holds);
     }
 
-    private static Finding resolution(AlertTimeline timeline, AlertRules.Alert alert) {
-        String id = id(alert.name(), "resolves");
+    private static Finding resolution(MeasuredPrometheus timeline, AlertRules.Alert alert) {
         List<PhaseWindow> windows = timeline.windows();
-        String claim = alert.name() + " resolves after the starvation";
-        String expected = "every episode that began in a starved phase resolves before the run ends";
+        Claim claim = new Claim(id(alert.name(), "resolves"), alert.name() + " resolves after the starvation",
+                "every episode that began in a starved phase resolves before the run ends");
         List<String> measured = new ArrayList<>();
         boolean holds = true;
         for (AlertEpisode episode : timeline.episodes()) {
@@ -133,13 +130,13 @@ final class AlertFindings {
                 measured.add(last.name() + " still active when the run ended");
                 holds = false;
             } else {
-                measured.add(String.format(Locale.ROOT, "%s %.0f s after its load", last.name(), AlertTimeline.seconds(last.loadEnd(), episode.resolved())));
+                measured.add(String.format(Locale.ROOT, "%s %.0f s after its load", last.name(), MeasuredPrometheus.seconds(last.loadEnd(), episode.resolved())));
             }
         }
         if (measured.isEmpty()) {
-            return new Finding(id, claim, expected, "no episode began in a starved phase", null);
+            return claim.notJudged("no episode began in a starved phase");
         }
-        return new Finding(id, claim, expected, String.join(", ", measured), holds);
+        return claim.judged(String.join(", ", measured), holds);
     }
 
     /**
@@ -147,12 +144,11 @@ final class AlertFindings {
      * pending there is listed with the conditions that held: its {@code for:} is there to absorb such
      * spans (on this machine, a canary p99 above 100 ms while the load generator saturates the CPU).
      */
-    private static Finding falseAlarms(AlertTimeline timeline) {
-        String id = "no-false-alarms";
+    private static Finding falseAlarms(MeasuredPrometheus timeline) {
         List<PhaseWindow> windows = timeline.windows();
-        String claim = "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never fire in a phase that is not starved";
-        String expected = "no alert that went pending in a baseline or a not-starved phase fires before a starved phase begins (one still "
-                + "active from an earlier phase is that phase's); a pending onset there is listed with the conditions that held";
+        Claim claim = new Claim("no-false-alarms", "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never fire in a phase that is"
+                + " not starved", "no alert that went pending in a baseline or a not-starved phase fires before a starved phase begins (one still "
+                + "active from an earlier phase is that phase's); a pending onset there is listed with the conditions that held");
         List<String> alarms = new ArrayList<>();
         List<String> pendingOnly = new ArrayList<>();
         long warmUps = 0;
@@ -181,13 +177,13 @@ final class AlertFindings {
         if (warmUps > 0) {
             measured += " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)";
         }
-        return new Finding(id, claim, expected, measured, alarms.isEmpty());
+        return claim.judged(measured, alarms.isEmpty());
     }
 
-    private static Finding panels(PrometheusReport report) {
-        List<String> empty = report.panels().stream().filter(p -> p.phasesWithData().isEmpty()).map(PrometheusReport.PanelRow::title).toList();
-        return new Finding("dashboard-panels-have-data", "Every dashboard panel shows data in at least one phase",
-                "each panel's queries return a number in some phase", empty.isEmpty() ? report.panels().size() + " of " + report.panels().size()
+    private static Finding panels(JudgedPrometheus report) {
+        List<String> empty = report.panels().stream().filter(p -> p.phasesWithData().isEmpty()).map(JudgedPrometheus.PanelRow::title).toList();
+        return new Claim("dashboard-panels-have-data", "Every dashboard panel shows data in at least one phase",
+                "each panel's queries return a number in some phase").judged(empty.isEmpty() ? report.panels().size() + " of " + report.panels().size()
                         + " panels" : "no data: " + String.join(", ", empty), empty.isEmpty());
     }
 

@@ -7,9 +7,4 @@ package io.starvationlab.experiment.findings;
  * @param holds null when the phases it needs did not run (quick mode, or a JDK where they do not apply)
  */
 public record Finding(String id, String claim, String expected, String measured, Boolean holds) {
-
-    /** A finding this run could not judge, and why. */
-    static Finding notJudged(String id, String claim, String expected, String why) {
-        return new Finding(id, claim, expected, why, null);
-    }
 }

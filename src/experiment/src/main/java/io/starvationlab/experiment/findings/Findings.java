@@ -3,26 +3,24 @@ package io.starvationlab.experiment.findings;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.experiment.results.RunResults;
 
-/** Every finding judged on a run's results, in the order the report gives them. */
+/** Every finding judged on a run's judged figures, in the order the report gives them. */
 public final class Findings {
 
     private Findings() {
     }
 
-    public static List<Finding> of(RunResults results, Plan plan) {
-        List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(results.phases(), results.servers(), plan.starved(), plan.untouched()));
-        findings.add(PredictionFindings.phases(results.phases(), results.servers(), plan));
-        findings.add(QuotaFindings.evaluate(results.quota()));
-        findings.add(ColdStartFindings.evaluate(results.coldStarts()));
-        findings.add(BlockedThreadFindings.evaluate(results.eventLoopsBlocked(), results.coldStarts()));
-        findings.addAll(AlertFindings.evaluate(results.prometheus()));
-        findings.addAll(K6Findings.evaluate(results.k6(), results.virtualReach()));
-        if (results.matrix() != null) {
-            findings.addAll(MatrixFindings.evaluate(results.matrix(), plan.starved()));
-            findings.add(PredictionFindings.matrix(results.matrix()));
+    public static List<Finding> of(JudgedRun run, Plan plan) {
+        List<Finding> findings = new ArrayList<>(PhaseFindings.evaluate(run, plan));
+        findings.add(QuotaFindings.evaluate(run.quota()));
+        findings.add(ColdStartFindings.lazyBean(run.coldStarts()));
+        findings.add(ColdStartFindings.noneBlocked(run.eventLoopsBlocked(), run.coldStarts()));
+        findings.addAll(AlertFindings.evaluate(run.prometheus()));
+        findings.addAll(K6Findings.evaluate(run.k6(), run.virtualReach()));
+        if (run.matrix() != null) {
+            findings.addAll(MatrixFindings.evaluate(run.matrix(), plan.starved()));
         }
         return List.copyOf(findings);
     }

@@ -16,8 +16,6 @@ import io.starvationlab.experiment.results.ProbeReach;
  */
 final class K6Findings {
 
-    static final String AGREES = "k6-agrees-with-java-runner";
-    static final String REACH = "probes-reach-every-event-loop";
     /** How far apart the two throughputs may be, of the larger. */
     static final double THROUGHPUT_TOLERANCE = 0.10;
     /** Both under this many requests per second: a collapse, whose ratio means nothing. */
@@ -30,6 +28,13 @@ final class K6Findings {
      */
     static final double P50_FACTOR = 2.5;
     static final double P50_SLACK_MILLIS = 25;
+    static final Claim AGREES = new Claim("k6-agrees-with-java-runner", "The k6 suite and the Java runner, on the same server, give the same verdicts"
+            + " and figures", String.format(Locale.ROOT, "per phase of the default server JVM: verdicts identical; throughput within %.0f %% of the"
+                    + " larger (or both under %.0f/s); /probe/virtual p50 within %.1fx of each other or %.0f ms (the runner's p50 over the probes sent"
+                    + " while the load ran, as k6 counts its own)", THROUGHPUT_TOLERANCE * 100, COLLAPSED_PER_SECOND, P50_FACTOR, P50_SLACK_MILLIS));
+    static final Claim REACH = new Claim("probes-reach-every-event-loop", "Each client's /probe/virtual reached every event loop of the server,"
+            + " evenly, in every phase", "each event loop answers at least the plan's least share (probes.leastEventLoopShare) of its even part, in"
+            + " every phase the runner measured over HTTP/1.1 and every phase k6 ran");
 
     private K6Findings() {
     }
@@ -38,19 +43,12 @@ final class K6Findings {
         return List.of(agrees(k6), reach(k6, reach));
     }
 
-    static String agreesExpected() {
-        return String.format(Locale.ROOT, "per phase of the default server JVM: verdicts identical; throughput within %.0f %% of the larger "
-                + "(or both under %.0f/s); /probe/virtual p50 within %.1fx of each other or %.0f ms (the runner's p50 over the probes sent while "
-                + "the load ran, as k6 counts its own)", THROUGHPUT_TOLERANCE * 100, COLLAPSED_PER_SECOND, P50_FACTOR, P50_SLACK_MILLIS);
-    }
-
     private static Finding agrees(K6Comparison k6) {
-        String claim = "The k6 suite and the Java runner, on the same server, give the same verdicts and figures";
         if (!k6.ran()) {
-            return Finding.notJudged(AGREES, claim, agreesExpected(), "not run: " + k6.notRun());
+            return AGREES.notJudged("not run: " + k6.notRun());
         }
         if (k6.failure() != null || k6.rows().isEmpty()) {
-            return new Finding(AGREES, claim, agreesExpected(), k6.failure() != null ? k6.failure() : "k6 reported none of the phases", false);
+            return AGREES.judged(k6.failure() != null ? k6.failure() : "k6 reported none of the phases", false);
         }
         List<String> measured = new ArrayList<>();
         boolean holds = true;
@@ -62,7 +60,7 @@ final class K6Findings {
                     ms(row.javaP50Millis()), row.k6P50Millis() == null ? "-" : ms(row.k6P50Millis()),
                     differ.isEmpty() ? "" : " DIFFER: " + String.join(", ", differ)));
         }
-        return new Finding(AGREES, claim, agreesExpected(), "runner / k6: " + String.join("; ", measured), holds);
+        return AGREES.judged("runner / k6: " + String.join("; ", measured), holds);
     }
 
     /** What differs between the two clients' figures of a phase; empty when they agree. */
@@ -89,9 +87,6 @@ final class K6Findings {
     }
 
     private static Finding reach(K6Comparison k6, List<ProbeReach> reach) {
-        String claim = "Each client's /probe/virtual reached every event loop of the server, evenly, in every phase";
-        String expected = "each event loop answers at least the plan's least share (probes.leastEventLoopShare) of its even part, in every phase"
-                + " the runner measured over HTTP/1.1 and every phase k6 ran";
         List<ProbeReach> judged = new ArrayList<>(reach.stream().filter(r -> r.even() != null).toList());
         k6.rows().stream().map(K6Comparison.Row::k6Reach).filter(r -> r != null).forEach(judged::add);
         List<String> uneven = new ArrayList<>();
@@ -100,7 +95,7 @@ final class K6Findings {
                 .forEach(row -> uneven.add("k6 " + row.phase() + " " + (row.k6Reach() == null ? "no data" : row.k6Reach().describe()
                         + (row.k6Reach().why() == null ? "" : " (" + row.k6Reach().why() + ")"))));
         if (judged.isEmpty()) {
-            return Finding.notJudged(REACH, claim, expected, "no phase measured over HTTP/1.1");
+            return REACH.notJudged("no phase measured over HTTP/1.1");
         }
         long notJudged = reach.stream().filter(r -> r.even() == null).count();
         String measured = String.format(Locale.ROOT, "runner: %d of %d phases even%s; k6: %s", reach.stream().filter(r -> Boolean.TRUE.equals(r.even())).count(),
@@ -109,7 +104,7 @@ final class K6Findings {
                 !k6.ran() ? "not run, " + k6.notRun() : k6.rows().stream().filter(row -> row.k6Reach() != null && Boolean.TRUE.equals(row.k6Reach().even())).count()
                         + " of " + k6.rows().size() + " phases even")
                 + (uneven.isEmpty() ? "" : "; UNEVEN: " + String.join("; ", uneven));
-        return new Finding(REACH, claim, expected, measured, uneven.isEmpty());
+        return REACH.judged(measured, uneven.isEmpty());
     }
 
     private static String ms(double millis) {

@@ -6,12 +6,12 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import io.starvationlab.experiment.results.Figures;
+import io.starvationlab.experiment.results.JudgedMatrix;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.plan.Prediction;
 import io.starvationlab.harness.plan.StarvationRule;
-import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.MatrixReport;
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /**
  * The findings judged on the JDK matrix. One fails when anything measured contradicts it; it holds only
@@ -20,84 +20,81 @@ import io.starvationlab.experiment.run.ServerFacts;
  */
 final class MatrixFindings {
 
+    static final Claim JDK21_PINS = new Claim("matrix-jdk21-synchronized-pins", "JDK 21 synchronized pins; JDK 25, 26 and 27 do not (JEP 491)",
+            "pinned on 21 within 15 % of the carrier model and starved; on 25, 26, 27 within 10 % of unpinned and not starved");
+    static final Claim REENTRANT = new Claim("matrix-reentrant-never-starves", "ReentrantLock never starves, on any JDK",
+            "reentrant not starved on every JDK of the matrix");
+    static final Claim NO_FLAG = new Claim("matrix-no-flag-pins-from-26", "From JDK 26 no flag makes synchronized pin: -XX:LockingMode=1 is ignored"
+            + " (26) or refused (27)", "on each JDK 26+ the JVM's own warning or refusal captured, and where it starts, /lab/info synchronizedPins false"
+            + " and pinned-legacy-locking not starved");
+    static final Claim POLLERS = new Claim("matrix-pinned-socket-read", "Found here: a carrier pinned on a socket read follows the carrier model on"
+            + " JDK 21 and collapses on 22+ unless -Djdk.pollerMode=1", "pinned-db on 21 starved at the carrier model, not under half of it (the"
+            + " database's round trip adds to each call); native-db on 22+ under half of it, and native-db with jdk.pollerMode=1 at least 2x native-db");
+    static final Claim PREDICTED = new Claim("matrix-as-predicted", "Every cell of the JDK matrix does what the JDK's documented behaviour predicts",
+            "each measured cell's outcome (starves, collapses, free, 501, refused) is its prediction");
+
     private MatrixFindings() {
     }
 
-    static List<Finding> evaluate(MatrixReport matrix, StarvationRule rule) {
-        List<Finding> findings = new ArrayList<>();
-        findings.add(jdk21SynchronizedPins(matrix));
-        findings.add(reentrantNeverStarves(matrix));
-        findings.add(noFlagBringsPinningBackFrom26(matrix));
-        findings.add(nativeAndCpuStarveEverywhere(matrix, rule));
-        findings.add(pollers(matrix));
-        return findings;
+    static List<Finding> evaluate(JudgedMatrix matrix, StarvationRule rule) {
+        return List.of(jdk21SynchronizedPins(matrix), reentrantNeverStarves(matrix), noFlagBringsPinningBackFrom26(matrix),
+                nativeAndCpuStarveEverywhere(matrix, rule), pollers(matrix), predicted(matrix));
     }
 
     /** Seed: JDK 21 synchronized pins at the carrier model; 25, 26 and 27 run it like unpinned. */
-    static Finding jdk21SynchronizedPins(MatrixReport matrix) {
-        String id = "matrix-jdk21-synchronized-pins";
-        String claim = "JDK 21 synchronized pins; JDK 25, 26 and 27 do not (JEP 491)";
-        String expected = "pinned on 21 within 15 % of the carrier model and starved; on 25, 26, 27 within 10 % of unpinned and not starved";
-        Optional<PhaseReport> on21 = figures(matrix, 21, "pinned");
+    static Finding jdk21SynchronizedPins(JudgedMatrix matrix) {
+        Optional<JudgedPhase> on21 = figures(matrix, 21, "pinned");
         if (on21.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(JDK21_PINS, matrix);
         }
-        PhaseReport pinned21 = on21.get();
+        JudgedPhase pinned21 = on21.get();
         Judgement judgement = new Judgement();
-        judgement.expect(Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && PhaseReport.STARVED.equals(pinned21.verdict()));
+        judgement.expect(Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && JudgedPhase.STARVED.equals(pinned21.verdict()));
         List<String> measured = new ArrayList<>(List.of(String.format(Locale.ROOT, "21: %.1f/s vs %.1f/s (%s) %s, %s", pinned21.throughputPerSecond(),
                 pinned21.modelLimitPerSecond(), pinned21.modelBasis(), Figures.ratio(pinned21.throughputToModel()), verdict(pinned21))));
         for (int jdk : List.of(25, 26, 27)) {
-            Optional<PhaseReport> pinned = figures(matrix, jdk, "pinned");
-            Optional<PhaseReport> unpinned = figures(matrix, jdk, "unpinned");
+            Optional<JudgedPhase> pinned = figures(matrix, jdk, "pinned");
+            Optional<JudgedPhase> unpinned = figures(matrix, jdk, "unpinned");
             if (pinned.isEmpty() || unpinned.isEmpty()) {
                 measured.add(jdk + ": not measured");
                 judgement.missing();
                 continue;
             }
             double ratio = pinned.get().throughputPerSecond() / unpinned.get().throughputPerSecond();
-            judgement.expect(Math.abs(ratio - 1) <= 0.10 && PhaseReport.NOT_STARVED.equals(pinned.get().verdict()));
+            judgement.expect(Math.abs(ratio - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(pinned.get().verdict()));
             measured.add(String.format(Locale.ROOT, "%d: %.1f/s vs unpinned %s %s, %s", jdk, pinned.get().throughputPerSecond(),
                     Figures.perSecond(unpinned.get().throughputPerSecond()), Figures.ratio(ratio), verdict(pinned.get())));
         }
-        return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
+        return JDK21_PINS.judged(String.join("; ", measured), judgement.holds());
     }
 
-    static Finding reentrantNeverStarves(MatrixReport matrix) {
-        String id = "matrix-reentrant-never-starves";
-        String claim = "ReentrantLock never starves, on any JDK";
-        String expected = "reentrant not starved on every JDK of the matrix";
-        List<MatrixReport.Cell> cells = measuredCells(matrix, "reentrant");
+    static Finding reentrantNeverStarves(JudgedMatrix matrix) {
+        List<JudgedMatrix.Cell> cells = matrix.cells().stream().filter(cell -> cell.cell().equals("reentrant") && cell.figures() != null).toList();
         if (cells.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(REENTRANT, matrix);
         }
         Judgement judgement = new Judgement();
-        judgement.expect(cells.stream().allMatch(cell -> PhaseReport.NOT_STARVED.equals(cell.figures().verdict())));
+        judgement.expect(cells.stream().allMatch(cell -> JudgedPhase.NOT_STARVED.equals(cell.figures().verdict())));
         if (cells.size() < matrix.columns().size()) {
             judgement.missing();
         }
-        return new Finding(id, claim, expected, cells.stream().map(cell -> String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(),
-                cell.figures().throughputPerSecond(), verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells),
-                judgement.holds());
+        return REENTRANT.judged(cells.stream().map(cell -> String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(), cell.figures().throughputPerSecond(),
+                verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells), judgement.holds());
     }
 
     /** From 26 LockingMode is gone: ignored with a warning on 26, unknown after; synchronized stays unpinned. */
-    static Finding noFlagBringsPinningBackFrom26(MatrixReport matrix) {
-        String id = "matrix-no-flag-pins-from-26";
-        String claim = "From JDK 26 no flag makes synchronized pin: -XX:LockingMode=1 is ignored (26) or refused (27)";
-        String expected = "on each JDK 26+ the JVM's own warning or refusal captured, and where it starts, /lab/info synchronizedPins false and"
-                + " pinned-legacy-locking not starved";
-        List<MatrixReport.Column> columns = matrix.columns().stream().filter(column -> column.feature() >= 26 && "measured".equals(column.status())).toList();
+    static Finding noFlagBringsPinningBackFrom26(JudgedMatrix matrix) {
+        List<JudgedMatrix.Column> columns = matrix.columns().stream().filter(column -> column.feature() >= 26 && "measured".equals(column.status())).toList();
         if (columns.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(NO_FLAG, matrix);
         }
         Judgement judgement = new Judgement();
         if (columns.size() < matrix.columns().stream().filter(column -> column.feature() >= 26).count()) {
             judgement.missing();
         }
         List<String> measured = new ArrayList<>();
-        for (MatrixReport.Column column : columns) {
-            Optional<MatrixReport.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
+        for (JudgedMatrix.Column column : columns) {
+            Optional<JudgedMatrix.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
             if (attempt.isEmpty()) {
                 measured.add(column.feature() + ": not attempted");
                 judgement.missing();
@@ -109,62 +106,56 @@ final class MatrixFindings {
                 measured.add(column.feature() + ": refused to start, " + says);
                 continue;
             }
-            Optional<ServerFacts> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
-            Optional<PhaseReport> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
+            Optional<MeasuredServer.Info> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
+            Optional<JudgedPhase> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
             boolean pins = server.map(s -> !Boolean.FALSE.equals(s.synchronizedPins())).orElse(true);
-            judgement.expect(!attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> PhaseReport.NOT_STARVED.equals(p.verdict())).orElse(true));
+            judgement.expect(!attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> JudgedPhase.NOT_STARVED.equals(p.verdict())).orElse(true));
             if (pinned.isEmpty()) {
                 judgement.missing();
             }
             measured.add(String.format(Locale.ROOT, "%d: started, %s; synchronizedPins %s; pinned %s", column.feature(), says,
-                    server.map(ServerFacts::synchronizedPins).orElse(null),
+                    server.map(MeasuredServer.Info::synchronizedPins).orElse(null),
                     pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")));
         }
-        return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
+        return NO_FLAG.judged(String.join("; ", measured), judgement.holds());
     }
 
-    static Finding nativeAndCpuStarveEverywhere(MatrixReport matrix, StarvationRule rule) {
-        String id = "matrix-native-and-cpu-starve";
-        String claim = "Native frames and CPU work starve on every JDK that has them";
-        String expected = "native (JDK 22+; 501 on 21) and cpu starved on every JDK of the matrix (" + rule.describe() + ")";
-        List<MatrixReport.Cell> cells = new ArrayList<>(matrix.cells().stream()
-                .filter(cell -> ("native".equals(cell.cell()) || "cpu".equals(cell.cell())) && cell.outcome() != null).toList());
+    static Finding nativeAndCpuStarveEverywhere(JudgedMatrix matrix, StarvationRule rule) {
+        Claim claim = new Claim("matrix-native-and-cpu-starve", "Native frames and CPU work starve on every JDK that has them",
+                "native (JDK 22+; 501 on 21) and cpu starved on every JDK of the matrix (" + rule.describe() + ")");
+        List<JudgedMatrix.Cell> cells = matrix.cells().stream()
+                .filter(cell -> ("native".equals(cell.cell()) || "cpu".equals(cell.cell())) && cell.outcome() != null).toList();
         if (cells.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(claim, matrix);
         }
         Judgement judgement = new Judgement();
         List<String> measured = new ArrayList<>();
-        for (MatrixReport.Cell cell : cells) {
+        for (JudgedMatrix.Cell cell : cells) {
             if (cell.figures() == null) {
-                boolean expectedUnavailable = Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction());
-                judgement.expect(expectedUnavailable);
+                judgement.expect(Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction()));
                 measured.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome());
             } else {
-                judgement.expect(PhaseReport.STARVED.equals(cell.figures().verdict()));
+                judgement.expect(JudgedPhase.STARVED.equals(cell.figures().verdict()));
                 measured.add(String.format(Locale.ROOT, "%d %s: %s", cell.jdk(), cell.cell(), verdict(cell.figures())));
             }
         }
-        long jdksWithBoth = matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count();
-        if (jdksWithBoth < matrix.columns().size()) {
+        if (matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count()
+                < matrix.columns().size()) {
             judgement.missing();
         }
-        return new Finding(id, claim, expected, String.join("; ", measured) + notMeasured(matrix, cells), judgement.holds());
+        return claim.judged(String.join("; ", measured) + notMeasured(matrix, cells), judgement.holds());
     }
 
     /**
      * A carrier pinned on a socket read: on 21 (platform pollers) at the carrier model; from 22 a
      * collapse with the default pollers, and the carrier model again with jdk.pollerMode=1.
      */
-    static Finding pollers(MatrixReport matrix) {
-        String id = "matrix-pinned-socket-read";
-        String claim = "Found here: a carrier pinned on a socket read follows the carrier model on JDK 21 and collapses on 22+ unless"
-                + " -Djdk.pollerMode=1";
-        String expected = "pinned-db on 21 starved at the carrier model, not under half of it (the database's round trip adds to each call); native-db on 22+ under half of it, and native-db with"
-                + " jdk.pollerMode=1 at least 2x native-db";
-        Optional<PhaseReport> on21 = figures(matrix, 21, "pinned-db");
-        List<Integer> newer = measuredJdks(matrix).stream().filter(jdk -> jdk >= 22).toList();
+    static Finding pollers(JudgedMatrix matrix) {
+        Optional<JudgedPhase> on21 = figures(matrix, 21, "pinned-db");
+        List<Integer> newer = matrix.columns().stream().filter(column -> "measured".equals(column.status()) && column.feature() >= 22)
+                .map(JudgedMatrix.Column::feature).toList();
         if (on21.isEmpty() && newer.isEmpty()) {
-            return missing(id, claim, expected, matrix);
+            return missing(POLLERS, matrix);
         }
         Judgement judgement = new Judgement();
         if (newer.isEmpty()) {
@@ -172,7 +163,7 @@ final class MatrixFindings {
         }
         List<String> measured = new ArrayList<>();
         if (on21.isPresent()) {
-            judgement.expect(MatrixReport.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
+            judgement.expect(JudgedMatrix.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
             measured.add(String.format(Locale.ROOT, "21 pinned-db: %.1f/s vs %.1f/s %s", on21.get().throughputPerSecond(),
                     on21.get().modelLimitPerSecond(), Figures.ratio(on21.get().throughputToModel())));
         } else {
@@ -180,19 +171,31 @@ final class MatrixFindings {
             judgement.missing();
         }
         for (int jdk : newer) {
-            Optional<PhaseReport> stock = figures(matrix, jdk, "native-db");
-            Optional<PhaseReport> platform = figures(matrix, jdk, "native-db-platform-pollers");
+            Optional<JudgedPhase> stock = figures(matrix, jdk, "native-db");
+            Optional<JudgedPhase> platform = figures(matrix, jdk, "native-db-platform-pollers");
             if (stock.isEmpty() || platform.isEmpty()) {
                 judgement.missing();
                 measured.add(jdk + ": " + (stock.isEmpty() ? "native-db" : "native-db-platform-pollers") + " not measured");
                 continue;
             }
             double restored = platform.get().throughputPerSecond() / Math.max(stock.get().throughputPerSecond(), 1e-9);
-            judgement.expect(stock.get().throughputToModel() < MatrixReport.COLLAPSE_BELOW && restored >= 2);
+            judgement.expect(stock.get().throughputToModel() < JudgedMatrix.COLLAPSE_BELOW && restored >= 2);
             measured.add(String.format(Locale.ROOT, "%d native-db: %s of %.1f/s, with pollerMode=1 %.1f/s", jdk,
                     Figures.perSecond(stock.get().throughputPerSecond()), stock.get().modelLimitPerSecond(), platform.get().throughputPerSecond()));
         }
-        return new Finding(id, claim, expected, String.join("; ", measured), judgement.holds());
+        return POLLERS.judged(String.join("; ", measured), judgement.holds());
+    }
+
+    /** Each measured cell of the matrix has the outcome its prediction names ({@link Prediction}). */
+    private static Finding predicted(JudgedMatrix matrix) {
+        List<JudgedMatrix.Cell> measured = matrix.cells().stream().filter(cell -> cell.agrees() != null).toList();
+        if (measured.isEmpty()) {
+            return PREDICTED.notJudged("no cell measured (" + matrix.describeJdks() + ")");
+        }
+        List<String> differ = measured.stream().filter(cell -> !cell.agrees())
+                .map(cell -> cell.jdk() + " " + cell.cell() + ": " + cell.outcome() + " (predicted " + cell.prediction() + ")").toList();
+        return PREDICTED.judged(differ.isEmpty() ? measured.size() + " of " + measured.size() + " cells as predicted" : String.join("; ", differ),
+                differ.isEmpty());
     }
 
     /** Fails on any contradiction; holds only when nothing it needed is missing. */
@@ -213,30 +216,22 @@ final class MatrixFindings {
         }
     }
 
-    private static Optional<PhaseReport> figures(MatrixReport matrix, int jdk, String cell) {
-        return matrix.cell(jdk, cell).map(MatrixReport.Cell::figures);
-    }
-
-    private static List<MatrixReport.Cell> measuredCells(MatrixReport matrix, String name) {
-        return matrix.cells().stream().filter(cell -> cell.cell().equals(name) && cell.figures() != null).toList();
-    }
-
-    private static List<Integer> measuredJdks(MatrixReport matrix) {
-        return matrix.columns().stream().filter(column -> "measured".equals(column.status())).map(MatrixReport.Column::feature).toList();
+    private static Optional<JudgedPhase> figures(JudgedMatrix matrix, int jdk, String cell) {
+        return matrix.cell(jdk, cell).map(JudgedMatrix.Cell::figures);
     }
 
     /** The JDKs of the matrix that measured none of {@code cells}, said in the finding. */
-    private static String notMeasured(MatrixReport matrix, List<MatrixReport.Cell> cells) {
-        List<Integer> absent = matrix.columns().stream().map(MatrixReport.Column::feature)
+    private static String notMeasured(JudgedMatrix matrix, List<JudgedMatrix.Cell> cells) {
+        List<Integer> absent = matrix.columns().stream().map(JudgedMatrix.Column::feature)
                 .filter(jdk -> cells.stream().noneMatch(cell -> cell.jdk() == jdk)).toList();
         return absent.isEmpty() ? "" : "; not measured on " + absent;
     }
 
-    private static String verdict(PhaseReport report) {
-        return report.verdict() + " (" + Figures.slowdown(report) + ")";
+    private static String verdict(JudgedPhase phase) {
+        return phase.verdict() + " (" + Figures.slowdown(phase) + ")";
     }
 
-    private static Finding missing(String id, String claim, String expected, MatrixReport matrix) {
-        return Finding.notJudged(id, claim, expected, "not measured in this run (" + matrix.describeJdks() + ")");
+    private static Finding missing(Claim claim, JudgedMatrix matrix) {
+        return claim.notJudged("not measured in this run (" + matrix.describeJdks() + ")");
     }
 }

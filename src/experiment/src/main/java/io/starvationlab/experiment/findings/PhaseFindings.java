@@ -9,122 +9,138 @@ import java.util.function.DoublePredicate;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.starvationlab.harness.plan.StarvationRule;
-import io.starvationlab.harness.plan.UntouchedRule;
 import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.experiment.results.ProbeDistribution;
-import io.starvationlab.experiment.run.ServerFacts;
+import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.harness.plan.UntouchedRule;
 
-/** The findings judged on the main plan's phases: published claims about pinning and carriers, and those found here. */
+/** The findings judged on the main plan's phases: published claims about pinning and carriers, those found here, and the predictions. */
 final class PhaseFindings {
+
+    static final Claim PINNED = new Claim("pinned-throughput-at-carrier-model", "Pinned throughput scales with carriers, not tasks (n / carriers x wait)",
+            "pinned ~ carriers / ms, within 15 %");
+    static final Claim REENTRANT = new Claim("reentrant-like-no-lock", "ReentrantLock ~ no lock", "reentrant throughput within 10 % of unpinned");
+    static final Claim MAX_POOL = new Claim("max-pool-size-does-nothing", "Raising maxPoolSize does nothing", "maxPoolSize=256 within 15 % of pinned");
+    static final Claim PARALLELISM = new Claim("parallelism-helps", "Raising parallelism does", "parallelism=16 >= 3x pinned");
+    static final Claim SHARED_LOCK = new Claim("shared-lock-type-irrelevant", "With a shared lock, lock type stops mattering",
+            "pinned/shared within 15 % of reentrant/shared");
+    static final Claim JEP_491 = new Claim("jep491-synchronized-unpinned", "JDK 24+ fixes synchronized (JEP 491)",
+            "pinned without LockingMode=1 within 10 % of unpinned, not starved");
+    static final Claim THREAD_POOL = new Claim("virtual-threads-beat-thread-pool", "Virtual threads beat a 200-thread pool on seconds-long waits",
+            "unpinned >= 5x platform (ms=1000, 2000 concurrent)");
+    static final Claim POLLERS = new Claim("virtual-pollers-collapse", "Found here: from JDK 22 the I/O poller is a virtual thread, so carriers pinned on"
+            + " a socket wait for it", "native/db with -Djdk.pollerMode=1 >= 2x native/db with the default pollers");
+    static final Claim WRITES = new Claim("event-loop-writes", "Found here: virtual threads that write their own answers (Quarkus' default) stall the"
+            + " event loop under starvation", "one HTTP/2 connection, native load: event-loop probe p99 >= 5x with virtual threads writing than with"
+            + " the event loop writing, which stays <= 3x its baseline");
+    static final Claim PREDICTED = new Claim("phases-as-predicted", "Every phase starves where the JDK's documented behaviour says its mode holds the"
+            + " carriers, and only there", "starved when the prediction for its mode, downstream, JDK and flags is starves or collapses; not starved when free");
 
     private PhaseFindings() {
     }
 
-    static List<Finding> evaluate(List<PhaseReport> reports, Map<String, ServerFacts> servers, StarvationRule rule, UntouchedRule untouched) {
-        Map<String, PhaseReport> byName = reports.stream().collect(Collectors.toMap(PhaseReport::name, Function.identity(), (a, b) -> a));
-        Function<String, Optional<PhaseReport>> phase = name -> Optional.ofNullable(byName.get(name));
-        Optional<PhaseReport> pinning = phase.apply("pinned-legacy-locking")
+    /** The findings on {@code run}'s phases, then {@link EventLoopFindings}'; the predictions' last. */
+    static List<Finding> evaluate(JudgedRun run, Plan plan) {
+        Map<String, JudgedPhase> byName = run.phases().stream().collect(Collectors.toMap(JudgedPhase::name, Function.identity(), (a, b) -> a));
+        Function<String, Optional<JudgedPhase>> phase = name -> Optional.ofNullable(byName.get(name));
+        Map<String, MeasuredServer.Info> servers = run.servers();
+        Optional<JudgedPhase> pinning = phase.apply("pinned-legacy-locking")
                 .or(() -> phase.apply("pinned").filter(p -> Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins())));
         List<Finding> findings = new ArrayList<>();
-
-        findings.add(pinning.map(p -> new Finding("pinned-throughput-at-carrier-model", "Pinned throughput scales with carriers, not tasks (n / carriers x wait)",
-                "pinned ~ carriers / ms, within 15 %",
-                String.format(Locale.ROOT, "%s: %.1f/s vs %.1f/s (%s): %.2fx", p.name(), p.throughputPerSecond(), p.modelLimitPerSecond(),
-                        p.modelBasis(), p.throughputToModel()),
-                Math.abs(p.throughputToModel() - 1) <= 0.15))
-                .orElse(missing("pinned-throughput-at-carrier-model", "Pinned throughput scales with carriers, not tasks", "pinned ~ carriers / ms, within 15 %")));
-
-        List<PhaseReport> holders = new ArrayList<>();
-        pinning.ifPresent(holders::add);
-        phase.apply("native").ifPresent(holders::add);
-        phase.apply("cpu").ifPresent(holders::add);
-        findings.add(holders.isEmpty() ? missing("unrelated-request-waits-seconds", "An unrelated trivial task waits seconds while carriers are held", "")
-                : new Finding("unrelated-request-waits-seconds", "An unrelated trivial task waits seconds while carriers are held (published: 7.8 s vs 2 ms)",
-                        "starved under pinned, native and cpu (" + rule.describe() + ")",
-                        holders.stream().map(p -> String.format(Locale.ROOT, "%s %.0fx: %s", p.name(), p.virtualProbeSlowdown(),
-                                p.unrelatedWait() == null ? String.format(Locale.ROOT, "p50 %.0f ms", p.probes().get("virtual").p50Millis())
-                                        : distribution(p))).collect(Collectors.joining("; ")),
-                        holders.size() == 3 && holders.stream().allMatch(p -> PhaseReport.STARVED.equals(p.verdict()))));
-
-        findings.add(phase.apply("native").map(p -> new Finding(UNTOUCHED_ID, UNTOUCHED, untouched.describe() + ", under native load",
-                untouched.probes().stream().map(name -> String.format(Locale.ROOT, "%s %.1f ms", name, figure(untouched, p, name)))
-                        .collect(Collectors.joining(", ")),
-                untouched.probes().stream().allMatch(name -> untouched.untouched(figure(untouched, p, name)))))
-                .orElse(missing(UNTOUCHED_ID, UNTOUCHED, untouched.describe() + ", under native load")));
-
-        findings.add(ratio("reentrant-like-no-lock", "ReentrantLock ~ no lock", "reentrant throughput within 10 % of unpinned", phase.apply("reentrant"),
-                phase.apply("unpinned"), r -> Math.abs(r - 1) <= 0.10));
-        findings.add(ratio("max-pool-size-does-nothing", "Raising maxPoolSize does nothing", "maxPoolSize=256 within 15 % of pinned",
-                phase.apply("pinned-max-pool-256"), pinning, r -> Math.abs(r - 1) <= 0.15));
-        findings.add(ratio("parallelism-helps", "Raising parallelism does", "parallelism=16 >= 3x pinned", phase.apply("pinned-parallelism-16"), pinning,
-                r -> r >= 3));
-        findings.add(ratio("shared-lock-type-irrelevant", "With a shared lock, lock type stops mattering", "pinned/shared within 15 % of reentrant/shared",
-                phase.apply("pinned-shared"), phase.apply("reentrant-shared"), r -> Math.abs(r - 1) <= 0.15));
-        Optional<PhaseReport> unpinnedPinned = phase.apply("pinned").filter(p -> !Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins()));
-        findings.add(unpinnedPinned.isEmpty() ? missing("jep491-synchronized-unpinned", "JDK 24+ fixes synchronized (JEP 491)", "pinned without LockingMode=1 ~ unpinned")
-                : ratio("jep491-synchronized-unpinned", "JDK 24+ fixes synchronized (JEP 491)", "pinned without LockingMode=1 within 10 % of unpinned, not starved",
-                        unpinnedPinned, phase.apply("unpinned"),
-                        r -> Math.abs(r - 1) <= 0.10 && PhaseReport.NOT_STARVED.equals(unpinnedPinned.get().verdict())));
-        findings.add(ratio("virtual-threads-beat-thread-pool", "Virtual threads beat a 200-thread pool on seconds-long waits", "unpinned >= 5x platform (ms=1000, 2000 concurrent)",
-                phase.apply("unpinned-1s"), phase.apply("platform-1s"), r -> r >= 5));
-        findings.add(ratio("virtual-pollers-collapse", "Found here: from JDK 22 the I/O poller is a virtual thread, so carriers pinned on a socket wait for it",
-                "native/db with -Djdk.pollerMode=1 >= 2x native/db with the default pollers",
-                phase.apply("native-db-platform-pollers"), phase.apply("native-db"), r -> r >= 2));
+        findings.add(pinning.map(p -> PINNED.judged(String.format(Locale.ROOT, "%s: %.1f/s vs %.1f/s (%s): %.2fx", p.name(), p.throughputPerSecond(),
+                p.modelLimitPerSecond(), p.modelBasis(), p.throughputToModel()), Math.abs(p.throughputToModel() - 1) <= 0.15)).orElse(PINNED.notMeasured()));
+        findings.add(unrelatedWaits(pinning, phase, plan));
+        UntouchedRule untouched = plan.untouched();
+        Claim untouchedClaim = new Claim("off-carrier-endpoints-untouched", "Worker-pool, event-loop and health endpoints are untouched",
+                untouched.describe() + ", under native load");
+        findings.add(phase.apply("native").map(p -> untouchedClaim.judged(untouched.probes().stream().map(name -> String.format(Locale.ROOT,
+                "%s %.1f ms", name, figure(untouched, p, name))).collect(Collectors.joining(", ")),
+                untouched.probes().stream().allMatch(name -> untouched.untouched(figure(untouched, p, name))))).orElse(untouchedClaim.notMeasured()));
+        findings.add(ratio(REENTRANT, phase.apply("reentrant"), phase.apply("unpinned"), r -> Math.abs(r - 1) <= 0.10));
+        findings.add(ratio(MAX_POOL, phase.apply("pinned-max-pool-256"), pinning, r -> Math.abs(r - 1) <= 0.15));
+        findings.add(ratio(PARALLELISM, phase.apply("pinned-parallelism-16"), pinning, r -> r >= 3));
+        findings.add(ratio(SHARED_LOCK, phase.apply("pinned-shared"), phase.apply("reentrant-shared"), r -> Math.abs(r - 1) <= 0.15));
+        Optional<JudgedPhase> unpinnedPinned = phase.apply("pinned").filter(p -> !Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins()));
+        findings.add(ratio(JEP_491, unpinnedPinned, phase.apply("unpinned"),
+                r -> Math.abs(r - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(unpinnedPinned.get().verdict())));
+        findings.add(ratio(THREAD_POOL, phase.apply("unpinned-1s"), phase.apply("platform-1s"), r -> r >= 5));
+        findings.add(ratio(POLLERS, phase.apply("native-db-platform-pollers"), phase.apply("native-db"), r -> r >= 2));
         findings.addAll(EventLoopFindings.evaluate(phase));
         findings.add(eventLoopWrites(phase.apply("native-http2-virtual-thread-writes"), phase.apply("native-http2"), byName));
+        findings.add(predicted(run.phases(), servers, plan));
         return findings;
     }
 
+    /** An unrelated trivial task waits seconds while the carriers are held: pinned, native and cpu starve. */
+    private static Finding unrelatedWaits(Optional<JudgedPhase> pinning, Function<String, Optional<JudgedPhase>> phase, Plan plan) {
+        Claim claim = new Claim("unrelated-request-waits-seconds", "An unrelated trivial task waits seconds while carriers are held (published: 7.8 s"
+                + " vs 2 ms)", "starved under pinned, native and cpu (" + plan.starved().describe() + ")");
+        List<JudgedPhase> holders = new ArrayList<>();
+        pinning.ifPresent(holders::add);
+        phase.apply("native").ifPresent(holders::add);
+        phase.apply("cpu").ifPresent(holders::add);
+        return holders.isEmpty() ? claim.notMeasured() : claim.judged(holders.stream().map(p -> String.format(Locale.ROOT, "%s %.0fx: %s", p.name(),
+                p.virtualProbeSlowdown(), p.unrelatedWait() == null ? String.format(Locale.ROOT, "p50 %.0f ms", p.probes().get("virtual").p50Millis())
+                        : distribution(p))).collect(Collectors.joining("; ")),
+                holders.size() == 3 && holders.stream().allMatch(p -> JudgedPhase.STARVED.equals(p.verdict())));
+    }
+
     /** Quarkus' virtual threads write their own answers; the lab's event loop writes them. */
-    private static Finding eventLoopWrites(Optional<PhaseReport> virtualWrites, Optional<PhaseReport> eventLoopWrites,
-            Map<String, PhaseReport> byName) {
-        String id = "event-loop-writes";
-        String claim = "Found here: virtual threads that write their own answers (Quarkus' default) stall the event loop under starvation";
-        String expected = "one HTTP/2 connection, native load: event-loop probe p99 >= 5x with virtual threads writing than with the event loop"
-                + " writing, which stays <= 3x its baseline";
+    private static Finding eventLoopWrites(Optional<JudgedPhase> virtualWrites, Optional<JudgedPhase> eventLoopWrites, Map<String, JudgedPhase> byName) {
         if (virtualWrites.isEmpty() || eventLoopWrites.isEmpty()) {
-            return missing(id, claim, expected);
+            return WRITES.notMeasured();
         }
-        PhaseReport stock = virtualWrites.get();
-        PhaseReport lab = eventLoopWrites.get();
+        JudgedPhase stock = virtualWrites.get();
+        JudgedPhase lab = eventLoopWrites.get();
         double stockP99 = stock.probes().get("event-loop").p99Millis();
         double labP99 = lab.probes().get("event-loop").p99Millis();
-        double labBaseline = byName.get(PhaseReport.BASELINE + "@" + lab.jvm()).probes().get("event-loop").p99Millis();
         double ratio = stockP99 / Math.max(labP99, 1);
-        double labToBaseline = labP99 / Math.max(labBaseline, 1);
-        return new Finding(id, claim, expected, String.format(Locale.ROOT, "event-loop p99 %.0f vs %.0f ms: %.1fx (event loop writing: %.1fx baseline);"
-                + " /q/health/live p99 %.0f vs %.0f ms", stockP99, labP99, ratio, labToBaseline,
-                stock.probes().get("health-live").p99Millis(), lab.probes().get("health-live").p99Millis()),
-                ratio >= 5 && labToBaseline <= 3);
+        double labToBaseline = labP99 / Math.max(byName.get(JudgedPhase.BASELINE + "@" + lab.jvm()).probes().get("event-loop").p99Millis(), 1);
+        return WRITES.judged(String.format(Locale.ROOT, "event-loop p99 %.0f vs %.0f ms: %.1fx (event loop writing: %.1fx baseline);"
+                + " /q/health/live p99 %.0f vs %.0f ms", stockP99, labP99, ratio, labToBaseline, stock.probes().get("health-live").p99Millis(),
+                lab.probes().get("health-live").p99Millis()), ratio >= 5 && labToBaseline <= 3);
     }
 
-    private static Finding ratio(String id, String claim, String expected, Optional<PhaseReport> subject, Optional<PhaseReport> reference,
-            DoublePredicate holds) {
+    /** Each phase of the main run starved exactly where its mode, downstream and server JVM predict it ({@link Prediction}). */
+    private static Finding predicted(List<JudgedPhase> phases, Map<String, MeasuredServer.Info> servers, Plan plan) {
+        List<String> agree = new ArrayList<>();
+        List<String> differ = new ArrayList<>();
+        for (JudgedPhase phase : phases) {
+            Plan.Jvm jvm = plan.jvms().get(phase.jvm());
+            MeasuredServer.Info server = servers.get(phase.jvm());
+            if (!phase.isBaseline() && jvm != null && server != null) {
+                Prediction prediction = Prediction.of(server.feature(), phase.mode(), phase.downstream(), jvm.flags(), jvm.properties());
+                (JudgedPhase.STARVED.equals(phase.verdict()) == prediction.outcome().starved() ? agree : differ).add(phase.name() + " "
+                        + phase.verdict() + " (predicted " + prediction.outcome().label() + ": " + prediction.why() + ")");
+            }
+        }
+        if (agree.isEmpty() && differ.isEmpty()) {
+            return PREDICTED.notJudged("no phase measured");
+        }
+        return PREDICTED.judged(differ.isEmpty() ? agree.size() + " of " + agree.size() + " phases as predicted"
+                : differ.size() + " of " + (agree.size() + differ.size()) + " differ: " + String.join("; ", differ), differ.isEmpty());
+    }
+
+    private static Finding ratio(Claim claim, Optional<JudgedPhase> subject, Optional<JudgedPhase> reference, DoublePredicate holds) {
         if (subject.isEmpty() || reference.isEmpty()) {
-            return missing(id, claim, expected);
+            return claim.notMeasured();
         }
         double ratio = subject.get().throughputPerSecond() / reference.get().throughputPerSecond();
-        return new Finding(id, claim, expected, String.format(Locale.ROOT, "%s %.1f/s vs %s %s: %s", subject.get().name(),
-                subject.get().throughputPerSecond(), reference.get().name(), Figures.perSecond(reference.get().throughputPerSecond()), Figures.ratio(ratio)),
-                holds.test(ratio));
+        return claim.judged(String.format(Locale.ROOT, "%s %.1f/s vs %s %s: %s", subject.get().name(), subject.get().throughputPerSecond(),
+                reference.get().name(), Figures.perSecond(reference.get().throughputPerSecond()), Figures.ratio(ratio)), holds.test(ratio));
     }
 
-    private static final String UNTOUCHED_ID = "off-carrier-endpoints-untouched";
-    private static final String UNTOUCHED = "Worker-pool, event-loop and health endpoints are untouched";
-
-    private static double figure(UntouchedRule rule, PhaseReport phase, String probe) {
-        PhaseReport.ProbeFigures figures = phase.probes().get(probe);
+    private static double figure(UntouchedRule rule, JudgedPhase phase, String probe) {
+        JudgedPhase.ProbeFigures figures = phase.probes().get(probe);
         return rule.figure(figures.p50Millis(), figures.p99Millis());
     }
 
-    private static Finding missing(String id, String claim, String expected) {
-        return Finding.notJudged(id, claim, expected, "not measured in this run");
-    }
-
     /** The distribution of the unrelated request's wait in one line. */
-    private static String distribution(PhaseReport phase) {
+    private static String distribution(JudgedPhase phase) {
         ProbeDistribution d = phase.unrelatedWait().measured();
         return String.format(Locale.ROOT, "%s p10 / p50 / p90 / max %s / %s / %s / %s, %s over 3 s (model %s)", phase.name(),
                 Figures.seconds(d.p10Millis()), Figures.seconds(d.p50Millis()), Figures.seconds(d.p90Millis()),

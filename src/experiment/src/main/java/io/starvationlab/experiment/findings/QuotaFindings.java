@@ -5,49 +5,48 @@ import java.util.List;
 import java.util.Locale;
 
 import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.QuotaReport;
+import io.starvationlab.experiment.results.JudgedQuota;
 import io.starvationlab.harness.CpuQuota;
 
 /** The finding on the server JVMs inside a CPU quota: the quota sets the carriers, and carrier-bound work runs at quota ÷ wait. */
 final class QuotaFindings {
 
-    static final String ID = "container-cpu-limit-sets-carriers";
     /** How far from quota ÷ wait carrier-bound throughput may be. */
     static final double TOLERANCE = 0.10;
-    private static final String CLAIM = "The container's CPU limit sets the carriers: inside a CPU quota, with no -XX:ActiveProcessorCount, the JVM"
-            + " runs one carrier per CPU of the quota, and carrier-bound work runs at quota ÷ wait";
-    private static final String EXPECTED = "at each quota: /lab/info reads the quota set, processors = carriers = its CPUs, and the"
-            + " carrier-bound phase (native, or pinned where synchronized pins) within ±" + Math.round(TOLERANCE * 100) + " % of carriers ÷ ms";
+    static final Claim CARRIERS = new Claim("container-cpu-limit-sets-carriers", "The container's CPU limit sets the carriers: inside a CPU quota,"
+            + " with no -XX:ActiveProcessorCount, the JVM runs one carrier per CPU of the quota, and carrier-bound work runs at quota ÷ wait",
+            "at each quota: /lab/info reads the quota set, processors = carriers = its CPUs, and the carrier-bound phase (native, or pinned where"
+                    + " synchronized pins) within ±" + Math.round(TOLERANCE * 100) + " % of carriers ÷ ms");
 
     private QuotaFindings() {
     }
 
-    static Finding evaluate(QuotaReport quota) {
+    static Finding evaluate(JudgedQuota quota) {
         if (quota == null || !quota.planned()) {
-            return Finding.notJudged(ID, CLAIM, EXPECTED, "no server JVM inside a CPU quota in this run");
+            return CARRIERS.notJudged("no server JVM inside a CPU quota in this run");
         }
         if (quota.unavailable() != null) {
-            return Finding.notJudged(ID, CLAIM, EXPECTED, "not measured: no CPU quota can be set here: " + quota.unavailable());
+            return CARRIERS.notJudged("not measured: no CPU quota can be set here: " + quota.unavailable());
         }
         if (quota.servers().isEmpty()) {
-            return Finding.notJudged(ID, CLAIM, EXPECTED, "not measured in this run" + (quota.skipped().isEmpty() ? ""
+            return CARRIERS.notJudged("not measured in this run" + (quota.skipped().isEmpty() ? ""
                     : ": " + String.join("; ", quota.skipped())));
         }
         List<String> measured = new ArrayList<>();
         boolean holds = true;
         long carrierBound = 0;
-        for (QuotaReport.Server server : quota.servers()) {
+        for (JudgedQuota.Server server : quota.servers()) {
             boolean seen = seesTheQuota(server);
-            boolean carriers = server.carriers() == server.expectedCarriers() && server.availableProcessors() == server.expectedCarriers();
+            boolean carriers = server.info().carriers() == server.expectedCarriers() && server.info().availableProcessors() == server.expectedCarriers();
             holds &= seen && carriers;
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s: quota %s / %s us, %d processors, %d carriers (%s)%s",
-                    server.jvm(), server.cpuQuotaMicros(), server.cpuPeriodMicros(), server.availableProcessors(), server.carriers(),
-                    server.garbageCollector(), server.belowMachine() ? ""
+                    server.jvm(), server.info().container().cpuQuotaMicros(), server.info().container().cpuPeriodMicros(),
+                    server.info().availableProcessors(), server.info().carriers(), server.info().container().garbageCollector(), server.belowMachine() ? ""
                             : ", the machine's " + quota.machineProcessors() + " processors: no limit HotSpot reports, nor a carrier count it sets"));
-            for (QuotaReport.Phase phase : server.phases().stream().filter(QuotaReport.Phase::carrierBound).toList()) {
+            for (JudgedQuota.Phase phase : server.phases().stream().filter(JudgedQuota.Phase::carrierBound).toList()) {
                 carrierBound++;
                 holds &= Math.abs(phase.throughputToModel() - 1) <= TOLERANCE;
-                line.append(String.format(Locale.ROOT, "; %s %s vs %s (%+.1f %%)", phase.name(), Figures.perSecond(phase.throughputPerSecond()),
+                line.append(String.format(Locale.ROOT, "; %s %s vs %s (%+.1f %%)", phase.name(), Figures.perSecond(phase.figures().throughputPerSecond()),
                         Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)));
                 if (phase.throttling() != null) {
                     line.append(String.format(Locale.ROOT, ", throttled in %d of %d periods", phase.throttling().throttledPeriods(),
@@ -60,12 +59,13 @@ final class QuotaFindings {
             measured.add("not run: " + String.join("; ", quota.skipped()));
         }
         // carriers that are not the quota's fail it on their own; the throughput needs a carrier-bound phase
-        return new Finding(ID, CLAIM, EXPECTED, String.join("; ", measured), !holds ? Boolean.FALSE : carrierBound == 0 ? null : Boolean.TRUE);
+        return CARRIERS.judged(String.join("; ", measured), !holds ? Boolean.FALSE : carrierBound == 0 ? null : Boolean.TRUE);
     }
 
     /** What /lab/info read from the group's files is the quota the run set. */
-    private static boolean seesTheQuota(QuotaReport.Server server) {
-        return server.cpuQuotaMicros() != null && server.cpuPeriodMicros() != null && server.cpuPeriodMicros() == CpuQuota.PERIOD_MICROS
-                && server.cpuQuotaMicros() == Math.round(server.cpus() * CpuQuota.PERIOD_MICROS);
+    private static boolean seesTheQuota(JudgedQuota.Server server) {
+        Long quota = server.info().container().cpuQuotaMicros();
+        Long period = server.info().container().cpuPeriodMicros();
+        return quota != null && period != null && period == CpuQuota.PERIOD_MICROS && quota == Math.round(server.cpus() * CpuQuota.PERIOD_MICROS);
     }
 }

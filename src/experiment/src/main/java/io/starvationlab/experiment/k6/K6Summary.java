@@ -31,15 +31,9 @@ public record K6Summary(Map<String, Phase> phases, List<String> thresholdsCrosse
      * @param virtualP50Millis  the rule's probe, {@code /probe/virtual}, at the rule's percentile (50) in the window
      * @param virtualAnswers    {@code /probe/virtual}'s answers per event loop in the window
      * @param eventLoops        the service's event loops, from {@code /lab/info}
-     * @param even              every event loop answered its least share ({@code probes.leastEventLoopShare}); null when not judged
      */
     public record Phase(String name, String observed, Double perSecond, Double virtualP50Millis, Map<String, Long> virtualAnswers,
-            Integer eventLoops, Boolean even) {
-
-        /** How many event loops answered {@code /probe/virtual} at least once. */
-        public long eventLoopsReached() {
-            return virtualAnswers.entrySet().stream().filter(e -> !"other".equals(e.getKey()) && e.getValue() > 0).count();
-        }
+            Integer eventLoops) {
     }
 
     public static K6Summary read(Path summary) {
@@ -69,8 +63,7 @@ public record K6Summary(Map<String, Phase> phases, List<String> thresholdsCrosse
                 coverage.path("answers").properties().forEach(e -> answers.put(e.getKey(), e.getValue().asLong()));
             }
             phases.put(window, new Phase(window, verdict.path("observed").asText(), number(verdict.path("perSecond")),
-                    number(verdict.path("loadedMs")), answers, coverage == null ? null : integer(coverage.path("eventLoops")),
-                    coverage == null || !coverage.path("even").isBoolean() ? null : coverage.path("even").asBoolean()));
+                    number(verdict.path("loadedMs")), answers, coverage == null ? null : integer(coverage.path("eventLoops"))));
         }
         List<String> crossed = new ArrayList<>();
         lab.path("thresholds").forEach(t -> {

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The alert rules of the project's {@code PrometheusRule}: its {@code spec.groups} are what a
@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public record AlertRules(String rulesFile, List<Alert> alerts) {
 
     /** One alerting rule, as the report explains it. */
-    public record Alert(String name, String group, String expr, Duration holdFor, String severity) {
+    public record Alert(String name, String expr, Duration holdFor) {
 
         private static final Pattern OR_LINE = Pattern.compile("(?m)^\\s*or\\s*$");
         private static final Pattern OUTER_FUNCTION = Pattern.compile("^(\\w+)\\(");
@@ -75,9 +75,8 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
         for (JsonNode group : groups) {
             for (JsonNode rule : group.path("rules")) {
                 if (rule.has("alert")) {
-                    alerts.add(new Alert(rule.path("alert").asText(), group.path("name").asText(), rule.path("expr").asText().strip(),
-                            rule.has("for") ? duration(rule.path("for").asText()) : Duration.ZERO,
-                            rule.path("labels").path("severity").asText("")));
+                    alerts.add(new Alert(rule.path("alert").asText(), rule.path("expr").asText().strip(),
+                            rule.has("for") ? duration(rule.path("for").asText()) : Duration.ZERO));
                 }
             }
         }
@@ -103,9 +102,5 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
             case "m" -> Duration.ofMinutes(amount);
             default -> Duration.ofHours(amount);
         };
-    }
-
-    public List<String> names() {
-        return alerts.stream().map(Alert::name).toList();
     }
 }

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -115,9 +114,5 @@ public record DashboardPanels(List<Panel> panels) {
             throw new IllegalArgumentException("a dashboard variable without a default is left in " + result);
         }
         return result;
-    }
-
-    public List<Panel> where(Predicate<Panel> filter) {
-        return panels.stream().filter(filter).toList();
     }
 }

@@ -1,6 +1,5 @@
 package io.starvationlab.experiment.prometheus;
 
-import java.time.Duration;
 import java.time.Instant;
 
 import io.starvationlab.harness.plan.StarvationRule;
@@ -25,13 +24,5 @@ public record PhaseWindow(String name, String jvm, String pod, String verdict, I
     /** Whether the phase had a load the rule judged (not a warm-up or baseline). */
     public boolean judged() {
         return starved() || StarvationRule.NOT_STARVED.equals(verdict);
-    }
-
-    public boolean contains(Instant at) {
-        return !at.isBefore(start) && at.isBefore(end);
-    }
-
-    public Duration length() {
-        return Duration.between(start, end);
     }
 }

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabServer;
 
 /**
@@ -52,7 +53,7 @@ public final class PrometheusRun implements AutoCloseable {
     public static PrometheusRun start(Path projectDir, Path out, Consumer<String> progress) {
         AlertRules rules = AlertRules.ofProject(projectDir);
         DashboardPanels dashboard = DashboardPanels.ofProject(projectDir);
-        var binary = PrometheusServer.binary();
+        var binary = ChildProcess.onPath("prometheus");
         if (binary.isEmpty()) {
             String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -71,10 +72,6 @@ public final class PrometheusRun implements AutoCloseable {
     /** No Prometheus, for servers that no alert is judged on (the JDK matrix's): scrapes and windows are dropped. */
     public static PrometheusRun off(String why) {
         return new PrometheusRun(null, why, null, null, line -> { });
-    }
-
-    public boolean enabled() {
-        return server != null;
     }
 
     /** Scrapes {@code lab} as the run's server JVM {@code jvm} until the returned handle is closed. */
@@ -100,9 +97,9 @@ public final class PrometheusRun implements AutoCloseable {
     }
 
     /** Reads the run back from Prometheus: every window, alert episode, panel and timeline series, unjudged. */
-    public PrometheusRecord finish(int jdk) {
+    public MeasuredPrometheus finish(int jdk) {
         if (server == null) {
-            return PrometheusRecord.notMeasured(missing);
+            return MeasuredPrometheus.notMeasured(missing);
         }
         long begin = System.nanoTime();
         server.awaitReady();
@@ -111,25 +108,30 @@ public final class PrometheusRun implements AutoCloseable {
         // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
         Instant end = Instant.now().plus(step);
         Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
-        PrometheusRecord.Range range = new PrometheusRecord.Range(start, end, step);
+        MeasuredPrometheus.Range range = new MeasuredPrometheus.Range(start, end, step);
         List<AlertEpisode> episodes = onsets(AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end), range);
-        List<PrometheusRecord.PanelSeries> panels = new ArrayList<>();
+        List<MeasuredPrometheus.PanelSeries> panels = new ArrayList<>();
         for (DashboardPanels.Panel panel : dashboard.panels()) {
             List<Series> series = new ArrayList<>();
             panel.queries().forEach(query -> series.addAll(server.queryRange(query, start, end, step)));
-            panels.add(new PrometheusRecord.PanelSeries(panel, List.copyOf(series)));
+            panels.add(new MeasuredPrometheus.PanelSeries(panel, List.copyOf(series)));
         }
-        TimelineSeries timeline = TimelineSeries.query(server, range, RATE_INTERVAL);
+        String rate = RATE_INTERVAL.toSeconds() + "s";
+        MeasuredPrometheus.Timeline timeline = new MeasuredPrometheus.Timeline(
+                server.queryRange(String.format(Locale.ROOT, MeasuredPrometheus.Timeline.PROBE_P99, rate), start, end, step),
+                server.queryRange(MeasuredPrometheus.Timeline.STALLED, start, end, step),
+                server.queryRange(MeasuredPrometheus.Timeline.REQUEST_STALLED, start, end, step),
+                server.queryRange(String.format(Locale.ROOT, MeasuredPrometheus.Timeline.THROUGHPUT, rate), start, end, step));
         waitedNanos += System.nanoTime() - begin;
         String note = String.format(Locale.ROOT, "A Prometheus server scraped every server JVM and evaluated the rules of "
                 + "`kubernetes/base/monitoring/prometheusrule.yaml` every %d s; the dashboard's queries use $__rate_interval = %d s.",
                 PrometheusServer.INTERVAL.toSeconds(), RATE_INTERVAL.toSeconds());
-        return new PrometheusRecord(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
+        return new MeasuredPrometheus(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
                 rules.alerts(), List.copyOf(panels), timeline);
     }
 
     /** Each starvation alert's episodes with the conditions of its rule that held when it went pending, so an alarm names its cause. */
-    private List<AlertEpisode> onsets(List<AlertEpisode> episodes, PrometheusRecord.Range range) {
+    private List<AlertEpisode> onsets(List<AlertEpisode> episodes, MeasuredPrometheus.Range range) {
         Map<String, AlertRules.Alert> starvation = new LinkedHashMap<>();
         Map<String, List<Series>> held = new LinkedHashMap<>();
         for (AlertRules.Alert alert : rules.alerts()) {

@@ -1,106 +1,24 @@
 package io.starvationlab.experiment.report;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
 import io.starvationlab.experiment.findings.Finding;
-import io.starvationlab.experiment.results.K6Comparison;
-import io.starvationlab.experiment.results.MatrixReport;
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.results.ProbeReach;
-import io.starvationlab.experiment.results.PrometheusReport;
-import io.starvationlab.experiment.results.QuotaReport;
-import io.starvationlab.experiment.results.RunResults;
-import io.starvationlab.experiment.run.ColdStartRecord;
+import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.experiment.run.Environment;
-import io.starvationlab.experiment.run.EventLoopsBlocked;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /**
- * The whole run: where it ran, the server JVMs, every phase, the findings, what Prometheus saw and the
- * cross-JDK matrix (null when the plan has none). Written as {@code report.json} (stable field names),
- * {@code report.md} and the pictures.
- *
- * @param notRun phases only asked once (a mode the JDK cannot run) and server JVMs and phases skipped here
- * @param quota  the server JVMs inside a CPU quota
- * @param virtualReach how the runner's {@code /probe/virtual} came through the event loops, per phase
- * @param k6     the k6 suite beside the runner on the default server JVM, or why it did not run
- * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of each server JVM of the main plan
- * @param coldStarts the fresh JVMs starved at once, each repeat's lazy and eager
+ * The whole run as a reader gets it: where it ran, everything it measured as judged ({@code run}: the server JVMs,
+ * every phase, what Prometheus saw, the quota, k6, the cold starts, the cross-JDK matrix), and the findings.
+ * Written by {@link ReportFiles} as {@code report.json} (stable field names), {@code report.md} and the pictures.
  */
-public record ExperimentReport(String startedAt, boolean quick, Environment environment, Map<String, ServerFacts> servers,
-        List<PhaseReport> phases, List<String> notRun, List<Finding> findings, String verdictRule, PrometheusReport prometheus,
-        MatrixReport matrix, QuotaReport quota, List<ProbeReach> virtualReach, K6Comparison k6, Map<String, EventLoopsBlocked> eventLoopsBlocked,
-        List<ColdStartRecord> coldStarts) {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-    public static ExperimentReport of(String startedAt, boolean quick, Environment environment, RunResults results, List<Finding> findings,
-            String verdictRule) {
-        return new ExperimentReport(startedAt, quick, environment, results.servers(), results.phases(), results.notRun(), findings, verdictRule,
-                results.prometheus(), results.matrix(), results.quota(), results.virtualReach(), results.k6(), results.eventLoopsBlocked(),
-                results.coldStarts());
-    }
+public record ExperimentReport(String startedAt, boolean quick, Environment environment, String verdictRule, @JsonUnwrapped JudgedRun run,
+        List<Finding> findings) {
 
     /** The finding of that id; there is one of each in every run, judged or not. */
     public Finding finding(String id) {
         return findings.stream().filter(finding -> finding.id().equals(id)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no finding " + id));
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    public Optional<PhaseReport> phase(String name) {
-        return phases.stream().filter(phase -> phase.name().equals(name)).findFirst();
-    }
-
-    /**
-     * Copies the report and its pictures written to {@code written} into {@code docs} as
-     * {@code results.md} and {@code results/*.svg}, and the matrix into the README's table: the results a
-     * reader of the repository sees, replaced when a full run is asked to publish.
-     */
-    public Path publish(Path written, Path docs) throws IOException {
-        Path pictures = Files.createDirectories(docs.resolve("results"));
-        String markdown = Files.readString(written.resolve("report.md"));
-        try (var svgs = Files.newDirectoryStream(written, "*.svg")) {
-            for (Path svg : svgs) {
-                Files.copy(svg, pictures.resolve(svg.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                markdown = markdown.replace("](" + svg.getFileName() + ")", "](results/" + svg.getFileName() + ")");
-            }
-        }
-        Path results = docs.resolve("results.md");
-        Files.writeString(results, "<!-- Generated by the experiment's full run with -Dexperiment.publish; do not edit. -->\n"
-                + markdown);
-        // JDK matrix: the README's mode x JDK table comes from this run
-        MatrixText.updateReadme(docs.toAbsolutePath().getParent().resolve("README.md"), matrix, startedAt);
-        return results;
-    }
-
-    public void write(Path directory) throws IOException {
-        Files.createDirectories(directory);
-        JSON.writeValue(directory.resolve("report.json").toFile(), this);
-        Files.writeString(directory.resolve("probe-p99.svg"), ProbeChart.svg(this));
-        CdfChart.pick(this).ifPresent(pair -> write(directory.resolve(CdfChart.FILE),
-                CdfChart.svg(pair.get(0), pair.get(1), servers.get(pair.get(0).jvm()).carriers(), servers.get(pair.get(1).jvm()).eventLoops())));
-        if (matrix != null) {
-            Files.writeString(directory.resolve("jdk-matrix.svg"), MatrixChart.svg(matrix));
-        }
-        if (prometheus.measured()) {
-            Files.writeString(directory.resolve(TimelineChart.FILE), TimelineChart.svg(prometheus.record()));
-        }
-        Files.writeString(directory.resolve("report.md"), ReportText.markdown(this));
     }
 }

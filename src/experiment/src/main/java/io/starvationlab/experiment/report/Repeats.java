@@ -1,8 +1,5 @@
 package io.starvationlab.experiment.report;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,16 +7,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
 import io.starvationlab.experiment.findings.Finding;
-import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.JudgedPhase;
 
 /**
  * The same plan run several times ({@code --repeat N}): each figure's spread over the runs, and every
  * verdict or finding that differs between them flagged, not averaged away. Written as
- * {@code repeats.md} and {@code repeats.json}.
+ * {@code repeats.md} and {@code repeats.json} ({@link ReportFiles}).
  *
  * @param phases   per phase, in the order of the first run
  * @param findings per finding, by its id
@@ -28,7 +22,7 @@ public record Repeats(int runs, Map<String, PhaseSpread> phases, Map<String, Fin
 
     /** A figure's least and greatest value over the runs. */
     public record Spread(double min, double max) {
-        static Spread of(List<PhaseReport> runs, ToDoubleFunction<PhaseReport> figure) {
+        static Spread of(List<JudgedPhase> runs, ToDoubleFunction<JudgedPhase> figure) {
             return new Spread(runs.stream().mapToDouble(figure).min().orElse(Double.NaN), runs.stream().mapToDouble(figure).max().orElse(Double.NaN));
         }
     }
@@ -43,13 +37,13 @@ public record Repeats(int runs, Map<String, PhaseSpread> phases, Map<String, Fin
     }
 
     public static Repeats of(List<ExperimentReport> reports) {
-        Map<String, List<PhaseReport>> byPhase = new LinkedHashMap<>();
-        reports.forEach(report -> report.phases().forEach(phase -> byPhase.computeIfAbsent(phase.name(), name -> new ArrayList<>()).add(phase)));
+        Map<String, List<JudgedPhase>> byPhase = new LinkedHashMap<>();
+        reports.forEach(report -> report.run().phases().forEach(phase -> byPhase.computeIfAbsent(phase.name(), name -> new ArrayList<>()).add(phase)));
         Map<String, PhaseSpread> phases = new LinkedHashMap<>();
         byPhase.forEach((name, runs) -> {
-            List<String> verdicts = runs.stream().map(PhaseReport::verdict).toList();
+            List<String> verdicts = runs.stream().map(JudgedPhase::verdict).toList();
             phases.put(name, new PhaseSpread(verdicts, verdicts.stream().distinct().count() > 1 || runs.size() < reports.size(),
-                    Spread.of(runs, PhaseReport::throughputPerSecond), Spread.of(runs, p -> p.probes().get("virtual").p50Millis()),
+                    Spread.of(runs, JudgedPhase::throughputPerSecond), Spread.of(runs, p -> p.probes().get("virtual").p50Millis()),
                     Spread.of(runs, p -> p.probes().get("virtual").p99Millis()), Spread.of(runs, p -> p.probes().get("virtual").maxMillis()),
                     Spread.of(runs, p -> p.unrelatedWait() == null ? Double.NaN : p.unrelatedWait().measured().overThreeSeconds()),
                     Spread.of(runs, p -> p.unrelatedWait() == null ? Double.NaN : p.unrelatedWait().slowestToFastestP50())));
@@ -69,29 +63,21 @@ public record Repeats(int runs, Map<String, PhaseSpread> phases, Map<String, Fin
         return phases.values().stream().anyMatch(PhaseSpread::flipped) || findings.values().stream().anyMatch(FindingSpread::flipped);
     }
 
-    public void write(Path directory) throws IOException {
-        Files.createDirectories(directory);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(directory.resolve("repeats.json").toFile(), this);
-        Files.writeString(directory.resolve("repeats.md"), markdown());
-    }
-
     public String markdown() {
         StringBuilder md = new StringBuilder("# Starvation Lab: ").append(runs).append(" runs of the same plan\n\n");
         md.append(anyFlipped() ? "**Some verdicts differ between runs: flagged below (FLIPPED).**\n\n"
                 : "Every verdict and finding is the same in every run.\n\n");
         md.append("Each figure as min – max over the runs; each run's own report is under `repeat-N/`.\n\n");
-        md.append("| phase | verdicts | req/s | /probe/virtual p50 | p99 | max | share over 3 s | slowest / fastest event loop p50 |\n");
-        md.append("|---|---|---|---|---|---|---|---|\n");
-        phases.forEach((name, spread) -> md.append("| ").append(name).append(" | ")
-                .append(spread.flipped() ? "**FLIPPED** " : "").append(String.join(", ", spread.verdicts())).append(" | ")
-                .append(range(spread.throughputPerSecond(), "%.1f")).append(" | ").append(range(spread.virtualP50Millis(), "%.1f ms"))
-                .append(" | ").append(range(spread.virtualP99Millis(), "%.1f ms")).append(" | ").append(range(spread.virtualMaxMillis(), "%.1f ms"))
-                .append(" | ").append(range(scaled(spread.overThreeSeconds(), 100), "%.0f %%")).append(" | ")
-                .append(range(spread.slowestToFastestP50(), "%.1fx")).append(" |\n"));
-        md.append("\n| finding | claim | result per run |\n|---|---|---|\n");
-        findings.forEach((id, spread) -> md.append("| `").append(id).append("` | ").append(spread.claim()).append(" | ").append(spread.flipped() ? "**FLIPPED** " : "")
-                .append(String.join(", ", spread.holds().stream().map(h -> h == null ? "n/a" : h ? "holds" : "fails").toList())).append(" |\n"));
-        return md.toString();
+        Table phaseTable = new Table("phase", "verdicts", "req/s", "/probe/virtual p50", "p99", "max", "share over 3 s",
+                "slowest / fastest event loop p50");
+        phases.forEach((name, spread) -> phaseTable.row(name, (spread.flipped() ? "**FLIPPED** " : "") + String.join(", ", spread.verdicts()),
+                range(spread.throughputPerSecond(), "%.1f"), range(spread.virtualP50Millis(), "%.1f ms"), range(spread.virtualP99Millis(), "%.1f ms"),
+                range(spread.virtualMaxMillis(), "%.1f ms"), range(scaled(spread.overThreeSeconds(), 100), "%.0f %%"),
+                range(spread.slowestToFastestP50(), "%.1fx")));
+        Table findingTable = new Table("finding", "claim", "result per run");
+        findings.forEach((id, spread) -> findingTable.row("`" + id + "`", spread.claim(), (spread.flipped() ? "**FLIPPED** " : "")
+                + String.join(", ", spread.holds().stream().map(h -> h == null ? "n/a" : h ? "holds" : "fails").toList())));
+        return md.append(phaseTable).append('\n').append(findingTable).toString();
     }
 
     private static Spread scaled(Spread spread, double factor) {

@@ -1,127 +1,327 @@
 package io.starvationlab.experiment.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.results.Figures;
-import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.JudgedPrometheus;
+import io.starvationlab.experiment.results.JudgedQuota;
+import io.starvationlab.experiment.results.JudgedRun;
+import io.starvationlab.experiment.results.K6Comparison;
+import io.starvationlab.experiment.results.ProbeDistribution;
+import io.starvationlab.experiment.results.ProbeReach;
+import io.starvationlab.experiment.results.QueueModel;
+import io.starvationlab.experiment.results.UnrelatedWait;
 import io.starvationlab.experiment.run.Environment;
+import io.starvationlab.experiment.run.EventLoopsBlocked;
+import io.starvationlab.experiment.run.MeasuredColdStart;
+import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.experiment.run.ServerRun;
+import io.starvationlab.harness.CpuQuota;
 
-/** The report as text: the console table and {@code report.md}. */
+/** {@code report.md}, section by section; it only returns the text ({@link ReportFiles} writes it). */
 public final class ReportText {
 
     private static final List<String> PROBES = List.of("virtual", "worker", "event-loop", "health-live");
+    /** The frames of a blocked event loop's first warning shown in the cold starts' table: where it waited. */
+    private static final int FRAMES = 3;
 
     private ReportText() {
     }
 
-    public static String table(ExperimentReport report) {
-        StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-28s %-14s %9s %9s %-12s %6s | %-21s %-21s %-21s %-21s | %9s %9s %9s %9s %7s | %s%n",
-                "phase", "mode/down", "req/s", "model", "bound", "errors", "virtual p50/p99 ms", "worker p50/p99 ms",
-                "event-loop p50/p99 ms", "health p50/p99 ms", "canary99", "stalled", "request99", "stalled", "pinned", "verdict"));
-        for (PhaseReport phase : report.phases()) {
-            out.append(String.format(Locale.ROOT, "%-28s %-14s %9s %9s %-12s %6s | %-21s %-21s %-21s %-21s | %9s %9s %9s %9s %7d | %s%n",
-                    phase.name(), phase.isBaseline() ? "-" : phase.mode() + "/" + phase.downstream(),
-                    phase.isBaseline() ? "-" : Figures.fixed(phase.throughputPerSecond()),
-                    phase.isBaseline() ? "-" : Figures.fixed(phase.modelLimitPerSecond()),
-                    phase.modelBasis(), phase.isBaseline() ? "-" : String.valueOf(phase.errors()),
-                    pair(phase, "virtual"), pair(phase, "worker"), pair(phase, "event-loop"), pair(phase, "health-live"),
-                    Figures.fixed(phase.canaryP99Millis()), Figures.fixed(phase.canaryMaxStalledMillis()), Figures.fixed(phase.requestWaitP99Millis()),
-                    Figures.fixed(phase.requestMaxStalledMillis()), phase.pinnedEvents(), verdict(phase)));
-        }
-        return out.toString();
-    }
-
-    public static String findings(ExperimentReport report) {
-        StringBuilder out = new StringBuilder();
-        for (Finding finding : report.findings()) {
-            out.append(String.format(Locale.ROOT, "[%s] %s: %s%n       expected: %s%n       measured: %s%n",
-                    finding.holds() == null ? "n/a " : finding.holds() ? "HOLDS" : "FAILS", finding.id(), finding.claim(), finding.expected(),
-                    finding.measured()));
-        }
-        return out.toString();
-    }
-
-    static String markdown(ExperimentReport report) {
-        StringBuilder md = new StringBuilder();
-        md.append("# Starvation Lab: experiment report\n\n");
-        long holds = report.findings().stream().filter(f -> Boolean.TRUE.equals(f.holds())).count();
-        long measured = report.findings().stream().filter(f -> f.holds() != null).count();
-        md.append("**TL;DR** — ").append(report.phases().stream().filter(p -> PhaseReport.STARVED.equals(p.verdict()))
-                .map(PhaseReport::name).collect(Collectors.joining(", ", "starved: ", "")))
-                .append("; ").append(report.phases().stream().filter(p -> PhaseReport.NOT_STARVED.equals(p.verdict()))
-                        .map(PhaseReport::name).collect(Collectors.joining(", ", "not starved: ", "")))
-                .append(". Findings reproduced: ").append(holds).append(" of ").append(measured).append(" measured.\n\n");
+    public static String markdown(ExperimentReport report) {
+        JudgedRun run = report.run();
+        StringBuilder md = new StringBuilder("# Starvation Lab: experiment report\n\n");
+        md.append("**TL;DR** — ").append(run.phases().stream().filter(p -> JudgedPhase.STARVED.equals(p.verdict())).map(JudgedPhase::name)
+                .collect(Collectors.joining(", ", "starved: ", ""))).append("; ").append(run.phases().stream()
+                        .filter(p -> JudgedPhase.NOT_STARVED.equals(p.verdict())).map(JudgedPhase::name).collect(Collectors.joining(", ", "not starved: ", "")))
+                .append(". Findings reproduced: ").append(report.findings().stream().filter(f -> Boolean.TRUE.equals(f.holds())).count()).append(" of ")
+                .append(report.findings().stream().filter(f -> f.holds() != null).count()).append(" measured.\n\n");
         md.append("Verdict rule: ").append(report.verdictRule()).append(".\n\n");
-
         Environment env = report.environment();
-        md.append("## Environment\n\n");
-        md.append("- Run: ").append(report.startedAt()).append(report.quick() ? " (quick mode: shortened phases, some skipped)" : "").append('\n');
-        md.append("- Machine: ").append(env.os()).append(", ").append(env.hostProcessors()).append(" processors\n");
-        md.append("- Load and probes: a separate JVM (").append(env.clientJava()).append("), platform threads; probes at ")
+        md.append("## Environment\n\n- Run: ").append(report.startedAt()).append(report.quick() ? " (quick mode: shortened phases, some skipped)" : "")
+                .append("\n- Machine: ").append(env.os()).append(", ").append(env.hostProcessors()).append(" processors\n")
+                .append("- Load and probes: a separate JVM (").append(env.clientJava()).append("), platform threads; probes at ")
                 .append(env.probesPerSecond().entrySet().stream().map(rate -> Figures.fixed(rate.getValue()) + "/s on " + rate.getKey())
-                        .collect(Collectors.joining(", "))).append('\n');
-        md.append("- Plan: `").append(env.plan()).append("`\n");
-        report.notRun().forEach(line -> md.append("- Not run: ").append(line).append('\n'));
-        md.append('\n');
-        md.append("| server JVM | JDK | carriers | synchronized pins | LockingMode | flags |\n|---|---|---|---|---|---|\n");
-        report.servers().values().forEach(server -> md.append("| ").append(server.jvm()).append(" | ").append(server.javaVersion()).append(" (").append(server.javaVendor()).append(")")
-                .append(" | ").append(server.carriers()).append(" | ").append(server.synchronizedPins()).append(" | ")
-                .append(server.lockingMode()).append(" | `").append(String.join(" ", server.jvmArguments())).append("` |\n"));
+                        .collect(Collectors.joining(", "))).append("\n- Plan: `").append(env.plan()).append("`\n");
+        run.notRun().forEach(line -> md.append("- Not run: ").append(line).append('\n'));
+        Table servers = new Table("server JVM", "JDK", "carriers", "synchronized pins", "LockingMode", "flags");
+        run.servers().values().forEach(server -> servers.row(server.jvm(), server.javaVersion() + " (" + server.javaVendor() + ")", server.carriers(),
+                server.synchronizedPins(), server.lockingMode(), "`" + String.join(" ", server.jvmArguments()) + "`"));
+        md.append('\n').append(servers).append("\n## Phases\n\n").append(phases(run.phases()));
+        md.append("\n![probe p99 per phase, log scale](").append(ProbeChart.FILE).append(")\n").append(waits(run)).append('\n');
+        md.append(quota(run.quota())).append(k6(run.k6(), run.virtualReach())).append(coldStarts(run.coldStarts()));
+        if (run.matrix() != null) {
+            md.append(MatrixText.markdown(run.matrix())).append('\n');
+        }
+        Table findings = new Table("id", "claim", "expected", "measured", "result");
+        report.findings().forEach(f -> findings.row("`" + f.id() + "`", f.claim(), f.expected(), f.measured(),
+                f.holds() == null ? "n/a" : f.holds() ? "holds" : "**fails**"));
+        md.append("## Findings\n\n").append(findings).append("\nThe model limit is what runs out first: carriers (work that holds them), the permits, "
+                + "the worker pool, a shared lock, or the clients' concurrency; each divided by the call's duration.\n");
+        return md.append(alerts(run.prometheus())).toString();
+    }
 
-        md.append("\n## Phases\n\n");
-        md.append("| phase | mode / downstream / lock | ms x concurrency | req/s | model limit (bound) | errors |");
-        PROBES.forEach(probe -> md.append(' ').append(probe).append(" p50 / p99 / max ms |"));
-        md.append(" canary p99 ms | canary stalled max ms | request wait p99 ms | request stalled max ms | pinned events | top pinned frame | verdict |\n|---|---|---|---|---|---|");
-        PROBES.forEach(probe -> md.append("---|"));
-        md.append("---|---|---|---|---|---|---|\n");
-        for (PhaseReport phase : report.phases()) {
-            md.append("| ").append(phase.name()).append(" | ")
-                    .append(phase.isBaseline() ? "probes only" : phase.mode() + " / " + phase.downstream() + " / " + phase.lock())
-                    .append(" | ").append(phase.isBaseline() ? "-" : phase.ms() + " x " + phase.concurrency())
-                    .append(" | ").append(phase.isBaseline() ? "-" : Figures.fixed(phase.throughputPerSecond()))
-                    .append(" | ").append(phase.isBaseline() ? "-" : Figures.fixed(phase.modelLimitPerSecond()) + " (" + phase.modelBasis() + ")")
-                    .append(" | ").append(phase.isBaseline() ? "-" : phase.errors() + (phase.errors() > 0 ? " " + phase.statuses() : ""))
-                    .append(" |");
-            PROBES.forEach(probe -> {
-                PhaseReport.ProbeFigures figures = phase.probes().get(probe);
-                md.append(' ').append(Figures.fixed(figures.p50Millis())).append(" / ").append(Figures.fixed(figures.p99Millis())).append(" / ")
-                        .append(Figures.fixed(figures.maxMillis())).append(figures.errors() > 0 ? " (" + figures.errors() + " failed)" : "").append(" |");
-            });
-            md.append(' ').append(Figures.fixed(phase.canaryP99Millis())).append(" | ").append(Figures.fixed(phase.canaryMaxStalledMillis()))
-                    .append(" | ").append(Figures.fixed(phase.requestWaitP99Millis())).append(" | ").append(Figures.fixed(phase.requestMaxStalledMillis()))
-                    .append(" | ").append(phase.pinnedEvents()).append(" | ")
-                    .append(phase.topPinnedFrame() == null ? "-" : "`" + phase.topPinnedFrame().replaceFirst("^io\\.starvationlab\\.", "") + "`")
-                    .append(" | ").append(verdict(phase)).append(" |\n");
+    private static Table phases(List<JudgedPhase> phases) {
+        List<String> headers = new ArrayList<>(List.of("phase", "mode / downstream / lock", "ms x concurrency", "req/s", "model limit (bound)", "errors"));
+        PROBES.forEach(probe -> headers.add(probe + " p50 / p99 / max ms"));
+        headers.addAll(List.of("canary p99 ms", "canary stalled max ms", "request wait p99 ms", "request stalled max ms", "pinned events",
+                "top pinned frame", "verdict"));
+        Table table = new Table(headers);
+        for (JudgedPhase phase : phases) {
+            boolean base = phase.isBaseline();
+            List<Object> row = new ArrayList<>(List.of(phase.name(), base ? "probes only" : phase.mode() + " / " + phase.downstream() + " / " + phase.lock(),
+                    base ? "-" : phase.ms() + " x " + phase.concurrency(), base ? "-" : Figures.fixed(phase.throughputPerSecond()),
+                    base ? "-" : Figures.fixed(phase.modelLimitPerSecond()) + " (" + phase.modelBasis() + ")",
+                    base ? "-" : phase.errors() + (phase.errors() > 0 ? " " + phase.statuses() : "")));
+            PROBES.stream().map(probe -> phase.probes().get(probe)).forEach(p -> row.add(Figures.fixed(p.p50Millis()) + " / " + Figures.fixed(p.p99Millis())
+                    + " / " + Figures.fixed(p.maxMillis()) + (p.errors() > 0 ? " (" + p.errors() + " failed)" : "")));
+            row.addAll(List.of(Figures.fixed(phase.canaryP99Millis()), Figures.fixed(phase.canaryMaxStalledMillis()),
+                    Figures.fixed(phase.requestWaitP99Millis()), Figures.fixed(phase.requestMaxStalledMillis()), phase.pinnedEvents(),
+                    phase.topPinnedFrame() == null ? "-" : "`" + phase.topPinnedFrame().replaceFirst("^io\\.starvationlab\\.", "") + "`",
+                    base ? (phase.note() == null ? "-" : phase.note())
+                            : phase.verdict().toUpperCase(Locale.ROOT) + String.format(Locale.ROOT, " (%.0fx)", phase.virtualProbeSlowdown())));
+            table.row(row);
         }
-        md.append("\n![probe p99 per phase, log scale](probe-p99.svg)\n");
-        md.append(WaitText.markdown(report)).append('\n');
-        md.append(QuotaText.markdown(report.quota()));
-        md.append(K6Text.markdown(report.k6(), report.virtualReach()));
-        md.append(ColdStartText.markdown(report.coldStarts()));
-        if (report.matrix() != null) {
-            md.append(MatrixText.markdown(report.matrix())).append('\n');
+        return table;
+    }
+
+    /** The unrelated request's wait: the queue model beside the measured distribution, per phase and per event loop. */
+    static String waits(JudgedRun run) {
+        List<JudgedPhase> phases = run.phases().stream().filter(phase -> phase.unrelatedWait() != null).toList();
+        if (phases.isEmpty()) {
+            return "";
         }
-        md.append("## Findings\n\n| id | claim | expected | measured | result |\n|---|---|---|---|---|\n");
-        for (Finding finding : report.findings()) {
-            md.append("| `").append(finding.id()).append("` | ").append(finding.claim()).append(" | ").append(finding.expected()).append(" | ").append(finding.measured())
-                    .append(" | ").append(finding.holds() == null ? "n/a" : finding.holds() ? "holds" : "**fails**").append(" |\n");
+        StringBuilder md = new StringBuilder("\n## The unrelated request's wait: model and measured\n\n");
+        md.append("For each phase whose load holds the carriers: the model's wait for `/probe/virtual`, ").append(QueueModel.formula())
+                .append(" (the ideal, at carriers / ms, in brackets), beside the measured waits of the probes sent from ")
+                .append(UnrelatedWait.SETTLE.toSeconds()).append(" s after the load started until it stopped. ")
+                .append("Per probe the model says that while it waits, the requests ahead of it are answered, no more, no fewer: ")
+                .append("\"served while waiting\" gives the load's answers while each probe waited (min / p50 / max), and \"in turn\" ")
+                .append("the share of probes for which they were within ±").append(Math.round(QueueModel.TOLERANCE * 100))
+                .append(" % of the requests ahead. Event loops: how many answered probes, and the slowest one's p50 over the fastest one's. ")
+                .append("\"Slow ones answered\": when the probes over twice the model were answered, in seconds after the load stopped")
+                .append(" (min / p50 / max; negative: before).\n\n");
+        Table all = new Table("phase", "event loops", "model ms (ideal)", "probes", "min", "p10", "p50", "p90", "p99", "max", "> 1 s", "> 3 s", "ahead",
+                "served while waiting", "in turn", "> 2x model", "slow ones answered", "slowest / fastest event loop p50");
+        Table byLoop = new Table("phase", "event loop", "probes", "min", "p10", "p50", "p90", "p99", "max", "> 1 s", "> 3 s");
+        for (JudgedPhase phase : phases) {
+            UnrelatedWait wait = phase.unrelatedWait();
+            MeasuredServer.Info server = run.servers().get(phase.jvm());
+            int[] served = wait.servedWhileWaiting();
+            double[] at = wait.slowAnsweredAfterStop();
+            all.row(phase.name(), wait.eventLoopsSeen() + " of " + (server == null ? "?" : server.eventLoops()),
+                    Figures.fixed(wait.modelMillis()) + " (" + Figures.fixed(wait.idealMillis()) + ")",
+                    wait.measured().count() + (wait.measured().failed() > 0 ? " (" + wait.measured().failed() + " failed)" : ""), seconds(wait.measured()),
+                    wait.ahead(), served == null ? "-" : served[0] + " / " + served[1] + " / " + served[2], Figures.percent(wait.withinTolerance()),
+                    Figures.percent(wait.overTwiceModel()), at == null ? "-" : String.format(Locale.ROOT, "%+.1f / %+.1f / %+.1f s", at[0], at[1], at[2]),
+                    Figures.times(wait.slowestToFastestP50()));
+            wait.byEventLoop().forEach((loop, d) -> byLoop.row(phase.name(), UnrelatedWait.shortName(loop), d.count(), seconds(d)));
         }
-        md.append("\nThe model limit is what runs out first: carriers (work that holds them), the permits, the worker pool, "
-                + "a shared lock, or the clients' concurrency; each divided by the call's duration.\n");
-        md.append(AlertText.markdown(report.prometheus()));
+        md.append(all).append("\n### Per event loop\n\n").append(byLoop);
+        if (CdfChart.pick(run).isPresent()) {
+            md.append("\n![/probe/virtual's wait, one event loop against the default, per event loop](").append(CdfChart.FILE).append(")\n");
+        }
         return md.toString();
     }
 
-    private static String pair(PhaseReport phase, String probe) {
-        PhaseReport.ProbeFigures figures = phase.probes().get(probe);
-        return Figures.fixed(figures.p50Millis()) + " / " + Figures.fixed(figures.p99Millis());
+    /** A distribution as table cells, in seconds to two decimals. */
+    private static String seconds(ProbeDistribution d) {
+        return String.join(" | ", Figures.seconds(d.minMillis()), Figures.seconds(d.p10Millis()), Figures.seconds(d.p50Millis()),
+                Figures.seconds(d.p90Millis()), Figures.seconds(d.p99Millis()), Figures.seconds(d.maxMillis()), Figures.percent(d.overOneSecond()),
+                Figures.percent(d.overThreeSeconds()));
     }
 
-    private static String verdict(PhaseReport phase) {
-        return phase.isBaseline() ? (phase.note() == null ? "-" : phase.note()) : phase.verdict().toUpperCase(Locale.ROOT) + String.format(Locale.ROOT, " (%.0fx)", phase.virtualProbeSlowdown());
+    /** The server JVMs inside a CPU quota: what each saw and chose, and its phases against their models. */
+    static String quota(JudgedQuota quota) {
+        if (quota == null || !quota.planned()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\n## Inside a CPU quota\n\n");
+        if (quota.unavailable() != null) {
+            return md.append("Not measured: no CPU quota can be set here (").append(quota.unavailable())
+                    .append("). The phases of the plan's server JVMs inside one were skipped; with `CI=true` the run fails instead.\n").toString();
+        }
+        md.append("Each server JVM here ran inside a cgroup with a CPU quota (period ").append(CpuQuota.PERIOD_MICROS / 1000)
+                .append(" ms), as a container's CPU limit runs it, with no `-XX:ActiveProcessorCount`: the JVM takes its processors, and with")
+                .append(" them its carriers, from the quota. Its warm-up ran each path at one client per carrier for longer than elsewhere,")
+                .append(" because inside the quota the JIT compiles on the carriers' own CPUs.\n\n");
+        quota.skipped().forEach(line -> md.append("- Not run: ").append(line).append('\n'));
+        if (!quota.skipped().isEmpty()) {
+            md.append('\n');
+        }
+        if (quota.servers().isEmpty()) {
+            return md.append("No server JVM inside a quota ran.\n").toString();
+        }
+        Table servers = new Table("server JVM", "quota", "/lab/info quota / period µs", "cgroup", "effective CPUs", "processors", "carriers", "GC",
+                "warm-up throttled");
+        Table phases = new Table("phase", "mode", "ms x concurrency", "req/s", "model: carriers ÷ ms", "measured / model", "throttled",
+                "/probe/virtual p50 / p99 ms", "queue model ms", "worker / event-loop / health p99 ms", "verdict");
+        for (JudgedQuota.Server server : quota.servers()) {
+            MeasuredServer.Info.Container container = server.info().container();
+            servers.row(server.jvm(), cpus(server.cpus()), container.cpuQuotaMicros() + " / " + container.cpuPeriodMicros(), container.cgroupVersion(),
+                    container.effectiveCpuCount(), server.info().availableProcessors(), server.info().carriers(), container.garbageCollector(),
+                    throttled(server.warmUpThrottling()));
+            for (JudgedQuota.Phase phase : server.phases()) {
+                JudgedPhase figures = phase.figures();
+                phases.row(figures.name(), figures.mode() + (phase.carrierBound() ? " (carrier-bound)" : ""), figures.ms() + " x " + figures.concurrency(),
+                        Figures.fixed(figures.throughputPerSecond()), Figures.fixed(phase.modelPerSecond()), Figures.ratio(phase.throughputToModel()),
+                        throttled(phase.throttling()), Figures.fixed(p(figures, "virtual", false)) + " / " + Figures.fixed(p(figures, "virtual", true)),
+                        Figures.fixed(figures.unrelatedWait() == null ? Double.NaN : figures.unrelatedWait().modelMillis()), Figures.fixed(p(figures, "worker", true))
+                                + " / " + Figures.fixed(p(figures, "event-loop", true)) + " / " + Figures.fixed(p(figures, "health-live", true)),
+                        figures.verdict());
+            }
+        }
+        md.append(servers);
+        quota.servers().stream().filter(server -> !server.belowMachine()).forEach(server -> md.append(String.format(Locale.ROOT,
+                "\n%s: a quota of %s on this machine's %d processors limits nothing the JVM would not take anyway. HotSpot reports"
+                        + " no container then (`java -XshowSettings:system`: \"System not containerized\") and takes the machine's count, so"
+                        + " its phases check the carrier model at %d carriers, not that the quota set them; the quota below the machine's does.\n",
+                server.jvm(), cpus(server.cpus()), quota.machineProcessors(), server.info().carriers())));
+        md.append('\n').append(phases);
+        md.append("\nThe models. A carrier-bound load (`native`; `pinned` where synchronized pins) holds a carrier through each")
+                .append(" request's wait and uses next to no CPU, so the carriers bound it, not the CPUs: carriers ÷ ms, the finding's")
+                .append(" model. `cpu` spins for its ms by the wall clock, so it too runs at most carriers ÷ ms;")
+                .append(" but each spinning carrier uses a CPU, together the whole quota, and the rest of the JVM (event loops, probes, the")
+                .append(" collector, the compiler) takes its CPU from the same quota: where the two pass it, the group is throttled until the")
+                .append(" next period, and a request ends late by what the rest took. `/probe/virtual` waits for a carrier behind the load,")
+                .append(" in the queue model: ").append(QueueModel.formula()).append(" (per event loop in the section on the unrelated")
+                .append(" request's wait); the other probes wait for no carrier, only for the CPU the quota leaves them.\n");
+        return md.toString();
+    }
+
+    /** A probe's p99 ({@code p99}) or p50 in a phase; NaN where the phase has no such probe. */
+    private static double p(JudgedPhase phase, String probe, boolean p99) {
+        JudgedPhase.ProbeFigures figures = phase.probes().get(probe);
+        return figures == null ? Double.NaN : p99 ? figures.p99Millis() : figures.p50Millis();
+    }
+
+    /** "1 CPU", "2 CPUs", "1.5 CPUs". */
+    private static String cpus(double cpus) {
+        return ServerRun.cpus(cpus) + (cpus == 1 ? " CPU" : " CPUs");
+    }
+
+    /** "3 of 80 periods (41 ms)", or "-" outside a quota. */
+    private static String throttled(CpuQuota.Throttling throttling) {
+        return throttling == null ? "-" : String.format(Locale.ROOT, "%d of %d periods (%.0f ms)", throttling.throttledPeriods(),
+                throttling.periods(), throttling.throttledMillis());
+    }
+
+    /** The k6 suite beside the Java runner, and how the runner's probes came through the event loops. */
+    static String k6(K6Comparison k6, List<ProbeReach> reach) {
+        StringBuilder md = new StringBuilder("\n## k6 beside the Java runner\n\n");
+        if (!k6.ran()) {
+            md.append("Not run: ").append(k6.notRun()).append(".\n\n");
+        } else if (k6.failure() != null) {
+            md.append("`").append(k6.version()).append("` ran and gave no figures: ").append(k6.failure()).append(".\n\n");
+        } else {
+            md.append(String.format(Locale.ROOT, "`k6 run k6/starvation.js` (%s) on the default server JVM after the runner's phases, the runner's"
+                    + " probes stopped: exit %d after %.0f s, %s, %s. Each cell is runner / k6; throughput is over each load's steady state (k6's: the"
+                    + " answers inside its window over the window less one request's wait, its VUs all starting at once); the p50 of the probes sent while the load ran; event loops:"
+                    + " reached of the server's (answers of each: the runner's over the phase and its drain, k6's over the load window).%n%n", k6.version(), k6.exitCode(), k6.seconds(),
+                    k6.thresholdsCrossed().isEmpty() ? "every threshold as expected" : "thresholds crossed: " + String.join(", ", k6.thresholdsCrossed()),
+                    k6.droppedIterations() == 0 ? "no probe dropped" : k6.droppedIterations() + " probes dropped"));
+            Table rows = new Table("phase", "verdict", "req/s", "/probe/virtual p50 ms", "event loops reached by /probe/virtual");
+            k6.rows().forEach(row -> rows.row(row.phase(), row.javaVerdict() + " / " + row.k6Verdict(), Figures.fixed(row.javaPerSecond()) + " / "
+                    + (row.k6PerSecond() == null ? "-" : Figures.fixed(row.k6PerSecond())), Figures.fixed(row.javaP50Millis()) + " / "
+                    + (row.k6P50Millis() == null ? "-" : Figures.fixed(row.k6P50Millis())), (row.javaReach() == null ? "-" : row.javaReach().describe())
+                    + " / " + (row.k6Reach() == null ? "-" : row.k6Reach().describe())));
+            md.append(rows).append('\n');
+        }
+        List<ProbeReach> notEven = reach.stream().filter(r -> !Boolean.TRUE.equals(r.even())).toList();
+        md.append(String.format(Locale.ROOT, "The runner's /probe/virtual reached every event loop evenly in %d of %d phases",
+                reach.size() - notEven.size(), reach.size()));
+        return md.append(notEven.isEmpty() ? ".\n" : "; not in: " + notEven.stream().map(r -> r.phase() + " " + r.describe()
+                + (r.why() == null ? "" : " (" + r.why() + ")")).collect(Collectors.joining("; ")) + ".\n").toString();
+    }
+
+    /** The fresh JVMs starved at once: each repeat's lazy and eager run, in a row each. */
+    static String coldStarts(List<MeasuredColdStart> runs) {
+        if (runs == null || runs.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\n## A fresh JVM starved at once\n\n");
+        md.append("Each repeat starts two fresh server JVMs and starves each at once: ").append(runs.getFirst().mode())
+                .append(" work of 1 s from 40 clients, one event loop, 2 permits, the blocked-thread checker at 1 s; one with the problem")
+                .append(" writer left to its first use (`lab.faults.lazy-problem-responses=true`, *lazy*), one with it created at start-up (the")
+                .append(" default, *eager*). Malformed requests, `/q/health/live` and `/probe/event-loop` arrive, 10 a second each, from the")
+                .append(" moment the event loops need the bean. Latencies: the client's slowest / the service's own slowest")
+                .append(" (`http_server_requests_seconds_max`), ms. The finding: `lazy-bean-blocks-event-loops`.\n\n");
+        Table table = new Table("repeat", "bean", "started in", "blocked-thread warnings", "longest blocked", "/q/health/live max",
+                "/probe/event-loop max", "malformed: statuses", "malformed max", "first warning");
+        for (MeasuredColdStart run : runs) {
+            Map<String, MeasuredColdStart.Probe> probes = run.probes();
+            EventLoopsBlocked blocked = run.eventLoopsBlocked();
+            table.row(run.repeat(), (run.lazy() ? "lazy" : "eager") + (run.triggered() ? "" : " (never needed)"),
+                    String.format(Locale.ROOT, "%.1f s", run.startSeconds()), blocked.warnings(), blocked.any() ? Figures.seconds(blocked.longestMillis()) : "-",
+                    latency(probes.get("live")), latency(probes.get("event-loop")), probes.get("malformed").statuses().entrySet().stream()
+                            .map(status -> status.getValue() + " x " + status.getKey()).collect(Collectors.joining(", ")),
+                    latency(probes.get("malformed")), firstFrames(blocked));
+        }
+        return md.append(table).toString();
+    }
+
+    private static String latency(MeasuredColdStart.Probe probe) {
+        return Figures.fixed(probe.maxMillis()) + " / " + Figures.fixed(probe.serverMaxMillis());
+    }
+
+    /** The event loop and the top frames it waited in, past the JDK's own (the lock's): ArC's, and the call that needed the bean. */
+    private static String firstFrames(EventLoopsBlocked blocked) {
+        if (!blocked.any()) {
+            return "-";
+        }
+        List<String> lines = blocked.firstWarning();
+        String thread = lines.getFirst().replaceFirst(".*Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+).*", "$1");
+        return thread + ": " + lines.stream().skip(1).filter(line -> line.startsWith("at ") && !line.startsWith("at java.")).limit(FRAMES)
+                .map(line -> "`" + line.substring(3).replace("|", "\\|") + "`").collect(Collectors.joining(" ← "));
+    }
+
+    /** The alerts and the dashboard on the run's own Prometheus. */
+    static String alerts(JudgedPrometheus prometheus) {
+        StringBuilder md = new StringBuilder("\n## Alerts and dashboard on a live Prometheus\n\n");
+        if (!prometheus.measured()) {
+            return md.append("Not measured: ").append(prometheus.note()).append('\n').toString();
+        }
+        md.append(prometheus.note()).append(String.format(Locale.ROOT, " Prometheus used at most %.0f MB and added %.1f s to the run.%n%n",
+                prometheus.peakRssMegabytes(), prometheus.addedSeconds()));
+        md.append("![the run over time](" + TimelineChart.FILE + ")\n\n");
+        md.append("Detection latency (seconds from a starved phase's start to pending; alerts still active from the phase before not counted):\n\n");
+        Table rules = new Table("alert", "for:", "detection latency s (min / median / max)", "onsets");
+        for (JudgedPrometheus.Rule rule : prometheus.rules()) {
+            List<Double> sorted = rule.detectionSeconds().stream().sorted().toList();
+            rules.row(rule.alert(), rule.forSeconds() + " s", sorted.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f / %.0f / %.0f", sorted.getFirst(),
+                    sorted.get(sorted.size() / 2), sorted.getLast()), sorted.size());
+        }
+        md.append(rules).append("\n### Alerts per phase\n\nSeconds after the phase's load started (pending, firing) and after it ended (resolved); "
+                + "'from X': still active from phase X.\n\n");
+        List<String> names = prometheus.rules().stream().map(JudgedPrometheus.Rule::alert).toList();
+        List<String> headers = new ArrayList<>(List.of("phase", "verdict"));
+        headers.addAll(names);
+        Table perPhase = new Table(headers);
+        prometheus.alerts().stream().map(JudgedPrometheus.AlertRow::phase).distinct().forEach(phase -> {
+            List<JudgedPrometheus.AlertRow> cells = prometheus.alerts().stream().filter(row -> row.phase().equals(phase)).toList();
+            List<String> row = new ArrayList<>(List.of(phase, cells.getFirst().verdict()));
+            names.forEach(name -> row.add(cells.stream().filter(cell -> cell.alert().equals(name)).findFirst().map(ReportText::alert).orElse("-")));
+            perPhase.row(row);
+        });
+        Table panels = new Table("panel", "queries", "meant for", "data in", "meant for, no data");
+        prometheus.panels().forEach(panel -> panels.row(panel.title(), panel.queries().stream().map(q -> "`" + q.replace("|", "\\|") + "`")
+                .collect(Collectors.joining("<br>")), panel.meantFor(), panel.phasesWithData().size() + " phases",
+                panel.meantButEmpty().isEmpty() ? "-" : String.join(", ", panel.meantButEmpty())));
+        return md.append(perPhase).append("\n### Dashboard panels\n\nEach panel's queries as Grafana runs them with the dashboard's defaults, and the "
+                + "phases in which they returned a number.\n\n").append(panels).toString();
+    }
+
+    private static String alert(JudgedPrometheus.AlertRow row) {
+        if (row.pendingAfterStart() == null && row.carriedFrom() == null) {
+            return "-";
+        }
+        return (row.carriedFrom() != null ? "from " + row.carriedFrom() : String.format(Locale.ROOT, "pending %+.0f", row.pendingAfterStart()))
+                + (row.firingAfterStart() == null ? "" : String.format(Locale.ROOT, ", firing %+.0f", row.firingAfterStart()))
+                + (row.resolvedAfterLoad() == null ? ", active at the end" : String.format(Locale.ROOT, ", resolved %+.0f", row.resolvedAfterLoad()));
     }
 }

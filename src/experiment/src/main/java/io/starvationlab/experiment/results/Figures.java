@@ -42,7 +42,7 @@ public final class Figures {
     }
 
     /** {@code /probe/virtual} against its baseline; none answered in the phase when it is not a number. */
-    public static String slowdown(PhaseReport figures) {
+    public static String slowdown(JudgedPhase figures) {
         return Double.isNaN(figures.virtualProbeSlowdown()) ? "no answer" : String.format(Locale.ROOT, "%.0fx", figures.virtualProbeSlowdown());
     }
 }

@@ -42,7 +42,7 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
      * while each phase's load ran ({@code p50WhileLoaded}: k6's window, without the drain) and their {@code reach}, judged by
      * the plan's event-loop rule.
      */
-    static K6Comparison of(K6Suite.Run run, List<PhaseReport> phases, Map<String, Double> p50WhileLoaded, Map<String, Double> windowSeconds,
+    static K6Comparison of(K6Suite.Run run, List<JudgedPhase> phases, Map<String, Double> p50WhileLoaded, Map<String, Double> windowSeconds,
             List<ProbeReach> reach, double leastShare) {
         if (run.summary() == null) {
             return new K6Comparison(null, run.version(), run.exitCode(), run.seconds(), run.failure(), List.of(), 0, List.of());
@@ -50,7 +50,7 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
         K6Summary summary = run.summary();
         List<Row> rows = new ArrayList<>();
         for (String name : run.phases()) {
-            Optional<PhaseReport> java = phases.stream().filter(p -> p.name().equals(name)).findFirst();
+            Optional<JudgedPhase> java = phases.stream().filter(p -> p.name().equals(name)).findFirst();
             K6Summary.Phase k6 = summary.phases().get(name);
             if (java.isEmpty()) {
                 continue;
@@ -86,8 +86,8 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
     /** k6's word as the Java runner's verdict: starves and collapses are starved by the plan's rule, free is not. */
     static String verdict(String observed) {
         return switch (observed) {
-            case "starves", "collapses" -> PhaseReport.STARVED;
-            case "free" -> PhaseReport.NOT_STARVED;
+            case "starves", "collapses" -> JudgedPhase.STARVED;
+            case "free" -> JudgedPhase.NOT_STARVED;
             default -> observed;
         };
     }

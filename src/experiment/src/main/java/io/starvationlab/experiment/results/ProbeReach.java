@@ -2,7 +2,6 @@ package io.starvationlab.experiment.results;
 
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
@@ -25,7 +24,7 @@ public record ProbeReach(String phase, String jvm, Map<String, Long> answers, in
     /** The answers of {@code samples} (those that name an event loop) against the rule. */
     public static ProbeReach of(String phase, String jvm, Collection<ProbeSample> samples, int eventLoops, double leastShare, boolean http2) {
         Map<String, Long> answers = new TreeMap<>();
-        samples.stream().filter(s -> s.eventLoop() != null).forEach(s -> answers.merge(String.valueOf(number(s.eventLoop())), 1L, Long::sum));
+        samples.stream().filter(s -> s.eventLoop() != null).forEach(s -> answers.merge(String.valueOf(UnrelatedWait.loopNumber(s.eventLoop())), 1L, Long::sum));
         return of(phase, jvm, answers, eventLoops, leastShare, http2 ? "one HTTP/2 connection: one event loop by design" : null);
     }
 
@@ -36,7 +35,7 @@ public record ProbeReach(String phase, String jvm, Map<String, Long> answers, in
         String why = notJudged != null ? notJudged : total == 0 ? "no answer named its event loop" : eventLoops < 1 ? "no count of event loops" : null;
         Boolean even = why != null ? null
                 : IntStream.range(0, eventLoops).allMatch(loop -> answers.getOrDefault(String.valueOf(loop), 0L) >= least);
-        Map<String, Long> sorted = new TreeMap<>(Comparator.comparingInt(ProbeReach::number).thenComparing(Comparator.naturalOrder()));
+        Map<String, Long> sorted = new TreeMap<>(UnrelatedWait.BY_EVENT_LOOP);
         sorted.putAll(answers);
         return new ProbeReach(phase, jvm, Collections.unmodifiableMap(sorted), eventLoops, least, even, why);
     }
@@ -53,14 +52,5 @@ public record ProbeReach(String phase, String jvm, Map<String, Long> answers, in
             counts.append(loop == 0 ? "" : ", ").append(answers.getOrDefault(String.valueOf(loop), 0L));
         }
         return reached() + " of " + eventLoops + " (" + counts + ")" + (Boolean.FALSE.equals(even) ? " UNEVEN" : "");
-    }
-
-    /** "vert.x-eventloop-thread-3" → 3; "3" → 3; anything else sorts last. */
-    static int number(String eventLoop) {
-        try {
-            return Integer.parseInt(eventLoop.substring(eventLoop.lastIndexOf('-') + 1));
-        } catch (NumberFormatException e) {
-            return Integer.MAX_VALUE;
-        }
     }
 }

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.ProbeSample;
 import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /**
  * The wait of the unrelated {@code /probe/virtual} in a phase whose load holds the carriers: the
@@ -40,6 +40,8 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     public static final Duration SETTLE = Duration.ofSeconds(1);
     public static final int MIN_PER_EVENT_LOOP = 10;
     static final String PROBE = "virtual";
+    /** Event loops by their number ("vert.x-eventloop-thread-3", "3"), anything else last. */
+    static final Comparator<String> BY_EVENT_LOOP = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
 
     /**
      * One probe: sent {@code sentSeconds} after the load started; {@code eventLoop} "none" when nothing
@@ -49,7 +51,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     /** The wait in a carrier-bound phase; null for any other (the model is about a queue for the carriers). */
-    static UnrelatedWait of(Plan.Phase phase, ServerFacts server, PhaseReport.Model model, PhaseResult result) {
+    static UnrelatedWait of(Plan.Phase phase, MeasuredServer.Info server, JudgedPhase.Model model, PhaseResult result) {
         if (!"carriers".equals(model.basis()) || result.timeline() == null) {
             return null;
         }
@@ -73,15 +75,10 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes, double loadSeconds) {
-        Comparator<String> byNumber = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
-        Map<String, List<Probe>> grouped = new TreeMap<>(byNumber);
+        Map<String, List<Probe>> grouped = new TreeMap<>(BY_EVENT_LOOP);
         probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
-        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(byNumber);
+        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(BY_EVENT_LOOP);
         grouped.forEach((loop, own) -> byEventLoop.put(loop, distribution(own)));
-        double slowest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
-                .mapToDouble(ProbeDistribution::p50Millis).max().orElse(Double.NaN);
-        double fastest = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP)
-                .mapToDouble(ProbeDistribution::p50Millis).min().orElse(Double.NaN);
         long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
                 : QueueModel.servedInTurn(probe.served(), ahead)).count();
         int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
@@ -94,7 +91,17 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
                 probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(),
                 slowAnswered.length == 0 || Double.isNaN(loadSeconds) ? null
                         : new double[] { slowAnswered[0], slowAnswered[(slowAnswered.length - 1) / 2], slowAnswered[slowAnswered.length - 1] },
-                slowest / fastest, List.copyOf(probes));
+                p50(byEventLoop, true) / p50(byEventLoop, false), List.copyOf(probes));
+    }
+
+    /** The slowest ({@code slowest}) or fastest event loop's p50, of those with at least {@link #MIN_PER_EVENT_LOOP} probes. */
+    public double eventLoopP50(boolean slowest) {
+        return p50(byEventLoop, slowest);
+    }
+
+    private static double p50(Map<String, ProbeDistribution> byEventLoop, boolean slowest) {
+        var p50s = byEventLoop.values().stream().filter(d -> d.count() >= MIN_PER_EVENT_LOOP).mapToDouble(ProbeDistribution::p50Millis);
+        return (slowest ? p50s.max() : p50s.min()).orElse(Double.NaN);
     }
 
     /** The event loops that answered probes, not counting "none". */
@@ -106,7 +113,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         return ProbeDistribution.of(probes.stream().map(Probe::waitMillis).toList(), (int) probes.stream().filter(p -> p.status() != 200).count());
     }
 
-    /** "vert.x-eventloop-thread-3" → 3, so that event loops sort by number; anything else last. */
+    /** "vert.x-eventloop-thread-3" → 3, "3" → 3, so that event loops sort by number; anything else last. */
     static int loopNumber(String name) {
         int dash = name.lastIndexOf('-');
         try {

@@ -1,21 +1,19 @@
 package io.starvationlab.experiment.run;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Consumer;
 
 import io.starvationlab.experiment.k6.K6Suite;
-import io.starvationlab.harness.plan.ColdStart;
-import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.K6Binary;
+import io.starvationlab.harness.plan.ColdStart;
+import io.starvationlab.harness.plan.Plan;
 
 /**
  * Runs the plan's phases on the JDK running this code, with the one run loop ({@link ServerRun}): each
@@ -33,42 +31,24 @@ public final class MainRun {
      */
     public static final List<String> K6_QUICK_PHASES = List.of("unpinned", "cpu");
 
-    /**
-     * The main plan as run: each server JVM with its phases, the server JVMs and phases skipped here, and
-     * why no CPU quota can be set here when the plan has server JVMs inside one (null otherwise); the k6
-     * suite's run on the default server JVM after the runner's phases, or why it did not run ({@code k6NotRun});
-     * and the cold-start runs.
-     */
-    public record Record(List<ServerRecord> servers, List<Skipped> skipped, String cpuQuotaUnavailable, K6Suite.Run k6, String k6NotRun,
-            List<ColdStartRecord> coldStarts) {
-    }
-
-    /** A server JVM of the plan, or one of its phases, not run here ({@code phase} null for the whole server JVM). */
-    public record Skipped(String jvm, String phase, String why) {
-
-        @Override
-        public String toString() {
-            return (phase == null ? "server JVM " + jvm : "phase " + phase) + " (" + why + ")";
-        }
-    }
-
     private MainRun() {
     }
 
     /**
-     * The phases of {@code plan} in quick or full mode, only those named in {@code only} unless it is empty; then {@code k6}
-     * on the default server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them), {@code k6NotFound} saying why
-     * when {@code k6} is null; then its cold-start runs ({@link ColdStart#NAME} in {@code only} for them alone).
+     * The chosen phases of the plan in quick or full mode, scraped by {@code prometheus}; then {@code k6} (when found) on the
+     * default server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them); then the cold-start runs.
      */
-    public static Record run(Plan plan, boolean quick, Set<String> only, Path out, PrometheusRun prometheus, Consumer<String> progress,
-            K6Suite k6, String k6NotFound) {
+    public static MeasuredMainPlan run(RunSettings run, PrometheusRun prometheus, Optional<K6Suite> k6) {
+        Plan plan = run.plan();
+        boolean quick = run.quick();
         Jdks.Jdk current = Jdks.current();
-        List<Skipped> skipped = new ArrayList<>();
+        int processors = Runtime.getRuntime().availableProcessors();
+        List<MeasuredMainPlan.Skipped> skipped = new ArrayList<>();
         Map<String, List<Plan.Phase>> groups = new LinkedHashMap<>();
         plan.phasesByJvm(quick).forEach((jvm, phases) -> {
-            List<Plan.Phase> chosen = phases.stream().filter(phase -> only.isEmpty() || only.contains(phase.name())).toList();
+            List<Plan.Phase> chosen = phases.stream().filter(phase -> run.chosen(phase.name())).toList();
             chosen.stream().filter(phase -> !phase.appliesTo(current.feature()))
-                    .forEach(phase -> skipped.add(new Skipped(jvm, phase.name(), phase.jdk() + " only")));
+                    .forEach(phase -> skipped.add(new MeasuredMainPlan.Skipped(jvm, phase.name(), phase.jdk() + " only")));
             chosen = chosen.stream().filter(phase -> phase.appliesTo(current.feature())).toList();
             if (!chosen.isEmpty()) {
                 groups.put(jvm, chosen);
@@ -80,48 +60,46 @@ public final class MainRun {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw new IllegalStateException("No CPU quota can be set here, required in CI for the plan's server JVMs inside one: " + noQuota);
             }
-            progress.accept("SKIPPED the server JVMs inside a CPU quota: " + noQuota);
+            run.progress().accept("SKIPPED the server JVMs inside a CPU quota: " + noQuota);
         }
         int total = groups.values().stream().mapToInt(List::size).sum();
-        progress.accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, groups.size(), current.describe()));
-        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(),
-                out.resolve("logs")), prometheus, progress).expecting(total);
+        run.progress().accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, groups.size(),
+                current.describe()));
         List<String> k6Phases = groups.getOrDefault(K6_SERVER, List.of()).stream().map(Plan.Phase::name)
                 .filter(name -> !quick || K6_QUICK_PHASES.contains(name)).toList();
         K6Suite.Run[] k6Run = new K6Suite.Run[1];
-        if (k6 != null && !k6Phases.isEmpty()) {
-            loop.afterPhases((spec, server) -> {
-                if (spec.name().equals(K6_SERVER)) {
-                    progress.accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
-                    k6Run[0] = k6.run(server.baseUri(), k6Phases, quick, out.resolve("k6"), out.resolve("logs").resolve("k6.log"));
-                    progress.accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
-                            k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
-                }
-            });
-        }
-        List<ServerRecord> servers = new ArrayList<>();
+        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(), run.logs()),
+                prometheus, run.progress(), total, k6.isEmpty() || k6Phases.isEmpty() ? null : (spec, server) -> {
+                    if (spec.name().equals(K6_SERVER)) {
+                        run.progress().accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
+                        k6Run[0] = k6.get().run(server.baseUri(), k6Phases, quick, run.out().resolve("k6"), run.logs().resolve("k6.log"));
+                        run.progress().accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
+                                k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
+                    }
+                });
+        List<MeasuredServer> servers = new ArrayList<>();
         groups.forEach((name, phases) -> {
             Plan.Jvm jvm = plan.jvms().get(name);
-            Optional<String> why = whyNotHere(jvm, current.feature(), noQuota, Runtime.getRuntime().availableProcessors());
+            Optional<String> why = whyNotHere(jvm, current.feature(), noQuota, processors);
             if (why.isPresent()) {
-                skipped.add(new Skipped(name, null, why.get()));
-                progress.accept("Skipping server " + name + " (" + why.get() + ")");
+                skipped.add(new MeasuredMainPlan.Skipped(name, null, why.get()));
+                run.progress().accept("Skipping server " + name + " (" + why.get() + ")");
                 return;
             }
-            ServerRecord server = loop.run(new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2(), jvm.cpuQuota()),
+            MeasuredServer server = loop.run(new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2(), jvm.cpuQuota()),
                     phases, phase -> plan.phaseDuration(phase, quick));
             if (!server.started()) {
                 // the plan's own server JVMs must start: unlike the matrix's attempts, a refusal here is a broken run
                 throw new IllegalStateException("server JVM " + name + " did not start: " + String.join(" / ", server.jvmSays())
-                        + " (see " + out.resolve("logs").resolve(name + ".log") + ")");
+                        + " (see " + run.logs().resolve(name + ".log") + ")");
             }
             servers.add(server);
         });
-        String k6NotRun = k6 == null ? k6NotFound : k6Phases.isEmpty() ? "no phase of the default server JVM in this run"
+        String k6NotRun = k6.isEmpty() ? K6Binary.NOT_FOUND : k6Phases.isEmpty() ? "no phase of the default server JVM in this run"
                 : k6Run[0] == null ? "the default server JVM did not run its phases" : null;
-        List<ColdStartRecord> coldStarts = plan.coldStart() != null && (only.isEmpty() || only.contains(ColdStart.NAME))
-                ? ColdStartRun.run(plan.coldStart(), quick, current, out.resolve("logs"), progress) : List.of();
-        return new Record(List.copyOf(servers), List.copyOf(skipped), noQuota, k6Run[0], k6NotRun, coldStarts);
+        List<MeasuredColdStart> coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME)
+                ? ColdStartRun.run(plan.coldStart(), quick, current, run.logs(), run.progress()) : List.of();
+        return new MeasuredMainPlan(List.copyOf(servers), List.copyOf(skipped), noQuota, processors, k6Run[0], k6NotRun, coldStarts);
     }
 
     /**

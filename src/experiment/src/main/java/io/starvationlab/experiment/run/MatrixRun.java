@@ -14,11 +14,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
-import io.starvationlab.harness.plan.MatrixPlan;
-import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.plan.MatrixPlan;
+import io.starvationlab.harness.plan.Plan;
 
 /**
  * Runs the plan's cross-JDK matrix with the one run loop ({@link ServerRun}): for each JDK of the
@@ -30,42 +30,22 @@ public final class MatrixRun {
 
     private static final Duration FETCH_TIMEOUT = Duration.ofMinutes(10);
 
-    /**
-     * One JDK of the matrix.
-     *
-     * @param jdk     the JDK, or null when none was found
-     * @param status  "measured", or why the column is empty
-     * @param reused  the main run's phases taken as this JDK's cells, by cell name
-     */
-    public record Column(int feature, Jdks.Jdk jdk, String status, List<ServerRecord> servers, Map<String, Reused> reused) {
-    }
-
-    /** A main run's phase taken as a cell, with the server JVM it ran on. */
-    public record Reused(ServerRecord server, PhaseRecord phase) {
-    }
-
-    /** The matrix as run: a column per JDK of the plan, and how long it took. */
-    public record Record(boolean quick, List<Column> columns, double seconds) {
-    }
-
+    private final RunSettings run;
     private final Plan plan;
     private final MatrixPlan matrix;
     private final boolean quick;
-    private final Path out;
-    private final Path projectDir;
     private final Consumer<String> progress;
 
-    public MatrixRun(Plan plan, boolean quick, Path out, Path projectDir, Consumer<String> progress) {
-        this.plan = plan;
+    public MatrixRun(RunSettings run) {
+        this.run = run;
+        this.plan = run.plan();
         this.matrix = plan.matrix();
-        this.quick = quick;
-        this.out = out;
-        this.projectDir = projectDir;
-        this.progress = progress;
+        this.quick = run.quick();
+        this.progress = run.progress();
     }
 
     /** The matrix, reusing the main run's phases ({@code main}) on the JDK that ran them; null when the plan has none. */
-    public Record run(List<ServerRecord> main) {
+    public MeasuredMatrix run(List<MeasuredServer> main) {
         if (matrix == null) {
             return null;
         }
@@ -74,30 +54,30 @@ public final class MatrixRun {
         Set<Integer> wanted = new LinkedHashSet<>(matrix.jdks(quick));
         progress.accept("JDK matrix: " + matrix.jdks() + (quick ? " (quick: " + wanted + ", " + matrix.quick().cells() + ")" : ""));
         Jdks jdks = discover(wanted, current);
-        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), matrix.baseline(), matrix.drain(), plan.starved(), out.resolve("logs")),
-                PrometheusRun.off("the matrix is judged on its cells, not on alerts"), progress);
-        List<Column> columns = new ArrayList<>();
+        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), matrix.baseline(), matrix.drain(), plan.starved(), run.logs()),
+                PrometheusRun.off("the matrix is judged on its cells, not on alerts"), progress, 0, null);
+        List<MeasuredMatrix.Column> columns = new ArrayList<>();
         for (int feature : matrix.jdks()) {
             Optional<Jdks.Jdk> jdk = feature == current.feature() ? Optional.of(current) : jdks.byFeature(feature);
             if (!wanted.contains(feature) && feature != current.feature()) {
-                columns.add(new Column(feature, jdk.orElse(null), "not in the quick matrix", List.of(), Map.of()));
+                columns.add(new MeasuredMatrix.Column(feature, jdk.orElse(null), "not in the quick matrix", List.of(), Map.of()));
             } else if (jdk.isEmpty()) {
                 String why = "skipped: no JDK " + feature + " found (LAB_JDKS / -Dlab.jdks, the machine's JDKs" + (fetchable() ? ", .ci/fetch-jdks" : "") + ")";
                 progress.accept("  JDK " + feature + ": " + why);
-                columns.add(new Column(feature, null, why, List.of(), Map.of()));
+                columns.add(new MeasuredMatrix.Column(feature, null, why, List.of(), Map.of()));
             } else {
                 columns.add(column(loop, jdk.get(), feature == current.feature() ? main : List.of()));
             }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         progress.accept(String.format(Locale.ROOT, "JDK matrix took %.0f s", seconds));
-        return new Record(quick, List.copyOf(columns), seconds);
+        return new MeasuredMatrix(quick, List.copyOf(columns), seconds);
     }
 
-    private Column column(ServerRun loop, Jdks.Jdk jdk, List<ServerRecord> main) {
+    private MeasuredMatrix.Column column(ServerRun loop, Jdks.Jdk jdk, List<MeasuredServer> main) {
         int feature = jdk.feature();
         progress.accept("  " + jdk.describe());
-        Map<String, Reused> reused = new LinkedHashMap<>();
+        Map<String, MeasuredMatrix.Reused> reused = new LinkedHashMap<>();
         List<MatrixPlan.Cell> toMeasure = new ArrayList<>();
         for (MatrixPlan.Cell cell : matrix.cells(quick)) {
             if (matrix.whyNot(cell, feature).isPresent()) {
@@ -105,29 +85,29 @@ public final class MatrixRun {
             }
             reusable(cell, main).ifPresentOrElse(found -> reused.put(cell.name(), found), () -> toMeasure.add(cell));
         }
-        List<ServerRecord> servers = new ArrayList<>();
+        List<MeasuredServer> servers = new ArrayList<>();
         matrix.byJvm(toMeasure).forEach((jvmName, cells) -> {
             MatrixPlan.MatrixJvm jvm = matrix.jvms().get(jvmName);
             boolean attempt = !jvm.appliesTo(feature) && jvm.attemptedOn(feature);
             String description = jvm.description() + (attempt ? " (attempted: " + jvm.flags() + " is gone from JDK " + feature + ")" : "");
-            ServerRun.Spec spec = new ServerRun.Spec(MatrixPlan.serverName(feature, jvmName), description, jdk, jvm.commandLine(), false);
+            ServerRun.Spec spec = new ServerRun.Spec(MatrixPlan.serverName(feature, jvmName), description, jdk, jvm.commandLine(), false, null);
             servers.add(loop.run(spec, cells.stream().map(matrix::phase).toList(), phase -> matrix.duration()));
         });
-        return new Column(feature, jdk, "measured", List.copyOf(servers), Map.copyOf(reused));
+        return new MeasuredMatrix.Column(feature, jdk, "measured", List.copyOf(servers), Map.copyOf(reused));
     }
 
     /** The main run's phase of the cell's name, if it ran exactly what the cell would: same load, same JVM flags. */
-    private Optional<Reused> reusable(MatrixPlan.Cell cell, List<ServerRecord> main) {
+    private Optional<MeasuredMatrix.Reused> reusable(MatrixPlan.Cell cell, List<MeasuredServer> main) {
         MatrixPlan.MatrixJvm jvm = matrix.jvms().get(cell.jvm());
-        for (ServerRecord server : main) {
-            for (PhaseRecord record : server.phases()) {
+        for (MeasuredServer server : main) {
+            for (MeasuredPhase record : server.phases()) {
                 Plan.Phase phase = record.phase();
                 Plan.Jvm ran = plan.jvms().get(phase.jvm());
                 if (record.name().equals(cell.name()) && record.result() != null && phase.mode().equals(cell.mode())
                         && phase.downstream().equals(cell.downstream()) && "private".equals(phase.lock()) && phase.ms() == matrix.ms()
                         && phase.concurrency() == matrix.concurrency() && ran != null && !ran.http2() && ran.cpuQuota() == null
                         && ran.commandLine().equals(jvm.commandLine())) {
-                    return Optional.of(new Reused(server, record));
+                    return Optional.of(new MeasuredMatrix.Reused(server, record));
                 }
             }
         }
@@ -146,7 +126,7 @@ public final class MatrixRun {
         List<String> command = new ArrayList<>(List.of(fetchScript().toString()));
         missing.forEach(feature -> command.add(String.valueOf(feature)));
         try {
-            Path log = Files.createDirectories(out.resolve("logs")).resolve("fetch-jdks.log");
+            Path log = Files.createDirectories(run.logs()).resolve("fetch-jdks.log");
             try {
                 ChildProcess.Result fetch = ChildProcess.of(command).run(FETCH_TIMEOUT);
                 Files.writeString(log, fetch.output());
@@ -169,6 +149,6 @@ public final class MatrixRun {
     }
 
     private Path fetchScript() {
-        return projectDir.resolve(".ci").resolve("fetch-jdks");
+        return run.projectDir().resolve(".ci").resolve("fetch-jdks");
     }
 }

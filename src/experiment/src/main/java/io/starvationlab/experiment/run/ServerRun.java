@@ -6,24 +6,28 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.StarvationRule;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.PhaseRunner;
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.plan.StarvationRule;
 
 /**
  * The one run loop, for the main plan and the JDK matrix alike: starts a server JVM, warms it up,
@@ -33,6 +37,13 @@ import io.starvationlab.harness.load.PhaseRunner;
 public final class ServerRun {
 
     private static final Duration QUIET_WITHIN = Duration.ofSeconds(30);
+    /** A baseline that still sees pinning or a waiting canary is measured again, at most this many times in all. */
+    private static final int BASELINE_ATTEMPTS = 3;
+    /** An idle canary waits well under a millisecond; a few milliseconds mean the carriers were busy. */
+    private static final double CANARY_LIMIT_MILLIS = 5;
+    /** Inside a CPU quota the JIT compiles on the carriers' own CPUs: there each path warms longer, at one client per carrier. */
+    private static final Duration WARM_EACH = Duration.ofMillis(500);
+    private static final Duration WARM_EACH_IN_A_QUOTA = Duration.ofSeconds(2);
 
     /**
      * A server JVM to start.
@@ -44,10 +55,6 @@ public final class ServerRun {
      *                    {@code -XX:ActiveProcessorCount}, no quota
      */
     public record Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2, Double cpuQuota) {
-
-        public Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2) {
-            this(name, description, jdk, commandLine, http2, null);
-        }
     }
 
     /** What every server JVM of one loop shares: the probes, the baseline's and the drain's lengths, the rule, where logs go. */
@@ -57,35 +64,25 @@ public final class ServerRun {
     private final Settings settings;
     private final PrometheusRun prometheus;
     private final Consumer<String> progress;
-    /** What runs on a server JVM after its phases, with the run's probes and scrapes stopped; null: nothing. */
-    private BiConsumer<Spec, LabServer> after;
+    private final int total;
+    private final BiConsumer<Spec, LabServer> after;
     private int done;
-    private int total;
 
-    public ServerRun(Settings settings, PrometheusRun prometheus, Consumer<String> progress) {
+    /**
+     * A loop of {@code total} phases in all (0: unknown), for its progress lines. {@code after} (or null) runs on each server
+     * JVM after its phases, before it stops: the run's probes stopped and Prometheus no longer scraping it, so that another
+     * client's load measures the server alone and raises no alert outside the phases'.
+     */
+    public ServerRun(Settings settings, PrometheusRun prometheus, Consumer<String> progress, int total, BiConsumer<Spec, LabServer> after) {
         this.settings = settings;
         this.prometheus = prometheus;
         this.progress = progress;
-    }
-
-    /** How many phases the loop will run in all, for its progress lines; unknown (0) unless said. */
-    public ServerRun expecting(int phases) {
-        this.total = phases;
-        return this;
-    }
-
-    /**
-     * Runs {@code step} on each server JVM after its phases, before it stops: the probes of the run have
-     * stopped and Prometheus no longer scrapes it, so that another client's load measures the server alone
-     * and raises no alert outside the phases'.
-     */
-    public ServerRun afterPhases(BiConsumer<Spec, LabServer> step) {
-        this.after = step;
-        return this;
+        this.total = total;
+        this.after = after;
     }
 
     /** Runs {@code phases} on a server JVM of {@code spec}, each for {@code duration}; a JVM that does not start is recorded so. */
-    public ServerRecord run(Spec spec, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
+    public MeasuredServer run(Spec spec, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
         progress.accept("Server " + spec.name() + ": " + spec.description());
         LabServer server;
         try {
@@ -97,73 +94,156 @@ public final class ServerRun {
             List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
             progress.accept("  the JVM did not start: " + String.join(" / ", says));
             done += phases.size();
-            return new ServerRecord(spec, null, says, null, List.of(), null, null);
+            return new MeasuredServer(spec, null, says, null, List.of(), null, null);
         }
         try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
-            ServerRecord record = measure(spec, runner, phases, duration);
+            MeasuredServer measured = measure(spec, runner, phases, duration);
             if (after != null) {
-                if (!Gauges.read(runner.lab()).idle()) {
-                    Quiescence.await(runner.lab(), QUIET_WITHIN); // the last phase's requests that timed out may still hold carriers
-                }
+                awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
                 runner.close();
                 scraped.close();
                 after.accept(spec, server);
             }
-            return record;
+            return measured;
         } catch (Exception e) {
             throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
     }
 
-    private ServerRecord measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
-        ServerFacts facts = ServerFacts.read(spec.name(), spec.description(), runner.lab().info());
+    private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
+        MeasuredServer.Info info = MeasuredServer.Info.read(spec.name(), spec.description(), runner.lab().info());
         List<String> says = jvmSays(runner.server().log(), spec.commandLine());
         Optional<CpuQuota> quota = runner.server().cpuQuota();
-        progress.accept(String.format(Locale.ROOT, "  %s %s, %d carriers, synchronized pins: %s, native: %s%s%s", facts.javaVersion(),
-                facts.javaVendor(), facts.carriers(), facts.synchronizedPins(), facts.nativePinAvailable(),
-                quota.map(q -> describe(q, facts)).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
+        progress.accept(String.format(Locale.ROOT, "  %s %s, %d carriers, synchronized pins: %s, native: %s%s%s", info.javaVersion(),
+                info.javaVendor(), info.carriers(), info.synchronizedPins(), info.nativePinAvailable(),
+                quota.map(q -> describe(q, info)).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
         Instant warmUp = Instant.now();
         CpuQuota.Throttling beforeWarmUp = quota.map(CpuQuota::throttling).orElse(null);
-        WarmUp.run(runner, phases, facts, quota.isPresent());
+        warmUp(runner, phases, info, quota.isPresent());
         CpuQuota.Throttling warmUpThrottling = quota.map(q -> q.throttling().since(beforeWarmUp)).orElse(null);
         if (warmUpThrottling != null) {
             progress.accept("  warm-up: " + describe(warmUpThrottling));
         }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
-        Baseline.Measured baseline = Baseline.measure(runner, settings.baseline(), settings.drain(), progress);
+        Baseline baseline = baseline(runner);
         prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
                 baseline.start().plus(settings.baseline()), Instant.now());
         progress.accept(String.format(Locale.ROOT, "  baseline: /probe/virtual p50 %.1f ms", baseline.result().probe("virtual").percentileMillis(50)));
-        ServerSession session = new ServerSession(spec, runner, facts, settings.drain());
-        List<PhaseRecord> records = new ArrayList<>();
+        List<MeasuredPhase> measured = new ArrayList<>();
         for (Plan.Phase phase : phases) {
-            if (!records.isEmpty() && !Gauges.read(runner.lab()).idle()) {
-                // requests that timed out may still hold carriers: the next phase starts once they are gone
-                Quiescence.await(runner.lab(), QUIET_WITHIN);
+            if (!measured.isEmpty()) {
+                awaitQuiet(runner.lab()); // requests that timed out may still hold carriers: the next phase starts once they are gone
             }
             Duration length = duration.apply(phase);
             done++;
             progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
                     phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
             CpuQuota.Throttling before = quota.map(CpuQuota::throttling).orElse(null);
-            PhaseRecord record = PhaseKind.of(phase, facts).measure(session, phase, length);
+            MeasuredPhase record = PhaseKind.of(phase, info).measure(runner, spec.name(), phase, length, settings.drain());
             if (before != null) {
-                record = record.throttled(quota.get().throttling().since(before));
+                record = new MeasuredPhase(record.phase(), record.server(), record.result(), record.answer(), record.start(), record.loadEnd(),
+                        record.end(), quota.get().throttling().since(before));
             }
-            records.add(record);
-            progress.accept("        " + describe(record, baseline.result()));
+            measured.add(record);
+            String verdict = record.result() == null ? null : record.result().starved(settings.rule(), baseline.result()) ? StarvationRule.STARVED
+                    : StarvationRule.NOT_STARVED;
+            if (verdict != null) {
+                prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
+            }
+            progress.accept("        " + describe(record, baseline.result(), verdict));
         }
-        return new ServerRecord(spec, facts, says, baseline.result(), List.copyOf(records), warmUpThrottling,
+        return new MeasuredServer(spec, info, says, baseline.result(), List.copyOf(measured), warmUpThrottling,
                 EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
     }
 
+    /**
+     * What each phase will run ({@link PhaseKind#warmUp}), briefly and one after the other, so that no phase times the JIT
+     * compiling it; with a carrier always left free, so that the warm-up starves nothing and raises no alert. Inside a CPU
+     * quota each path runs longer, at one client per carrier, each holding its carrier for 20 ms at a time, so nothing waits
+     * long enough to look starved.
+     */
+    private static void warmUp(PhaseRunner runner, List<Plan.Phase> phases, MeasuredServer.Info info, boolean inCpuQuota) {
+        Set<String> paths = new LinkedHashSet<>();
+        phases.forEach(phase -> PhaseKind.of(phase, info).warmUp(phase).ifPresent(paths::add));
+        for (String path : paths) {
+            try (ClosedLoad load = runner.load(path, inCpuQuota ? info.carriers() : LabServer.CARRIERS - 1)) {
+                LabServer.sleep(inCpuQuota ? WARM_EACH_IN_A_QUOTA : WARM_EACH);
+                load.stop(Duration.ofSeconds(15));
+            }
+        }
+    }
+
+    /** The probes-only baseline and when its kept attempt started. */
+    private record Baseline(PhaseResult result, Instant start) {
+    }
+
+    /**
+     * The baseline every phase on a server JVM is judged against, measured once the warm-up has drained. One that still sees
+     * pinning or a waiting canary measured the leftovers, not the idle service: it is measured again, and kept and marked as
+     * contaminated if it never comes clean.
+     */
+    private Baseline baseline(PhaseRunner runner) {
+        Baseline kept = null;
+        for (int attempt = 1; attempt <= BASELINE_ATTEMPTS; attempt++) {
+            if (!quiet(runner.lab())) {
+                progress.accept("  the server did not drain within " + QUIET_WITHIN.toSeconds() + " s");
+            }
+            Instant start = Instant.now();
+            PhaseResult result = runner.baseline("baseline", settings.baseline(), settings.drain());
+            String contamination = contamination(result);
+            if (contamination == null) {
+                return new Baseline(result, start);
+            }
+            progress.accept("  baseline contaminated (" + contamination + ")" + (attempt < BASELINE_ATTEMPTS ? ": measuring it again" : ": kept, marked"));
+            kept = new Baseline(result.contaminated(contamination), start);
+        }
+        return kept;
+    }
+
+    /** Why a baseline cannot serve as one, or null when it can. */
+    private static String contamination(PhaseResult baseline) {
+        if (baseline.pinnedEvents() > 0) {
+            return baseline.pinnedEvents() + " pinned episodes (" + baseline.topPinnedFrame() + ")";
+        }
+        if (baseline.canaryP99Millis() > CANARY_LIMIT_MILLIS) {
+            return String.format(Locale.ROOT, "canary p99 %.1f ms over %.0f ms", baseline.canaryP99Millis(), CANARY_LIMIT_MILLIS);
+        }
+        return null;
+    }
+
+    /** Waits, if the server is busy, until it has drained what came before. */
+    private static void awaitQuiet(LabClient lab) {
+        if (!Gauges.read(lab).idle()) {
+            quiet(lab);
+        }
+    }
+
+    /**
+     * Whether the server became quiet within {@link #QUIET_WITHIN}: nothing in flight, no permit or connection held, the canary
+     * not stalled, and no pinned episode for a whole second. A baseline measured before that measures the leftovers.
+     */
+    private static boolean quiet(LabClient lab) {
+        long deadline = System.nanoTime() + QUIET_WITHIN.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!Gauges.awaitIdle(lab, Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0))).idle()) {
+                return false;
+            }
+            lab.pinning(true);
+            LabServer.sleep(Duration.ofSeconds(1));
+            if (lab.pinning(false).path("eventsSinceReset").asLong() == 0 && Gauges.read(lab).idle()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** What the JVM sees of the quota it runs in. */
-    private static String describe(CpuQuota quota, ServerFacts facts) {
-        ServerFacts.Container container = facts.container();
+    private static String describe(CpuQuota quota, MeasuredServer.Info info) {
+        MeasuredServer.Info.Container container = info.container();
         return String.format(Locale.ROOT, "; inside a quota of %s CPU%s (%s): /lab/info quota %s us per %s us, %d effective CPUs, %d processors, GC %s",
                 cpus(quota.cpus()), quota.cpus() == 1 ? "" : "s", quota.group().getFileName(), container.cpuQuotaMicros(), container.cpuPeriodMicros(),
-                container.effectiveCpuCount(), facts.availableProcessors(), container.garbageCollector());
+                container.effectiveCpuCount(), info.availableProcessors(), container.garbageCollector());
     }
 
     /** A quota's CPUs as the plan writes them: 1 for 1.0, 1.5 for 1.5. */
@@ -171,28 +251,27 @@ public final class ServerRun {
         return cpus == Math.rint(cpus) ? String.valueOf((long) cpus) : String.valueOf(cpus);
     }
 
+    /** "throttled in 3 of 80 periods (41 ms)". */
     private static String describe(CpuQuota.Throttling throttling) {
         return String.format(Locale.ROOT, "throttled in %d of %d periods (%.0f ms)", throttling.throttledPeriods(), throttling.periods(),
                 throttling.throttledMillis());
     }
 
-    /** The phase's raw figures and its verdict by the plan's rule, in a line; recorded as a window for Prometheus. */
-    private String describe(PhaseRecord record, PhaseResult baseline) {
+    /** The phase's raw figures and its verdict by the plan's rule ({@code verdict}), in a line. */
+    private String describe(MeasuredPhase record, PhaseResult baseline, String verdict) {
         if (record.result() == null) {
             return "answered " + record.answer().status() + " " + record.answer().contentType();
         }
         PhaseResult result = record.result();
         StarvationRule rule = settings.rule();
-        String verdict = result.starved(rule, baseline) ? StarvationRule.STARVED : StarvationRule.NOT_STARVED;
-        prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
         double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
         double idle = baseline.probe(rule.probe()).percentileMillis(rule.percentile());
+        ClosedLoad.SteadyState steady = result.load() == null ? null : result.load().steady();
         return String.format(Locale.ROOT, "%.1f req/s %s (%.1f over the whole window), /probe/%s p%.0f %.1f ms (%.0fx its baseline),"
-                + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s",
-                result.throughput(), result.load() == null || result.load().steady() == null ? "" : result.load().steady().whole()
-                        ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", result.load().steady().fromSeconds()),
-                result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1), result.canaryP99Millis(),
-                result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
+                + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s", result.throughput(), steady == null ? "" : steady.whole()
+                        ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", steady.fromSeconds()),
+                result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1),
+                result.canaryP99Millis(), result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
     }
 
     /** What the JVM printed about the flags of its command line: its warning, or why it would not start. */

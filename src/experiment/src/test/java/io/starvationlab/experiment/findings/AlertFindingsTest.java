@@ -10,13 +10,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.harness.plan.StarvationRule;
 import io.starvationlab.experiment.prometheus.AlertEpisode;
 import io.starvationlab.experiment.prometheus.AlertRules;
+import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.Series;
-import io.starvationlab.experiment.results.AlertTimeline;
-import io.starvationlab.experiment.results.PrometheusReport;
+import io.starvationlab.experiment.results.JudgedPrometheus;
+import io.starvationlab.harness.plan.StarvationRule;
 
 /** The alert findings, judged on made-up ALERTS series against made-up phases: caught, late, false, never resolved. */
 class AlertFindingsTest {
@@ -25,8 +25,7 @@ class AlertFindingsTest {
     private static final Duration STEP = Duration.ofSeconds(1);
     private static final String POD = "lab-default-1";
     private static final List<AlertRules.Alert> RULES = List.of(
-            new AlertRules.Alert("CarrierStarvation", "g", "x", Duration.ofSeconds(30), "warning"),
-            new AlertRules.Alert("CarrierStall", "g", "y", Duration.ZERO, "critical"));
+            new AlertRules.Alert("CarrierStarvation", "x", Duration.ofSeconds(30)), new AlertRules.Alert("CarrierStall", "y", Duration.ZERO));
     /** unpinned 0-8 s, native 8-16 s, cpu 16-24 s, reentrant 24-32 s: each 6 s of load and 2 s of drain. */
     private static final List<PhaseWindow> PHASES = List.of(
             phase("unpinned", StarvationRule.NOT_STARVED, 0), phase("native", StarvationRule.STARVED, 8),
@@ -49,8 +48,13 @@ class AlertFindingsTest {
         return findings.stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow();
     }
 
-    private static List<Finding> findings(AlertTimeline timeline) {
-        return AlertFindings.evaluate(new PrometheusReport(true, "", 0, 0, List.of(), timeline.rows(), List.of(), timeline, null));
+    /** What Prometheus recorded of {@code phases}: {@code episodes} of {@link #RULES}. */
+    private static MeasuredPrometheus recorded(List<PhaseWindow> phases, List<AlertEpisode> episodes) {
+        return new MeasuredPrometheus(true, "", 25, 0, 0, null, phases, episodes, RULES, List.of(), null);
+    }
+
+    private static List<Finding> findings(MeasuredPrometheus recorded) {
+        return AlertFindings.evaluate(JudgedPrometheus.of(recorded));
     }
 
     @Test
@@ -69,16 +73,17 @@ class AlertFindingsTest {
     void shouldHoldWhenTheAlertsCatchEveryStarvedPhaseAndNothingElse() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 10, 40),
                 alerts("CarrierStall", "firing", 11, 40)), STEP, T0.plusSeconds(60));
-        AlertTimeline timeline = new AlertTimeline(PHASES, episodes, RULES);
-        List<Finding> findings = findings(timeline);
+        JudgedPrometheus judged = JudgedPrometheus.of(recorded(PHASES, episodes));
+        List<Finding> findings = AlertFindings.evaluate(judged);
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).isTrue();
         assertThat(finding(findings, "carrier-starvation-pending").measured()).isEqualTo("native 2 s, cpu still active from native");
         assertThat(finding(findings, "carrier-stall-resolves").measured()).isEqualTo("cpu 19 s after its load");
         assertThat(finding(findings, "no-false-alarms").holds()).as("still active in reentrant, since native: not an onset there").isTrue();
         assertThat(finding(findings, "carrier-starvation-fires").holds()).as("no phase outlasts for: 30 s").isNull();
-        assertThat(timeline.detectionSeconds("CarrierStall")).containsExactly(3.0);
-        assertThat(timeline.rows()).filteredOn(row -> row.phase().equals("reentrant") && row.alert().equals("CarrierStall"))
+        assertThat(judged.rules()).filteredOn(rule -> rule.alert().equals("CarrierStall")).singleElement()
+                .satisfies(rule -> assertThat(rule.detectionSeconds()).containsExactly(3.0));
+        assertThat(judged.alerts()).filteredOn(row -> row.phase().equals("reentrant") && row.alert().equals("CarrierStall"))
                 .singleElement().satisfies(row -> assertThat(row.carriedFrom()).isEqualTo("native"));
     }
 
@@ -88,7 +93,7 @@ class AlertFindingsTest {
                 alerts("CarrierStarvation", "pending", 15, 60), alerts("CarrierStall", "firing", 14, 20)), STEP, T0.plusSeconds(60))
                 .stream().map(e -> e.pending().equals(T0.plusSeconds(3)) ? e.withOnset(List.of("max_over_time(lab_x) > 0.5: 0.700")) : e)
                 .toList();
-        List<Finding> findings = findings(new AlertTimeline(PHASES, episodes, RULES));
+        List<Finding> findings = findings(recorded(PHASES, episodes));
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).as("pending 7 s after native started").isFalse();
         assertThat(finding(findings, "carrier-stall-pending").holds()).as("cpu never").isFalse();
@@ -101,7 +106,7 @@ class AlertFindingsTest {
     void shouldListAnOnsetThatNeverFiredInAPhaseThatIsNotStarvedWithoutCallingItAFalseAlarm() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 2, 7)), STEP, T0.plusSeconds(60))
                 .stream().map(e -> e.withOnset(List.of("histogram_quantile(lab_x) > 0.1: 0.130"))).toList();
-        Finding falseAlarms = finding(findings(new AlertTimeline(PHASES, episodes, RULES)), "no-false-alarms");
+        Finding falseAlarms = finding(findings(recorded(PHASES, episodes)), "no-false-alarms");
 
         assertThat(falseAlarms.holds()).isTrue();
         assertThat(falseAlarms.measured()).isEqualTo("0 false alarms in 2 phases that are not starved; pending, never fired: "
@@ -116,8 +121,8 @@ class AlertFindingsTest {
         List<AlertEpisode> fired = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 2, 32),
                 alerts("CarrierStarvation", "firing", 33, 38)), STEP, T0.plusSeconds(60));
 
-        assertThat(finding(findings(new AlertTimeline(longPhase, pendingOnly, RULES)), "carrier-starvation-fires").holds()).isFalse();
-        assertThat(finding(findings(new AlertTimeline(longPhase, fired, RULES)), "carrier-starvation-fires").measured())
+        assertThat(finding(findings(recorded(longPhase, pendingOnly)), "carrier-starvation-fires").holds()).isFalse();
+        assertThat(finding(findings(recorded(longPhase, fired)), "carrier-starvation-fires").measured())
                 .isEqualTo("native-http2 firing at 33 s");
     }
 }

@@ -2,19 +2,23 @@ package io.starvationlab.experiment.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.run.ColdStartRecord;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 
-/** The lazy-bean finding, judged on made-up cold starts: lazy blocks the event loops for seconds, eager blocks none, in every repeat. */
+/**
+ * The blocked-thread checker's findings on made-up server JVMs: in every repeat a lazy bean blocks the event loops for seconds and an
+ * eager one blocks none; no server JVM of the plan, nor an eager cold start, has an event loop blocked.
+ */
 class ColdStartFindingsTest {
 
-    static final EventLoopsBlocked NONE = new EventLoopsBlocked(0, 0, null);
-    static final EventLoopsBlocked STALL = new EventLoopsBlocked(7, 7_600, List.of(
+    private static final EventLoopsBlocked NONE = new EventLoopsBlocked(0, 0, null);
+    private static final EventLoopsBlocked STALL = new EventLoopsBlocked(7, 7_600, List.of(
             "WARN [io.ver.cor.imp.BlockedThreadChecker] Thread Thread[#45,vert.x-eventloop-thread-0,5,main] has been blocked for 7600 ms,"
                     + " time limit is 1000 ms: io.vertx.core.VertxException: Thread blocked",
             "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent(ContextInstances.java:42)",
@@ -22,7 +26,7 @@ class ColdStartFindingsTest {
 
     @Test
     void shouldHoldWhenEveryLazyRunBlocksForSecondsAndNoEagerRunBlocks() {
-        Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3.1, 2.4), lazy(2, STALL), eager(2, 48, 8, 5)));
+        Finding finding = ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 3.1, 2.4), lazy(2, STALL), eager(2, 48, 8, 5)));
         assertThat(finding.id()).isEqualTo("lazy-bean-blocks-event-loops");
         assertThat(finding.holds()).as(finding.measured()).isTrue();
         assertThat(finding.measured()).contains("repeat 1 lazy: 7 blocked-thread warnings, longest 7.60 s", "repeat 2 eager: no event loop blocked",
@@ -33,59 +37,77 @@ class ColdStartFindingsTest {
     @Test
     void shouldFailWhenALazyRunBlocksNothingOrTooBriefly() {
         EventLoopsBlocked brief = new EventLoopsBlocked(1, 1_100, STALL.firstWarning());
-        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3, 2), lazy(2, brief), eager(2, 12, 3, 2))).holds()).isFalse();
-        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, NONE), eager(1, 12, 3, 2))).measured())
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 3, 2), lazy(2, brief), eager(2, 12, 3, 2))).holds()).isFalse();
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, NONE), eager(1, 12, 3, 2))).measured())
                 .contains("NOT as expected: no event loop blocked for 2.00 s");
-    }
-
-    @Test
-    void shouldFailWhenTheLazyCreationNeverBegan() {
-        ColdStartRecord untriggered = new ColdStartRecord(1, true, "cold-start-lazy-1", "native", 4.2, false, STALL, probes(12, 3, 2, 400));
-        assertThat(ColdStartFindings.evaluate(List.of(untriggered, eager(1, 12, 3, 2))).holds()).isFalse();
+        MeasuredColdStart untriggered = new MeasuredColdStart(1, true, "cold-start-lazy-1", "native", 4.2, false, STALL, probes(12, 3, 2, 400));
+        assertThat(ColdStartFindings.lazyBean(List.of(untriggered, eager(1, 12, 3, 2))).holds()).as("the lazy creation never began").isFalse();
     }
 
     /** The broken fixture: the eager run's event loop blocked, named with its first frames. */
     @Test
     void shouldFailWhenAnEagerRunBlocksAnEventLoop() {
-        ColdStartRecord blocked = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4.2, true, STALL, probes(12, 3, 2, 400));
-        Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), blocked));
+        MeasuredColdStart blocked = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4.2, true, STALL, probes(12, 3, 2, 400));
+        Finding finding = ColdStartFindings.lazyBean(List.of(lazy(1, STALL), blocked));
         assertThat(finding.holds()).isFalse();
         assertThat(finding.measured()).contains("event loops blocked: ", "vert.x-eventloop-thread-0", "ContextInstances.computeIfAbsent");
     }
 
     @Test
     void shouldFailWhenAnEagerRunTellsAMalformedRequestToRetryOrAnswersLate() {
-        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 100.5, 3, 2))).holds()).isFalse();
-        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 1_000, 2))).holds()).isFalse();
-        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL), eager(1, 12, 3, 1_200))).holds()).isFalse();
-        ColdStartRecord retry = new ColdStartRecord(1, false, "cold-start-eager-1", "native", 4.2, true, NONE, probes(12, 3, 2, 503));
-        Finding finding = ColdStartFindings.evaluate(List.of(lazy(1, STALL), retry));
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 100.5, 3, 2))).holds()).isFalse();
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 1_000, 2))).holds()).isFalse();
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 3, 1_200))).holds()).isFalse();
+        MeasuredColdStart retry = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4.2, true, NONE, probes(12, 3, 2, 503));
+        Finding finding = ColdStartFindings.lazyBean(List.of(lazy(1, STALL), retry));
         assertThat(finding.holds()).isFalse();
         assertThat(finding.measured()).contains("malformed answered {503=40}, not all 400");
     }
 
     @Test
     void shouldNotJudgeWithoutBothKindsOfRun() {
-        assertThat(ColdStartFindings.evaluate(List.of()).holds()).isNull();
-        assertThat(ColdStartFindings.evaluate(List.of(lazy(1, STALL))).holds()).isNull();
+        assertThat(ColdStartFindings.lazyBean(List.of()).holds()).isNull();
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL))).holds()).isNull();
+        Map<String, EventLoopsBlocked> notStarted = new LinkedHashMap<>();
+        notStarted.put("default", null);
+        assertThat(ColdStartFindings.noneBlocked(notStarted, List.of()).holds()).as("no server JVM ran").isNull();
     }
 
-    private static ColdStartRecord lazy(int repeat, EventLoopsBlocked blocked) {
-        return new ColdStartRecord(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
+    @Test
+    void noEventLoopBlockedShouldHoldWhenNoServerJvmWarnedLeavingTheLazyColdStartsOut() {
+        Finding finding = ColdStartFindings.noneBlocked(Map.of("default", NONE), List.of(lazy(1, STALL), eager(1, 12, 3, 2)));
+        assertThat(finding.id()).isEqualTo("no-event-loop-blocked");
+        assertThat(finding.holds()).as(finding.measured()).isTrue();
+        assertThat(finding.measured()).isEqualTo("none in 2 server JVMs (default, cold-start-eager-1)");
+    }
+
+    /** The broken fixtures: a server JVM of the plan, or an eager cold start, whose event loop the checker saw blocked; named, counted, located. */
+    @Test
+    void noEventLoopBlockedShouldFailNamingTheServerTheCountAndTheFirstStack() {
+        Finding finding = ColdStartFindings.noneBlocked(Map.of("default", NONE, "one-event-loop", STALL), List.of());
+        assertThat(finding.holds()).isFalse();
+        assertThat(finding.measured()).startsWith("one-event-loop: 7 warnings, longest 7.60 s; first: ")
+                .contains("vert.x-eventloop-thread-0", "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent").doesNotContain("default");
+        MeasuredColdStart blocked = new MeasuredColdStart(2, false, "cold-start-eager-2", "native", 4, true, STALL, Map.of());
+        assertThat(ColdStartFindings.noneBlocked(Map.of("default", NONE), List.of(blocked)).measured()).startsWith("cold-start-eager-2: 7 warnings");
+    }
+
+    private static MeasuredColdStart lazy(int repeat, EventLoopsBlocked blocked) {
+        return new MeasuredColdStart(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
                 Map.of("malformed", probe(400, 7_800, Double.NaN), "live", probe(200, 7_900, 2), "event-loop", probe(200, 7_900, 1)));
     }
 
-    private static ColdStartRecord eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
-        return new ColdStartRecord(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE,
+    private static MeasuredColdStart eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
+        return new MeasuredColdStart(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE,
                 probes(malformedMillis, liveMillis, eventLoopMillis, 400));
     }
 
-    private static Map<String, ColdStartRecord.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
+    private static Map<String, MeasuredColdStart.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
         return Map.of("malformed", probe(malformedStatus, malformedMillis + 10, malformedMillis), "live", probe(200, liveMillis + 10, liveMillis),
                 "event-loop", probe(200, eventLoopMillis + 10, eventLoopMillis));
     }
 
-    private static ColdStartRecord.Probe probe(int status, double clientMillis, double serverMillis) {
-        return new ColdStartRecord.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
+    private static MeasuredColdStart.Probe probe(int status, double clientMillis, double serverMillis) {
+        return new MeasuredColdStart.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
     }
 }

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.MadeUp;
 import io.starvationlab.experiment.results.UnrelatedWait;
 
 /** The event-loop findings, judged on made-up phases: fair queues, and one whose event loops are not served alike. */
@@ -42,21 +42,21 @@ class EventLoopFindingsTest {
         assertThat(EventLoopFindings.evaluate(name -> Optional.empty())).extracting(Finding::holds).containsOnlyNulls();
     }
 
-    private static List<Finding> evaluate(List<PhaseReport> one, List<PhaseReport> several) {
-        List<PhaseReport> all = new ArrayList<>(one);
+    private static List<Finding> evaluate(List<JudgedPhase> one, List<JudgedPhase> several) {
+        List<JudgedPhase> all = new ArrayList<>(one);
         all.addAll(several);
-        all.add(throughput("unpinned-0ms-one-event-loop", 5000));
-        all.add(throughput("unpinned-0ms-default-event-loops", 5000));
+        all.add(MadeUp.phase("unpinned-0ms-one-event-loop", "unpinned", "permits", 5000, 50000, 1, JudgedPhase.NOT_STARVED));
+        all.add(MadeUp.phase("unpinned-0ms-default-event-loops", "unpinned", "permits", 5000, 50000, 1, JudgedPhase.NOT_STARVED));
         return EventLoopFindings.evaluate(name -> all.stream().filter(p -> p.name().equals(name)).findFirst());
     }
 
-    private static List<PhaseReport> fairPhases(List<String> names) {
-        return names.stream().map(name -> phase(name, wait(false))).toList();
+    private static List<JudgedPhase> fairPhases(List<String> names) {
+        return names.stream().map(name -> MadeUp.phase(name, wait(false))).toList();
     }
 
-    private static List<PhaseReport> withOneUnfair(List<String> names) {
-        List<PhaseReport> phases = new ArrayList<>(fairPhases(names));
-        phases.set(0, phase(names.get(0), wait(true)));
+    private static List<JudgedPhase> withOneUnfair(List<String> names) {
+        List<JudgedPhase> phases = new ArrayList<>(fairPhases(names));
+        phases.set(0, MadeUp.phase(names.get(0), wait(true)));
         return phases;
     }
 
@@ -69,15 +69,5 @@ class EventLoopFindingsTest {
             probes.add(new UnrelatedWait.Probe(1 + i * 0.025, starved ? 6000 : unfair ? 700 : 1500, 200, LOOP + loop, starved ? 240 : unfair ? 28 : 60));
         }
         return UnrelatedWait.of(1500, 1500, 60, probes);
-    }
-
-    private static PhaseReport phase(String name, UnrelatedWait wait) {
-        return new PhaseReport(name, "jvm", "native", "sleep", "private", 100, 64, 6, 40, 40, "carriers", 240, 0, Map.of(),
-                Map.of(), 400, 1000, 1000, 1500, 1600, 0, null, null, PhaseReport.STARVED, null, wait);
-    }
-
-    private static PhaseReport throughput(String name, double perSecond) {
-        return new PhaseReport(name, "jvm", "unpinned", "sleep", "private", 0, 64, 6, perSecond, 50000, "permits", 30000, 0, Map.of(),
-                Map.of(), 1, 10, 10, 10, 10, 0, null, null, PhaseReport.NOT_STARVED, null, null);
     }
 }

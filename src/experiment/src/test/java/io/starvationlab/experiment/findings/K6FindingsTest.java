@@ -18,24 +18,24 @@ class K6FindingsTest {
 
     @Test
     void shouldHoldWhenBothClientsAgree() {
-        Finding agrees = find(comparison(row("native", "starved", "starves", 39.2, 38.6, 1310, 1180, EVEN),
-                row("unpinned", "not starved", "free", 612, 598, 2.1, 5.9, EVEN), row("native-db", "starved", "collapses", 0, 0.5, 9000, 12000, EVEN)),
+        Finding agrees = find(comparison(row("native", "starved", "starves", 39.2, 38.6, 1310, 1180),
+                row("unpinned", "not starved", "free", 612, 598, 2.1, 5.9), row("native-db", "starved", "collapses", 0, 0.5, 9000, 12000)),
                 K6Findings.AGREES);
         assertThat(agrees.holds()).as(agrees.measured()).isTrue();
         assertThat(agrees.measured()).contains("native: starved / starved, 39.2/s / 38.6/s, p50 1310.0 ms / 1180.0 ms");
-        assertThat(find(comparison(row("native", "starved", "starves", 39.2, 38.6, 1310, 1180, EVEN)), K6Findings.REACH).holds()).isTrue();
+        assertThat(find(comparison(row("native", "starved", "starves", 39.2, 38.6, 1310, 1180)), K6Findings.REACH).holds()).isTrue();
     }
 
     /** The broken fixtures: a verdict, a throughput or a p50 out of the band fails it, with both figures printed. */
     @Test
     void shouldFailOnAnyDisagreementAndPrintBothFigures() {
-        Finding verdict = find(comparison(row("native", "starved", "free", 39, 39, 1300, 40, EVEN)), K6Findings.AGREES);
+        Finding verdict = find(comparison(row("native", "starved", "free", 39, 39, 1300, 40)), K6Findings.AGREES);
         assertThat(verdict.holds()).isFalse();
         assertThat(verdict.measured()).contains("starved / not starved", "DIFFER: verdict, p50");
-        Finding throughput = find(comparison(row("unpinned", "not starved", "free", 620, 550, 2, 2, EVEN)), K6Findings.AGREES);
+        Finding throughput = find(comparison(row("unpinned", "not starved", "free", 620, 550, 2, 2)), K6Findings.AGREES);
         assertThat(throughput.holds()).isFalse();
         assertThat(throughput.measured()).contains("620.0/s / 550.0/s", "DIFFER: throughput");
-        assertThat(find(comparison(row("cpu", "starved", "starves", 39, 39, 1100, 2800, EVEN)), K6Findings.AGREES).holds()).isFalse();
+        assertThat(find(comparison(row("cpu", "starved", "starves", 39, 39, 1100, 2800)), K6Findings.AGREES).holds()).isFalse();
     }
 
     @Test
@@ -51,7 +51,8 @@ class K6FindingsTest {
 
     @Test
     void shouldFailWhenEitherClientMissesAnEventLoop() {
-        Finding k6 = find(comparison(row("native", "starved", "starves", 39, 39, 1300, 1300, ONE)), K6Findings.REACH);
+        Finding k6 = find(comparison(new K6Comparison.Row("native", "starved", "starved", "starves", 39, 39.0, 1300, 1300.0, EVEN, ONE)),
+                K6Findings.REACH);
         assertThat(k6.holds()).isFalse();
         assertThat(k6.measured()).contains("k6 native 1 of 4 (200, 0, 0, 0) UNEVEN");
         ProbeReach runner = ProbeReach.of("cpu", "default", Map.of("0", 90L, "1", 90L, "2", 5L, "3", 90L), 4, 0.25, null);
@@ -69,21 +70,21 @@ class K6FindingsTest {
         assertThat(find(broken, K6Findings.AGREES).holds()).isFalse();
     }
 
-    private static Finding find(K6Comparison k6, String id) {
-        return K6Findings.evaluate(k6, List.of(EVEN)).stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow();
+    private static Finding find(K6Comparison k6, Claim claim) {
+        return K6Findings.evaluate(k6, List.of(EVEN)).stream().filter(f -> f.id().equals(claim.id())).findFirst().orElseThrow();
     }
 
     private static K6Comparison comparison(K6Comparison.Row... rows) {
         return new K6Comparison(null, "k6 v2.2.0", 0, 90, null, List.of(), 0, List.of(rows));
     }
 
-    private static K6Comparison.Row row(String phase, String javaVerdict, String k6Observed, double javaPerSecond, double k6PerSecond,
-            double javaP50, double k6P50, ProbeReach k6Reach) {
+    /** A phase both clients measured, each reaching every event loop: {@code figures} the runner's and k6's req/s, then their p50s. */
+    private static K6Comparison.Row row(String phase, String javaVerdict, String k6Observed, double... figures) {
         String k6Verdict = switch (k6Observed) {
             case "starves", "collapses" -> "starved";
             case "free" -> "not starved";
             default -> k6Observed;
         };
-        return new K6Comparison.Row(phase, javaVerdict, k6Verdict, k6Observed, javaPerSecond, k6PerSecond, javaP50, k6P50, EVEN, k6Reach);
+        return new K6Comparison.Row(phase, javaVerdict, k6Verdict, k6Observed, figures[0], figures[1], figures[2], figures[3], EVEN, EVEN);
     }
 }

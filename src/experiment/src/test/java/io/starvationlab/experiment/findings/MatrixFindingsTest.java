@@ -2,21 +2,19 @@ package io.starvationlab.experiment.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.Test;
 
+import io.starvationlab.experiment.results.JudgedMatrix;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.MadeUp;
+import io.starvationlab.harness.Project;
 import io.starvationlab.harness.plan.MatrixPlan;
 import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.harness.plan.Prediction;
-import io.starvationlab.experiment.results.MatrixReport;
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.run.ServerFacts;
-import io.starvationlab.harness.Project;
 
 /**
  * The matrix's outcomes and findings, on the project's own plan and on a matrix built here: the measured
@@ -40,43 +38,43 @@ public class MatrixFindingsTest {
 
     @Test
     void outcomeShouldTellACollapseFromStarvation() {
-        assertThat(MatrixReport.outcome(phase("pinned", 37.8, 40, 300, PhaseReport.STARVED))).isEqualTo(Prediction.Outcome.STARVES);
-        assertThat(MatrixReport.outcome(phase("native-db", 0.4, 40, 4000, PhaseReport.STARVED))).isEqualTo(Prediction.Outcome.COLLAPSES);
-        assertThat(MatrixReport.outcome(phase("pinned", 490, 500, 1, PhaseReport.NOT_STARVED))).isEqualTo(Prediction.Outcome.FREE);
+        assertThat(JudgedMatrix.outcome(phase("pinned", 37.8, 40, 300, JudgedPhase.STARVED))).isEqualTo(Prediction.Outcome.STARVES);
+        assertThat(JudgedMatrix.outcome(phase("native-db", 0.4, 40, 4000, JudgedPhase.STARVED))).isEqualTo(Prediction.Outcome.COLLAPSES);
+        assertThat(JudgedMatrix.outcome(phase("pinned", 490, 500, 1, JudgedPhase.NOT_STARVED))).isEqualTo(Prediction.Outcome.FREE);
     }
 
     @Test
     void everyMatrixFindingShouldHoldOnAMatrixThatBehavesAsDocumented() {
-        MatrixReport good = documented(cells -> cells);
-        assertThat(MatrixFindings.evaluate(good, PLAN.starved())).hasSize(5).allSatisfy(finding -> assertThat(finding.holds()).as(finding.claim() + ": " + finding.measured()).isTrue());
+        JudgedMatrix good = documented(cells -> cells);
+        assertThat(MatrixFindings.evaluate(good, PLAN.starved())).hasSize(6).allSatisfy(finding -> assertThat(finding.holds()).as(finding.claim() + ": " + finding.measured()).isTrue());
     }
 
     @Test
     void eachMatrixFindingShouldRejectAMatrixThatContradictsIt() {
-        assertThat(finding(replace(21, "pinned", phase("pinned", 480, 500, 1, PhaseReport.NOT_STARVED)), 0)).as("21 does not pin").isFalse();
-        assertThat(finding(replace(26, "pinned", phase("pinned", 39, 500, 300, PhaseReport.STARVED)), 0)).as("26 pins").isFalse();
-        assertThat(finding(replace(27, "reentrant", phase("reentrant", 39, 500, 300, PhaseReport.STARVED)), 1)).as("reentrant starves").isFalse();
-        assertThat(finding(replace(26, "pinned-legacy-locking", phase("pinned-legacy-locking", 39, 40, 300, PhaseReport.STARVED)), 2))
+        assertThat(finding(replace(21, "pinned", phase("pinned", 480, 500, 1, JudgedPhase.NOT_STARVED)), 0)).as("21 does not pin").isFalse();
+        assertThat(finding(replace(26, "pinned", phase("pinned", 39, 500, 300, JudgedPhase.STARVED)), 0)).as("26 pins").isFalse();
+        assertThat(finding(replace(27, "reentrant", phase("reentrant", 39, 500, 300, JudgedPhase.STARVED)), 1)).as("reentrant starves").isFalse();
+        assertThat(finding(replace(26, "pinned-legacy-locking", phase("pinned-legacy-locking", 39, 40, 300, JudgedPhase.STARVED)), 2))
                 .as("the flag pins on 26").isFalse();
-        assertThat(finding(replace(25, "cpu", phase("cpu", 490, 500, 1, PhaseReport.NOT_STARVED)), 3)).as("cpu free on 25").isFalse();
-        assertThat(finding(replace(26, "native-db", phase("native-db", 38, 40, 300, PhaseReport.STARVED)), 4)).as("no collapse on 26").isFalse();
-        assertThat(finding(replace(21, "pinned-db", phase("pinned-db", 0.3, 40, 4000, PhaseReport.STARVED)), 4)).as("collapse on 21").isFalse();
+        assertThat(finding(replace(25, "cpu", phase("cpu", 490, 500, 1, JudgedPhase.NOT_STARVED)), 3)).as("cpu free on 25").isFalse();
+        assertThat(finding(replace(26, "native-db", phase("native-db", 38, 40, 300, JudgedPhase.STARVED)), 4)).as("no collapse on 26").isFalse();
+        assertThat(finding(replace(21, "pinned-db", phase("pinned-db", 0.3, 40, 4000, JudgedPhase.STARVED)), 4)).as("collapse on 21").isFalse();
 
-        MatrixReport silent = documented(cells -> cells);
-        List<MatrixReport.Column> columns = new ArrayList<>(silent.columns());
-        MatrixReport.Column on26 = columns.get(2);
-        columns.set(2, new MatrixReport.Column(26, on26.jdk(), on26.status(), on26.servers(),
-                List.of(new MatrixReport.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), true, List.of()))));
-        MatrixReport noWarning = new MatrixReport(false, columns, silent.rows(), silent.cells(), 0);
+        JudgedMatrix silent = documented(cells -> cells);
+        List<JudgedMatrix.Column> columns = new ArrayList<>(silent.columns());
+        JudgedMatrix.Column on26 = columns.get(2);
+        columns.set(2, new JudgedMatrix.Column(26, on26.jdk(), on26.status(), on26.servers(),
+                List.of(new JudgedMatrix.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), true, List.of()))));
+        JudgedMatrix noWarning = new JudgedMatrix(false, columns, silent.rows(), silent.cells(), 0);
         assertThat(MatrixFindings.noFlagBringsPinningBackFrom26(noWarning).holds()).as("no warning captured").isFalse();
     }
 
     @Test
     void aMissingJdkShouldBeSaidNotPassed() {
-        MatrixReport without21 = documented(cells -> cells.stream().filter(cell -> cell.jdk() != 21).toList());
-        List<MatrixReport.Column> columns = new ArrayList<>(without21.columns());
-        columns.set(0, new MatrixReport.Column(21, null, "skipped: no JDK 21 found", List.of(), List.of()));
-        MatrixReport report = new MatrixReport(false, columns, without21.rows(), without21.cells(), 0);
+        JudgedMatrix without21 = documented(cells -> cells.stream().filter(cell -> cell.jdk() != 21).toList());
+        List<JudgedMatrix.Column> columns = new ArrayList<>(without21.columns());
+        columns.set(0, new JudgedMatrix.Column(21, null, "skipped: no JDK 21 found", List.of(), List.of()));
+        JudgedMatrix report = new JudgedMatrix(false, columns, without21.rows(), without21.cells(), 0);
         Finding pins = MatrixFindings.jdk21SynchronizedPins(report);
         assertThat(pins.holds()).isNull();
         assertThat(pins.measured()).contains("skipped: no JDK 21 found");
@@ -86,74 +84,68 @@ public class MatrixFindingsTest {
                 .allSatisfy(finding -> assertThat(finding.holds()).as(finding.claim()).isNull());
     }
 
-    private static boolean finding(MatrixReport matrix, int index) {
+    private static boolean finding(JudgedMatrix matrix, int index) {
         return MatrixFindings.evaluate(matrix, PLAN.starved()).get(index).holds();
     }
 
     /** The documented matrix with one cell's figures replaced. */
-    public static MatrixReport replace(int jdk, String name, PhaseReport figures) {
+    public static JudgedMatrix replace(int jdk, String name, JudgedPhase figures) {
         return documented(cells -> cells.stream().map(cell -> cell.jdk() == jdk && cell.cell().equals(name)
                 ? measured(jdk, cell.cell(), cell.mode(), cell.downstream(), cell.jvm(), figures) : cell).toList());
     }
 
     /** A matrix measured as the JDKs document it, passed through {@code change}, with its findings. */
-    public static MatrixReport documented(UnaryOperator<List<MatrixReport.Cell>> change) {
-        List<MatrixReport.Cell> cells = new ArrayList<>();
+    public static JudgedMatrix documented(UnaryOperator<List<JudgedMatrix.Cell>> change) {
+        List<JudgedMatrix.Cell> cells = new ArrayList<>();
         for (int jdk : List.of(21, 25, 26, 27)) {
-            cells.add(measured(jdk, "unpinned", "unpinned", "sleep", "default", phase("unpinned", 490, 500, 1, PhaseReport.NOT_STARVED)));
-            cells.add(measured(jdk, "pinned", "pinned", "sleep", "default", jdk == 21 ? phase("pinned", 37.8, 40, 300, PhaseReport.STARVED)
-                    : phase("pinned", 490, 500, 1, PhaseReport.NOT_STARVED)));
-            cells.add(measured(jdk, "reentrant", "reentrant", "sleep", "default", phase("reentrant", 489, 500, 1, PhaseReport.NOT_STARVED)));
-            cells.add(jdk == 21 ? new MatrixReport.Cell(21, "native", "native", "sleep", "default", "501", "501", "", true, "measured: 501", null)
-                    : measured(jdk, "native", "native", "sleep", "default", phase("native", 39, 40, 400, PhaseReport.STARVED)));
-            cells.add(measured(jdk, "cpu", "cpu", "sleep", "default", phase("cpu", 38, 40, 600, PhaseReport.STARVED)));
+            cells.add(measured(jdk, "unpinned", "unpinned", "sleep", "default", phase("unpinned", 490, 500, 1, JudgedPhase.NOT_STARVED)));
+            cells.add(measured(jdk, "pinned", "pinned", "sleep", "default", jdk == 21 ? phase("pinned", 37.8, 40, 300, JudgedPhase.STARVED)
+                    : phase("pinned", 490, 500, 1, JudgedPhase.NOT_STARVED)));
+            cells.add(measured(jdk, "reentrant", "reentrant", "sleep", "default", phase("reentrant", 489, 500, 1, JudgedPhase.NOT_STARVED)));
+            cells.add(jdk == 21 ? new JudgedMatrix.Cell(21, "native", "native", "sleep", "default", "501", "501", "", true, "measured: 501", null)
+                    : measured(jdk, "native", "native", "sleep", "default", phase("native", 39, 40, 400, JudgedPhase.STARVED)));
+            cells.add(measured(jdk, "cpu", "cpu", "sleep", "default", phase("cpu", 38, 40, 600, JudgedPhase.STARVED)));
             if (jdk == 21) {
-                cells.add(measured(jdk, "pinned-db", "pinned", "db", "default", phase("pinned-db", 33, 40, 250, PhaseReport.STARVED)));
+                cells.add(measured(jdk, "pinned-db", "pinned", "db", "default", phase("pinned-db", 33, 40, 250, JudgedPhase.STARVED)));
             } else {
-                cells.add(measured(jdk, "native-db", "native", "db", "default", phase("native-db", 0.4, 40, 4000, PhaseReport.STARVED)));
+                cells.add(measured(jdk, "native-db", "native", "db", "default", phase("native-db", 0.4, 40, 4000, JudgedPhase.STARVED)));
                 cells.add(measured(jdk, "native-db-platform-pollers", "native", "db", "platform-pollers",
-                        phase("native-db-platform-pollers", 37, 40, 700, PhaseReport.STARVED)));
+                        phase("native-db-platform-pollers", 37, 40, 700, JudgedPhase.STARVED)));
             }
             if (jdk == 25) {
                 cells.add(measured(jdk, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking",
-                        phase("pinned-legacy-locking", 39, 40, 450, PhaseReport.STARVED)));
+                        phase("pinned-legacy-locking", 39, 40, 450, JudgedPhase.STARVED)));
             } else if (jdk == 26) {
                 cells.add(measured(jdk, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking",
-                        phase("pinned-legacy-locking", 490, 500, 1, PhaseReport.NOT_STARVED)));
+                        phase("pinned-legacy-locking", 490, 500, 1, JudgedPhase.NOT_STARVED)));
             } else if (jdk == 27) {
-                cells.add(new MatrixReport.Cell(27, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking", "refused", "refused", "",
+                cells.add(new JudgedMatrix.Cell(27, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking", "refused", "refused", "",
                         true, "the JVM refused to start", null));
             }
         }
-        List<MatrixReport.Column> columns = List.of(
-                new MatrixReport.Column(21, "JDK 21 (21.0.13, Debian)", "measured", List.of(), List.of()),
-                new MatrixReport.Column(25, "JDK 25 (25.0.3, Eclipse Adoptium)", "measured", List.of(), List.of()),
-                new MatrixReport.Column(26, "JDK 26 (26.0.2, Debian)", "measured", List.of(facts("jdk26-legacy-locking", false)),
-                        List.of(new MatrixReport.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), true,
+        List<JudgedMatrix.Column> columns = List.of(
+                new JudgedMatrix.Column(21, "JDK 21 (21.0.13, Debian)", "measured", List.of(), List.of()),
+                new JudgedMatrix.Column(25, "JDK 25 (25.0.3, Eclipse Adoptium)", "measured", List.of(), List.of()),
+                new JudgedMatrix.Column(26, "JDK 26 (26.0.2, Debian)", "measured", List.of(MadeUp.info("jdk26-legacy-locking", 2, 4, false, null)),
+                        List.of(new JudgedMatrix.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), true,
                                 List.of("OpenJDK 64-Bit Server VM warning: Ignoring option LockingMode; support was removed in 26.0")))),
-                new MatrixReport.Column(27, "JDK 27 (27.0.1, Debian)", "measured", List.of(),
-                        List.of(new MatrixReport.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), false,
+                new JudgedMatrix.Column(27, "JDK 27 (27.0.1, Debian)", "measured", List.of(),
+                        List.of(new JudgedMatrix.Attempt("legacy-locking", List.of("-XX:LockingMode=1"), false,
                                 List.of("Unrecognized VM option 'LockingMode=1'")))));
         List<String> rows = MATRIX.cells(false).stream().map(MatrixPlan.Cell::name).toList();
-        return new MatrixReport(false, columns, rows, change.apply(cells), 0);
+        return new JudgedMatrix(false, columns, rows, change.apply(cells), 0);
     }
 
-    private static MatrixReport.Cell measured(int jdk, String name, String mode, String downstream, String jvm, PhaseReport figures) {
+    private static JudgedMatrix.Cell measured(int jdk, String name, String mode, String downstream, String jvm, JudgedPhase figures) {
         MatrixPlan.MatrixJvm server = MATRIX.jvms().get(jvm);
         Prediction prediction = Prediction.of(jdk, mode, downstream, server.flags(), server.properties());
-        Prediction.Outcome outcome = MatrixReport.outcome(figures);
-        return new MatrixReport.Cell(jdk, name, mode, downstream, jvm, outcome.label(), prediction.outcome().label(), prediction.why(),
+        Prediction.Outcome outcome = JudgedMatrix.outcome(figures);
+        return new JudgedMatrix.Cell(jdk, name, mode, downstream, jvm, outcome.label(), prediction.outcome().label(), prediction.why(),
                 outcome == prediction.outcome(), "measured", figures);
     }
 
-    public static PhaseReport phase(String name, double throughput, double model, double slowdown, String verdict) {
-        PhaseReport.ProbeFigures virtual = new PhaseReport.ProbeFigures(slowdown, slowdown * 2, slowdown * 3, 40, 0);
-        return new PhaseReport(name, "default", "pinned", "sleep", "private", 100, 64, 4, throughput, model, model == 40 ? "carriers" : "permits",
-                (long) (throughput * 4), 0, Map.of("200", (long) (throughput * 4)), Map.of("virtual", virtual), slowdown, 1, 0, 1, 0, 0, null, null,
-                verdict, null, null);
-    }
-
-    private static ServerFacts facts(String jvm, boolean pins) {
-        return new ServerFacts(jvm, "", "26.0.2", "Debian", 2, 4, 256, null, pins, true, 50, 16, 200, List.of(), 4, null);
+    /** A pinned cell at {@code throughput} against its {@code model} (carriers at 40/s), {@code /probe/virtual} {@code slowdown} times its baseline. */
+    public static JudgedPhase phase(String name, double throughput, double model, double slowdown, String verdict) {
+        return MadeUp.phase(name, "pinned", model == 40 ? "carriers" : "permits", throughput, model, slowdown, verdict);
     }
 }

@@ -6,12 +6,16 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.experiment.results.PhaseReport;
-import io.starvationlab.experiment.results.QuotaReport;
+import io.starvationlab.experiment.results.JudgedPhase;
+import io.starvationlab.experiment.results.JudgedQuota;
+import io.starvationlab.experiment.results.MadeUp;
+import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.CpuQuota;
 
 /** The CPU-quota finding, judged on made-up server JVMs: carriers from the quota, carrier-bound work at quota ÷ wait. */
 class QuotaFindingsTest {
+
+    private static final CpuQuota.Throttling THROTTLING = new CpuQuota.Throttling(70, 2, 40);
 
     @Test
     void shouldHoldWhenEachQuotaSetsTheCarriersAndTheThroughput() {
@@ -25,8 +29,7 @@ class QuotaFindingsTest {
     /** The broken fixture: -XX:ActiveProcessorCount=4 left on the command line, so the carriers are not the quota's. */
     @Test
     void shouldFailWhenTheCarriersAreNotTheQuotas() {
-        Finding finding = QuotaFindings.evaluate(report(server("quota-1-cpu", 1, 4, 9.8)));
-        assertThat(finding.holds()).isFalse();
+        assertThat(QuotaFindings.evaluate(report(server("quota-1-cpu", 1, 4, 9.8))).holds()).isFalse();
     }
 
     @Test
@@ -38,23 +41,23 @@ class QuotaFindingsTest {
 
     @Test
     void shouldFailWhenTheJvmDoesNotSeeTheQuota() {
-        QuotaReport.Server blind = new QuotaReport.Server("quota-1-cpu", 1, "v1", null, null, 2, 1, 1, "G1", true, null,
-                List.of(carrierBound("native-quota-1-cpu", 1, 9.9)));
-        assertThat(QuotaFindings.evaluate(report(blind)).holds()).isFalse();
+        MeasuredServer.Info blind = MadeUp.info("quota-1-cpu", 1, 1, null, new MeasuredServer.Info.Container("v1", null, null, 2, "G1"));
+        assertThat(QuotaFindings.evaluate(report(new JudgedQuota.Server("quota-1-cpu", 1, blind, true, null,
+                List.of(carrierBound("native-quota-1-cpu", 1, 9.9))))).holds()).isFalse();
     }
 
     /** Only a cpu phase ran: the carriers are judged, the throughput is not, so the finding is not judged unless the carriers are wrong. */
     @Test
     void shouldJudgeTheCarriersAloneOnlyToFailThem() {
-        QuotaReport.Phase cpu = new QuotaReport.Phase("cpu-quota-1-cpu", "cpu", 100, 16, false, 9.5, 10, throttling(), 1400, 2000, 1500,
-                90, 90, 90, PhaseReport.STARVED);
-        assertThat(QuotaFindings.evaluate(report(withPhases(1, 1, cpu))).holds()).isNull();
-        assertThat(QuotaFindings.evaluate(report(withPhases(1, 4, cpu))).holds()).isFalse();
+        JudgedQuota.Phase cpu = new JudgedQuota.Phase(MadeUp.phase("cpu-quota-1-cpu", "cpu", "carriers", 9.5, 10, 1400, JudgedPhase.STARVED), false,
+                10, THROTTLING);
+        assertThat(QuotaFindings.evaluate(report(withPhases("quota-1", 1, 1, cpu))).holds()).isNull();
+        assertThat(QuotaFindings.evaluate(report(withPhases("quota-1", 1, 4, cpu))).holds()).isFalse();
     }
 
     @Test
     void shouldSayWhyWhereNoQuotaCanBeSet() {
-        Finding finding = QuotaFindings.evaluate(new QuotaReport("Cannot make a cgroup under /sys/fs/cgroup/cpu: run as root",
+        Finding finding = QuotaFindings.evaluate(new JudgedQuota("Cannot make a cgroup under /sys/fs/cgroup/cpu: run as root",
                 List.of("server JVM quota-1-cpu (no CPU quota can be set here: ...)"), 2, List.of()));
         assertThat(finding.holds()).isNull();
         assertThat(finding.measured()).contains("no CPU quota can be set here", "run as root");
@@ -62,34 +65,28 @@ class QuotaFindingsTest {
 
     @Test
     void shouldNotJudgeARunWithoutQuotas() {
-        assertThat(QuotaFindings.evaluate(new QuotaReport(null, List.of(), 2, List.of())).holds()).isNull();
-        assertThat(QuotaFindings.evaluate(new QuotaReport(null, List.of("server JVM quota-4-cpus (a quota of 4 CPUs needs as many"
+        assertThat(QuotaFindings.evaluate(new JudgedQuota(null, List.of(), 2, List.of())).holds()).isNull();
+        assertThat(QuotaFindings.evaluate(new JudgedQuota(null, List.of("server JVM quota-4-cpus (a quota of 4 CPUs needs as many"
                 + " processors; this machine has 2)"), 2, List.of())).measured()).contains("quota-4-cpus");
     }
 
-    private static QuotaReport report(QuotaReport.Server... servers) {
-        return new QuotaReport(null, List.of(), 2, List.of(servers));
+    private static JudgedQuota report(JudgedQuota.Server... servers) {
+        return new JudgedQuota(null, List.of(), 2, List.of(servers));
     }
 
-    private static QuotaReport.Server server(String jvm, int cpus, int carriers, double throughput) {
+    private static JudgedQuota.Server server(String jvm, int cpus, int carriers, double throughput) {
         return withPhases(jvm, cpus, carriers, carrierBound("native-" + jvm, cpus, throughput));
     }
 
-    private static QuotaReport.Server withPhases(int cpus, int carriers, QuotaReport.Phase... phases) {
-        return withPhases("quota-" + cpus, cpus, carriers, phases);
+    /** A server JVM that read the quota of {@code cpus} from its group and took {@code carriers} processors and carriers. */
+    private static JudgedQuota.Server withPhases(String jvm, int cpus, int carriers, JudgedQuota.Phase... phases) {
+        MeasuredServer.Info info = MadeUp.info(jvm, carriers, carriers, null, new MeasuredServer.Info.Container("v1", cpus * CpuQuota.PERIOD_MICROS,
+                CpuQuota.PERIOD_MICROS, cpus, cpus < 2 ? "Serial" : "G1"));
+        return new JudgedQuota.Server(jvm, cpus, info, cpus < 2, THROTTLING, List.of(phases));
     }
 
-    private static QuotaReport.Server withPhases(String jvm, int cpus, int carriers, QuotaReport.Phase... phases) {
-        return new QuotaReport.Server(jvm, cpus, "v1", cpus * CpuQuota.PERIOD_MICROS, CpuQuota.PERIOD_MICROS, cpus, carriers,
-                carriers, cpus < 2 ? "Serial" : "G1", cpus < 2, throttling(), List.of(phases));
-    }
-
-    private static QuotaReport.Phase carrierBound(String name, int cpus, double throughput) {
-        return new QuotaReport.Phase(name, "native", 100, 16, true, throughput, cpus * 10.0, throttling(), 700, 1500, 1500, 20, 20, 20,
-                PhaseReport.STARVED);
-    }
-
-    private static CpuQuota.Throttling throttling() {
-        return new CpuQuota.Throttling(70, 2, 40);
+    private static JudgedQuota.Phase carrierBound(String name, int cpus, double throughput) {
+        return new JudgedQuota.Phase(MadeUp.phase(name, "native", "carriers", throughput, cpus * 10.0, 700, JudgedPhase.STARVED), true, cpus * 10.0,
+                THROTTLING);
     }
 }

@@ -11,8 +11,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
 
 class AlertRulesTest {
@@ -23,7 +23,7 @@ class AlertRulesTest {
     void shouldLoadTheGroupsOfTheProjectsPrometheusRuleAsTheyAre() {
         AlertRules rules = AlertRules.ofProject(PROJECT);
 
-        assertThat(rules.names()).contains("CarrierStarvation", "CarrierStall", "SustainedPinning");
+        assertThat(rules.alerts()).extracting(AlertRules.Alert::name).contains("CarrierStarvation", "CarrierStall", "SustainedPinning");
         assertThat(rules.rulesFile()).startsWith("groups:").doesNotContain("apiVersion", "PrometheusRule", "metadata");
         AlertRules.Alert starvation = rules.alerts().stream().filter(a -> a.name().equals("CarrierStarvation")).findFirst().orElseThrow();
         assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(10));

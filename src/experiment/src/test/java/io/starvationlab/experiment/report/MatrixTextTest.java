@@ -3,14 +3,12 @@ package io.starvationlab.experiment.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import io.starvationlab.experiment.findings.MatrixFindingsTest;
-import io.starvationlab.experiment.results.MatrixReport;
-import io.starvationlab.experiment.results.PhaseReport;
+import io.starvationlab.experiment.results.JudgedMatrix;
+import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.harness.Project;
 
 /** The README's matrix table and the matrix picture come from the run, and say where it differs from the prediction. */
@@ -24,17 +22,17 @@ class MatrixTextTest {
     }
 
     @Test
-    void theReadmeTableShouldComeFromTheRunAndSayWhich(@TempDir Path folder) throws Exception {
-        Path readme = folder.resolve("README.md");
-        Files.writeString(readme, "before\n" + MatrixText.README_START + "\nold table\n" + MatrixText.README_END + "\nafter\n");
-        MatrixReport matrix = MatrixFindingsTest.documented(cells -> cells);
-        assertThat(MatrixText.updateReadme(readme, matrix, "2026-12-01T00:00:00Z")).isTrue();
-        String text = Files.readString(readme);
+    void theReadmeTableShouldComeFromTheRunAndSayWhich() {
+        String readme = "before\n" + MatrixText.README_START + "\nold table\n" + MatrixText.README_END + "\nafter\n";
+        JudgedMatrix matrix = MatrixFindingsTest.documented(cells -> cells);
+        assertThat(MatrixText.readme(readme, new JudgedMatrix(true, matrix.columns(), matrix.rows(), matrix.cells(), 0), "now"))
+                .as("a quick run's matrix is not published").isEqualTo(readme);
+        String text = MatrixText.readme(readme, matrix, "2026-12-01T00:00:00Z");
         assertThat(text).startsWith("before\n").endsWith(MatrixText.README_END + "\nafter\n").doesNotContain("old table")
                 .contains("full run of 2026-12-01T00:00:00Z", "| `pinned` (pinned / sleep, default) | **starves** (37.8/s) | free (490/s)");
         String svg = MatrixChart.svg(matrix);
         assertThat(svg).startsWith("<svg").contains("JDK 27", "native-db-platform-pollers").doesNotContain("#ff7f0e\" stroke-width=\"4\"");
-        String differs = MatrixChart.svg(MatrixFindingsTest.replace(26, "pinned", MatrixFindingsTest.phase("pinned", 39, 500, 300, PhaseReport.STARVED)));
+        String differs = MatrixChart.svg(MatrixFindingsTest.replace(26, "pinned", MatrixFindingsTest.phase("pinned", 39, 500, 300, JudgedPhase.STARVED)));
         assertThat(differs).contains("#ff7f0e\" stroke-width=\"4\"", "predicted free");
     }
 }

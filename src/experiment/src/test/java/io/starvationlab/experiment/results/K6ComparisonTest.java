@@ -23,9 +23,9 @@ class K6ComparisonTest {
 
     @Test
     void k6sWordsShouldBeTheRunnersVerdicts() {
-        assertThat(K6Comparison.verdict("starves")).isEqualTo(PhaseReport.STARVED);
-        assertThat(K6Comparison.verdict("collapses")).isEqualTo(PhaseReport.STARVED);
-        assertThat(K6Comparison.verdict("free")).isEqualTo(PhaseReport.NOT_STARVED);
+        assertThat(K6Comparison.verdict("starves")).isEqualTo(JudgedPhase.STARVED);
+        assertThat(K6Comparison.verdict("collapses")).isEqualTo(JudgedPhase.STARVED);
+        assertThat(K6Comparison.verdict("free")).isEqualTo(JudgedPhase.NOT_STARVED);
         assertThat(K6Comparison.verdict("no data")).isEqualTo("no data");
     }
 }

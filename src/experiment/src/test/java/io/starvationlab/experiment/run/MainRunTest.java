@@ -42,9 +42,9 @@ class MainRunTest {
 
     @Test
     void aSkippedPhaseOrServerShouldSayWhichAndWhy() {
-        assertThat(new MainRun.Skipped("quota-4-cpus", null, "a quota of 4 CPUs needs as many processors; this machine has 2"))
+        assertThat(new MeasuredMainPlan.Skipped("quota-4-cpus", null, "a quota of 4 CPUs needs as many processors; this machine has 2"))
                 .hasToString("server JVM quota-4-cpus (a quota of 4 CPUs needs as many processors; this machine has 2)");
-        assertThat(new MainRun.Skipped("quota-1-cpu", "pinned-quota-1-cpu", "JDK -21 only")).hasToString("phase pinned-quota-1-cpu (JDK -21 only)");
+        assertThat(new MeasuredMainPlan.Skipped("quota-1-cpu", "pinned-quota-1-cpu", "JDK -21 only")).hasToString("phase pinned-quota-1-cpu (JDK -21 only)");
     }
 
     private static Plan.Jvm quota(double cpus) {

@@ -10,7 +10,7 @@ import java.util.Map;
  * @param triggered whether its event loops came to need the bean (the lazy creation begun, or a permit refused)
  * @param probes    by name ({@code malformed}, {@code live}, {@code event-loop}): what the client and the service's own clock saw
  */
-public record ColdStartRecord(int repeat, boolean lazy, String server, String mode, double startSeconds, boolean triggered,
+public record MeasuredColdStart(int repeat, boolean lazy, String server, String mode, double startSeconds, boolean triggered,
         EventLoopsBlocked eventLoopsBlocked, Map<String, Probe> probes) {
 
     /**

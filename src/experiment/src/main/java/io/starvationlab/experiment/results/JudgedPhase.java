@@ -3,17 +3,17 @@ package io.starvationlab.experiment.results;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.starvationlab.experiment.prometheus.PhaseWindow;
+import io.starvationlab.experiment.run.MeasuredPhase;
+import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.load.Latencies;
+import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.harness.plan.StarvationRule;
-import io.starvationlab.experiment.prometheus.PhaseWindow;
-import io.starvationlab.experiment.run.PhaseRecord;
-import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.experiment.run.ServerFacts;
 
 /**
- * One phase as the report shows it: the figures, the model limit they are compared with, and the
- * verdict. Field names are stable: {@code report.json} is read by machines.
+ * One phase judged: its figures, the model limit they are compared with, and its verdict by the plan's
+ * rule. Field names are stable: {@code report.json} is read by machines.
  *
  * @param modelLimitPerSecond what the lab's model says the throughput can be at most
  * @param modelBasis          which bound the model used: carriers, permits, concurrency, worker-pool or shared-lock
@@ -23,7 +23,7 @@ import io.starvationlab.experiment.run.ServerFacts;
  * @param requestWaitP99Millis    the requests' own wait for a carrier, p99 ({@code lab.carrier.request.wait}), beside the canary's
  * @param requestMaxStalledMillis the longest a request was seen still waiting for a carrier ({@code lab.carrier.request.stalled})
  */
-public record PhaseReport(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
+public record JudgedPhase(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
         double seconds, double throughputPerSecond, double modelLimitPerSecond, String modelBasis, long requests,
         long errors, Map<String, Long> statuses, Map<String, ProbeFigures> probes, double virtualProbeSlowdown,
         double canaryP99Millis, double canaryMaxStalledMillis, double requestWaitP99Millis, double requestMaxStalledMillis,
@@ -41,9 +41,11 @@ public record PhaseReport(String name, String jvm, String mode, String downstrea
         }
     }
 
-    /** A measured phase of a server JVM whose facts and baseline are {@code server} and {@code baseline}, judged by {@code rule}. */
-    public static PhaseReport of(PhaseRecord record, ServerFacts server, PhaseResult baseline, StarvationRule rule) {
+    /** A measured phase of {@code measured}, judged by {@code rule} against its baseline. */
+    public static JudgedPhase of(MeasuredPhase record, MeasuredServer measured, StarvationRule rule) {
         Plan.Phase phase = record.phase();
+        MeasuredServer.Info server = measured.info();
+        PhaseResult baseline = measured.baseline();
         PhaseResult result = record.result();
         Map<String, ProbeFigures> probes = probes(result);
         double loaded = result.probe(rule.probe()).percentileMillis(rule.percentile());
@@ -53,7 +55,7 @@ public record PhaseReport(String name, String jvm, String mode, String downstrea
         Map<String, Long> statuses = new LinkedHashMap<>();
         result.load().latencies().statuses().forEach((status, count) -> statuses.put(status == 0 ? "no answer" : String.valueOf(status), count));
         Model model = Model.of(phase, server);
-        return new PhaseReport(phase.name(), record.server(), phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
+        return new JudgedPhase(phase.name(), record.server(), phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
                 phase.concurrency(), result.load().seconds(), result.throughput(), model.limit(), model.basis(),
                 result.load().latencies().count(), result.load().latencies().failed(), statuses, probes, slowdown,
                 result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(), result.maxRequestStalledMillis(),
@@ -61,8 +63,8 @@ public record PhaseReport(String name, String jvm, String mode, String downstrea
                 UnrelatedWait.of(phase, server, model, result));
     }
 
-    public static PhaseReport baseline(String jvm, PhaseResult result) {
-        return new PhaseReport(BASELINE + "@" + jvm, jvm, "none", "none", "none", 0, 0, 0, 0, 0, "none", 0, 0, Map.of(),
+    public static JudgedPhase baseline(String jvm, PhaseResult result) {
+        return new JudgedPhase(BASELINE + "@" + jvm, jvm, "none", "none", "none", 0, 0, 0, 0, 0, "none", 0, 0, Map.of(),
                 probes(result), 1, result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(),
                 result.maxRequestStalledMillis(), result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), BASELINE,
                 result.contamination() == null ? null : "contaminated: " + result.contamination(), null);
@@ -84,7 +86,7 @@ public record PhaseReport(String name, String jvm, String mode, String downstrea
 
     /** The model's bound on throughput: whatever runs out first of carriers, lock, worker threads, permits and clients. */
     record Model(double limit, String basis) {
-        static Model of(Plan.Phase phase, ServerFacts server) {
+        static Model of(Plan.Phase phase, MeasuredServer.Info server) {
             double perSlot = 1000.0 / Math.max(phase.ms(), 1);
             boolean locked = ("pinned".equals(phase.mode()) || "reentrant".equals(phase.mode())) && "shared".equals(phase.lock());
             if (locked) {

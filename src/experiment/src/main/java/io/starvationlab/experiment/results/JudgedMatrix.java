@@ -5,22 +5,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import io.starvationlab.experiment.run.MeasuredMatrix;
+import io.starvationlab.experiment.run.MeasuredPhase;
+import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.plan.MatrixPlan;
 import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.harness.plan.Prediction;
-import io.starvationlab.experiment.run.MatrixRun;
-import io.starvationlab.experiment.run.PhaseRecord;
-import io.starvationlab.experiment.run.ServerFacts;
-import io.starvationlab.experiment.run.ServerRecord;
 
 /**
- * The cross-JDK matrix of a run: one column per JDK of the plan (measured, or skipped and why), one
+ * The cross-JDK matrix of a run, judged: one column per JDK of the plan (measured, or skipped and why), one
  * entry per JDK and cell with its outcome set beside its {@link Prediction}. Field names are stable:
  * {@code report.json} carries it as {@code matrix}.
  *
  * @param seconds how long the matrix added to the run (server starts, warm-ups, baselines, cells)
  */
-public record MatrixReport(boolean quick, List<Column> columns, List<String> rows, List<Cell> cells, double seconds) {
+public record JudgedMatrix(boolean quick, List<Column> columns, List<String> rows, List<Cell> cells, double seconds) {
 
     /** Under this share of its model limit a cell has collapsed rather than merely starved. */
     public static final double COLLAPSE_BELOW = 0.5;
@@ -33,7 +32,7 @@ public record MatrixReport(boolean quick, List<Column> columns, List<String> row
      * @param servers  what each of its server JVMs said in {@code /lab/info}
      * @param attempts flags tried on a JDK that no longer has them, and what the JVM said
      */
-    public record Column(int feature, String jdk, String status, List<ServerFacts> servers, List<Attempt> attempts) {
+    public record Column(int feature, String jdk, String status, List<MeasuredServer.Info> servers, List<Attempt> attempts) {
     }
 
     /**
@@ -55,18 +54,18 @@ public record MatrixReport(boolean quick, List<Column> columns, List<String> row
      * @param figures    the phase's figures, as the main report gives them; null without a load
      */
     public record Cell(int jdk, String cell, String mode, String downstream, String jvm, String outcome, String prediction,
-            String predictionWhy, Boolean agrees, String source, PhaseReport figures) {
+            String predictionWhy, Boolean agrees, String source, JudgedPhase figures) {
     }
 
     /** The matrix as run, each cell judged by the plan's rule and set beside its prediction. */
-    public static MatrixReport of(MatrixRun.Record record, Plan plan) {
+    public static JudgedMatrix of(MeasuredMatrix record, Plan plan) {
         MatrixPlan matrix = plan.matrix();
         List<Column> columns = new ArrayList<>();
         List<Cell> cells = new ArrayList<>();
-        for (MatrixRun.Column column : record.columns()) {
-            List<ServerFacts> servers = column.servers().stream().filter(ServerRecord::started).map(ServerRecord::facts).toList();
+        for (MeasuredMatrix.Column column : record.columns()) {
+            List<MeasuredServer.Info> servers = column.servers().stream().filter(MeasuredServer::started).map(MeasuredServer::info).toList();
             List<Attempt> attempts = new ArrayList<>();
-            for (ServerRecord server : column.servers()) {
+            for (MeasuredServer server : column.servers()) {
                 String jvmName = server.name().substring(MatrixPlan.serverName(column.feature(), "").length());
                 MatrixPlan.MatrixJvm jvm = matrix.jvms().get(jvmName);
                 if (!jvm.appliesTo(column.feature()) && jvm.attemptedOn(column.feature())) {
@@ -81,11 +80,11 @@ public record MatrixReport(boolean quick, List<Column> columns, List<String> row
         List<String> rows = matrix.cells(record.quick()).stream().map(MatrixPlan.Cell::name).toList();
         List<Cell> ordered = new ArrayList<>();
         rows.forEach(row -> cells.stream().filter(cell -> cell.cell().equals(row)).forEach(ordered::add));
-        return new MatrixReport(record.quick(), List.copyOf(columns), rows, List.copyOf(ordered), record.seconds());
+        return new JudgedMatrix(record.quick(), List.copyOf(columns), rows, List.copyOf(ordered), record.seconds());
     }
 
     /** A JDK's cell: measured, reused from the main run, refused, or empty and why; none for a JDK outside the quick matrix. */
-    private static Optional<Cell> cell(MatrixRun.Column column, MatrixPlan.Cell cell, Plan plan) {
+    private static Optional<Cell> cell(MeasuredMatrix.Column column, MatrixPlan.Cell cell, Plan plan) {
         MatrixPlan matrix = plan.matrix();
         int feature = column.feature();
         MatrixPlan.MatrixJvm jvm = matrix.jvms().get(cell.jvm());
@@ -98,30 +97,30 @@ public record MatrixReport(boolean quick, List<Column> columns, List<String> row
         if (whyNot.isPresent()) {
             return Optional.of(empty(feature, cell, prediction, whyNot.get()));
         }
-        MatrixRun.Reused reused = column.reused().get(cell.name());
+        MeasuredMatrix.Reused reused = column.reused().get(cell.name());
         if (reused != null) {
-            PhaseReport figures = PhaseReport.of(reused.phase(), reused.server().facts(), reused.server().baseline(), plan.starved());
-            return Optional.of(measured(feature, cell, prediction, figures, "main run: " + reused.phase().name()));
+            return Optional.of(measured(feature, cell, prediction, JudgedPhase.of(reused.phase(), reused.server(), plan.starved()),
+                    "main run: " + reused.phase().name()));
         }
         String serverName = MatrixPlan.serverName(feature, cell.jvm());
-        ServerRecord server = column.servers().stream().filter(s -> s.name().equals(serverName)).findFirst().orElseThrow();
+        MeasuredServer server = column.servers().stream().filter(s -> s.name().equals(serverName)).findFirst().orElseThrow();
         if (!server.started()) {
             return Optional.of(new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), Prediction.Outcome.REFUSED.label(),
                     prediction.outcome().label(), prediction.why(), prediction.outcome() == Prediction.Outcome.REFUSED,
                     "the JVM refused to start: " + String.join(" / ", server.jvmSays()), null));
         }
-        PhaseRecord phase = server.phases().stream().filter(p -> p.name().equals(cell.name())).findFirst().orElseThrow();
+        MeasuredPhase phase = server.phases().stream().filter(p -> p.name().equals(cell.name())).findFirst().orElseThrow();
         if (phase.answer() != null) {
-            PhaseRecord.Answer answer = phase.answer();
+            MeasuredPhase.Answer answer = phase.answer();
             boolean unavailable = answer.status() == 501 && answer.contentType().startsWith("application/problem+json");
             String outcome = unavailable ? Prediction.Outcome.UNAVAILABLE.label() : "answered " + answer.status();
             return Optional.of(new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), outcome, prediction.outcome().label(),
                     prediction.why(), prediction.outcome().label().equals(outcome), "measured: " + answer.status() + " " + answer.contentType(), null));
         }
-        return Optional.of(measured(feature, cell, prediction, PhaseReport.of(phase, server.facts(), server.baseline(), plan.starved()), "measured"));
+        return Optional.of(measured(feature, cell, prediction, JudgedPhase.of(phase, server, plan.starved()), "measured"));
     }
 
-    private static Cell measured(int feature, MatrixPlan.Cell cell, Prediction prediction, PhaseReport figures, String source) {
+    private static Cell measured(int feature, MatrixPlan.Cell cell, Prediction prediction, JudgedPhase figures, String source) {
         Prediction.Outcome outcome = outcome(figures);
         return new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), outcome.label(), prediction.outcome().label(),
                 prediction.why(), outcome == prediction.outcome(), source, figures);
@@ -133,19 +132,15 @@ public record MatrixReport(boolean quick, List<Column> columns, List<String> row
     }
 
     /** Collapsed under half the model limit; otherwise starved or free by the plan's rule. */
-    public static Prediction.Outcome outcome(PhaseReport figures) {
+    public static Prediction.Outcome outcome(JudgedPhase figures) {
         if (figures.throughputToModel() < COLLAPSE_BELOW) {
             return Prediction.Outcome.COLLAPSES;
         }
-        return PhaseReport.STARVED.equals(figures.verdict()) ? Prediction.Outcome.STARVES : Prediction.Outcome.FREE;
+        return JudgedPhase.STARVED.equals(figures.verdict()) ? Prediction.Outcome.STARVES : Prediction.Outcome.FREE;
     }
 
     public Optional<Cell> cell(int jdk, String name) {
         return cells.stream().filter(cell -> cell.jdk() == jdk && cell.cell().equals(name)).findFirst();
-    }
-
-    public Optional<Column> column(int jdk) {
-        return columns.stream().filter(column -> column.feature() == jdk).findFirst();
     }
 
     /** Each column's JDK in a line, for the report's environment. */

@@ -1,0 +1,41 @@
+package io.starvationlab.experiment.results;
+
+import java.util.List;
+import java.util.Map;
+
+import io.starvationlab.experiment.run.MeasuredServer;
+
+/** Made-up judged figures, for the tests of what is judged and shown on them. */
+public final class MadeUp {
+
+    private MadeUp() {
+    }
+
+    /**
+     * A phase of 64 clients on {@code mode} for 100 ms, at {@code throughput} against the {@code model}'s limit ({@code basis}):
+     * {@code /probe/virtual} at a p50 of {@code virtualP50} ms (p99 twice, max thrice, and as many times its baseline), the
+     * other probes at 3 / 30 / 40 ms.
+     */
+    public static JudgedPhase phase(String name, String mode, String basis, double throughput, double model, double virtualP50, String verdict) {
+        return new JudgedPhase(name, "default", mode, "sleep", "private", 100, 64, 6, throughput, model, basis, (long) (throughput * 6), 0,
+                Map.of("200", (long) (throughput * 6)), probes(virtualP50), virtualP50, 1, 0, 1, 0, 0, null, null, verdict, null, null);
+    }
+
+    /** A native phase at its carrier model of 40/s, starved, whose unrelated request waited as {@code wait} says. */
+    public static JudgedPhase phase(String name, UnrelatedWait wait) {
+        return new JudgedPhase(name, "default", "native", "sleep", "private", 100, 64, 6, 40, 40, "carriers", 240, 0, Map.of("200", 240L),
+                probes(wait.measured().p50Millis()), 400, 1000, 1000, 1500, 1600, 0, null, null, JudgedPhase.STARVED, null, wait);
+    }
+
+    private static Map<String, JudgedPhase.ProbeFigures> probes(double virtualP50) {
+        JudgedPhase.ProbeFigures fast = new JudgedPhase.ProbeFigures(3, 30, 40, 60, 0);
+        return Map.of("virtual", new JudgedPhase.ProbeFigures(virtualP50, virtualP50 * 2, virtualP50 * 3, 40, 0), "worker", fast, "event-loop", fast,
+                "health-live", fast);
+    }
+
+    /** A server JVM's {@code /lab/info}: JDK 26 with 4 event loops, {@code processors} and {@code carriers}, inside {@code container}. */
+    public static MeasuredServer.Info info(String jvm, int processors, int carriers, Boolean synchronizedPins, MeasuredServer.Info.Container container) {
+        return new MeasuredServer.Info(jvm, "", "26.0.2", "Debian", processors, carriers, 256, null, synchronizedPins, true, 50, 16, 200, List.of(), 4,
+                container);
+    }
+}
