@@ -45,7 +45,10 @@ public class SecondService {
         // the server's own threads, platform ones: they read requests, answer /health and hand the rest to virtual threads
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/sync", onVirtualThread(exchange -> new LegacyClient().fetch(millis(exchange))));
-        server.createContext("/native", onVirtualThread(exchange -> NATIVE_WAIT.invokeExact(millis(exchange))));
+        // a statement: as a lambda's expression body, javac types invokeExact (int)Object and the call throws
+        server.createContext("/native", onVirtualThread(exchange -> {
+            NATIVE_WAIT.invokeExact(millis(exchange));
+        }));
         server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
         server.createContext("/hello", onVirtualThread(exchange -> {
         }));
