@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.LabClient;
@@ -30,10 +31,16 @@ class ClientWalkawayIT {
 
     static final int PERMITS = 20;
 
+    static LabServer server;
+
+    @BeforeAll
+    static void start() {
+        server = servers.lab("walkaway", Map.of("lab.downstream.permits", String.valueOf(PERMITS)));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = { "db", "sleep" })
     void abandonedRequestsShouldReleasePermitsAndConnectionsAtOnce(String downstream) {
-        LabServer server = servers.lab("walkaway-" + downstream, Map.of("lab.downstream.permits", String.valueOf(PERMITS)));
         LabClient lab = new LabClient(server.baseUri());
         CountDownLatch leave = new CountDownLatch(1);
         List<Thread> clients = new ArrayList<>();

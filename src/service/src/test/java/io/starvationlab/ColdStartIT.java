@@ -40,7 +40,7 @@ class ColdStartIT {
     @RegisterExtension
     static final Servers servers = new Servers();
 
-    static final Duration STARVED = Duration.ofSeconds(4);
+    static final Duration STARVED = Duration.ofSeconds(3);
     static final Map<String, String> SHORT_DEADLINES = Map.of("lab.downstream.acquire-timeout", "200ms", "lab.work.deadline-grace", "300ms");
     static final String MALFORMED = "/work/unpinned?ms=abc";
 

@@ -20,15 +20,17 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.harness.load.ClosedLoad;
-import io.starvationlab.harness.load.Latencies;
-import io.starvationlab.harness.load.Probes;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import io.starvationlab.harness.ServiceConditions;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.load.ClosedLoad;
+import io.starvationlab.harness.load.Latencies;
+import io.starvationlab.harness.load.Probes;
+import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.harness.plan.StarvationRule;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
  * The JDK 21 image ({@code src/service/src/main/docker/Dockerfile.jvm}) built and run in a real container, as a
@@ -47,6 +49,7 @@ class ContainerImageIT {
     static final int CPUS = 1;
     static final long MEMORY = 1L << 30;
     static final List<String> LIMITS = ContainerImage.LIMITS;
+    static final StarvationRule RULE = Plan.ofProject().starved();
 
     static Path project;
     static EmbeddedPostgres database;
@@ -156,8 +159,8 @@ class ContainerImageIT {
                     idle.latencies().get("virtual").percentileMillis(50), loaded.latencies().get("health-live").percentileMillis(99),
                     loaded.latencies().get("health-ready").percentileMillis(99));
             System.out.println("container memory after the load: " + memory());
-            assertThat(StarvationIT.RULE.starved(virtual.percentileMillis(StarvationIT.RULE.percentile()),
-                    idle.latencies().get("virtual").percentileMillis(StarvationIT.RULE.percentile()))).as("starved, by the plan's rule").isTrue();
+            assertThat(RULE.starved(virtual.percentileMillis(RULE.percentile()),
+                    idle.latencies().get("virtual").percentileMillis(RULE.percentile()))).as("starved, by the plan's rule").isTrue();
             assertThat(load.throughput()).as("carriers ÷ wait").isBetween(0.8 * CPUS * 10, 1.2 * CPUS * 10);
             for (String health : List.of("health-live", "health-ready")) {
                 Latencies answers = loaded.latencies().get(health);
@@ -168,7 +171,6 @@ class ContainerImageIT {
         }
         ServiceConditions.assertNoEventLoopBlocked("the container's log", ContainerImage.engine(List.of("logs", CONTAINER)).output());
     }
-
 
     private static void awaitReady(Duration bound) {
         long deadline = System.nanoTime() + bound.toNanos();
@@ -201,11 +203,9 @@ class ContainerImageIT {
         return matcher.find() ? (Long.parseLong(matcher.group(1)) >> 10) + " MiB" : "?";
     }
 
-
     private static void removeContainer() {
         ContainerImage.engine(List.of("rm", "--force", "--time", "10", CONTAINER));
     }
-
 
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;

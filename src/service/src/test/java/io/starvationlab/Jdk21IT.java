@@ -23,7 +23,9 @@ import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.PhaseRunner;
+import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.harness.plan.StarvationRule;
 
 /**
  * The packaged service on JDK 21, the JDK of the default image, whatever JDK builds it: there
@@ -40,6 +42,11 @@ class Jdk21IT {
     static final Servers servers = new Servers();
 
     static final int CARRIER_MODEL_PER_SECOND = LabServer.CARRIERS * 1000 / 100;
+    static final int CONCURRENCY = 16 * LabServer.CARRIERS;
+    static final Duration LOAD = Duration.ofSeconds(6);
+    static final Duration DRAIN = Duration.ofSeconds(2);
+    /** The plan's one rule for "starved", which the experiment and the k6 suite apply too. */
+    static final StarvationRule RULE = Plan.ofProject().starved();
     /** What JDK 21 does, as {@link Prediction} says: every expectation below that depends on the JDK is read from it. */
     static final ServerJdk JDK21 = new ServerJdk(21);
 
@@ -58,7 +65,7 @@ class Jdk21IT {
             phases.run("warm-up", path, 8, Duration.ofSeconds(1), Duration.ofMillis(300));
         }
         idle = phases.baseline("idle", Duration.ofSeconds(4), Duration.ofMillis(500));
-        StarvationIT.report(idle);
+        System.out.println(idle.summary());
     }
 
     @Test
@@ -114,20 +121,22 @@ class Jdk21IT {
         });
         PhaseResult load;
         try {
-            load = phases.run("pinned", "/work/pinned?ms=100&downstream=sleep", StarvationIT.CONCURRENCY, StarvationIT.LOAD, StarvationIT.DRAIN);
+            load = phases.run("pinned", "/work/pinned?ms=100&downstream=sleep", CONCURRENCY, LOAD, DRAIN);
         } finally {
             poller.interrupt();
         }
-        StarvationIT.report(load);
+        System.out.println(load.summary());
 
-        StarvationIT.assertStarved(JDK21.starves("pinned", "sleep"), load, idle);
+        assertThat(load.starved(RULE, idle)).as("starved by the plan's rule: %s", RULE.describe()).isEqualTo(JDK21.starves("pinned", "sleep"));
         assertThat(load.throughput()).as("carriers / ms: pinned work runs %d at a time", LabServer.CARRIERS)
                 .isBetween(0.8 * CARRIER_MODEL_PER_SECOND, 1.2 * CARRIER_MODEL_PER_SECOND);
         assertThat(load.topPinnedFrame()).as("/lab/pinning names the monitor holder")
                 .isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
         assertThat(load.canaryP99Millis()).as("canary p99 from its histogram").isGreaterThanOrEqualTo(100);
         assertThat(load.maxStalledMillis()).as("stalled gauge during the stall").isGreaterThan(0);
-        StarvationIT.assertRequestsWaitedTheirTurn(load);
+        // 64 clients of 100 ms work on 4 carriers: by Little's law a request waits 1.5 s on average for its carrier
+        assertThat(load.requestWaitP99Millis()).as("the requests' wait for a carrier, p99").isGreaterThanOrEqualTo(1000);
+        assertThat(load.maxRequestStalledMillis()).as("the oldest request still waiting, sampled").isGreaterThan(750);
 
         List<JsonNode> starvation = bodies.stream().map(body -> starvationCheck(parse(body))).toList();
         long down = readiness.stream().filter(status -> status == 503).count();
@@ -156,9 +165,8 @@ class Jdk21IT {
     void pinnedOnTheDatabaseShouldFollowTheCarrierModelBecauseThePollersArePlatformThreads() {
         int permits = phases.lab().info().path("permits").path("db").asInt();
         assertThat(permits).as("db permits above the carriers, so carriers bound the throughput").isGreaterThan(LabServer.CARRIERS);
-        PhaseResult load = phases.run("pinned-db", "/work/pinned?ms=100&downstream=db", StarvationIT.CONCURRENCY, StarvationIT.LOAD,
-                StarvationIT.DRAIN);
-        StarvationIT.report(load);
+        PhaseResult load = phases.run("pinned-db", "/work/pinned?ms=100&downstream=db", CONCURRENCY, LOAD, DRAIN);
+        System.out.println(load.summary());
 
         Prediction.Outcome predicted = JDK21.outcome("pinned", "db");
         if (predicted == Prediction.Outcome.COLLAPSES) {
@@ -170,7 +178,7 @@ class Jdk21IT {
             assertThat(load.throughput()).as("carriers / ms, not a collapse")
                     .isBetween(0.5 * CARRIER_MODEL_PER_SECOND, 1.2 * CARRIER_MODEL_PER_SECOND);
         }
-        StarvationIT.assertStarved(predicted.starved(), load, idle);
+        assertThat(load.starved(RULE, idle)).as("starved by the plan's rule: %s", RULE.describe()).isEqualTo(predicted.starved());
         assertThat(load.topPinnedFrame()).isEqualTo("io.starvationlab.service.WorkService.callInsideMonitor");
     }
 

@@ -8,18 +8,24 @@ import java.util.Optional;
 import java.util.function.DoublePredicate;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.experiment.results.ProbeDistribution;
 import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.harness.plan.Prediction;
 import io.starvationlab.harness.plan.UntouchedRule;
 
 /** The findings judged on the main plan's phases: published claims about pinning and carriers, those found here, and the predictions. */
 final class PhaseFindings {
+
+    static final String UPCALL = "io.starvationlab.service.WorkService.callInsideUpcall";
+    static final String MONITOR = "io.starvationlab.service.WorkService.callInsideMonitor";
+    static final String NATIVE_REASON = "Native or VM frame on stack";
 
     static final Claim PINNED = new Claim("pinned-throughput-at-carrier-model", "Pinned throughput scales with carriers, not tasks (n / carriers x wait)",
             "pinned ~ carriers / ms, within 15 %");
@@ -37,6 +43,14 @@ final class PhaseFindings {
     static final Claim WRITES = new Claim("event-loop-writes", "Found here: virtual threads that write their own answers (Quarkus' default) stall the"
             + " event loop under starvation", "one HTTP/2 connection, native load: event-loop probe p99 >= 5x with virtual threads writing than with"
             + " the event loop writing, which stays <= 3x its baseline");
+    static final Claim METER = new Claim("carrier-wait-meter-tells-starved-from-free", "The carrier-wait meter tells starvation from its absence:"
+            + " the canary's and the requests' own wait for a carrier are long where work holds the carriers and short where it does not",
+            "native, cpu and the pinning phase: canary p99 >= 100 ms and the requests' wait p99 >= half the queue model's wait; unpinned and"
+            + " reentrant: canary p99 < 20 ms and the requests' wait p99 < 100 ms");
+    static final Claim JFR = new Claim("jfr-names-the-pinning-frame", "JFR names what pins: /lab/pinning's top frame is the upcall under native and"
+            + " the monitor under pinning synchronized, one pinned episode per request; nothing where nothing pins", "native: "
+            + UPCALL + " (reason \"" + NATIVE_REASON + "\" where JFR names one: JDK 24+), the pinning phase: " + MONITOR
+            + ", pinned events within 5 % of the requests; unpinned: none");
     static final Claim PREDICTED = new Claim("phases-as-predicted", "Every phase starves where the JDK's documented behaviour says its mode holds the"
             + " carriers, and only there", "starved when the prediction for its mode, downstream, JDK and flags is starves or collapses; not starved when free");
 
@@ -69,6 +83,8 @@ final class PhaseFindings {
                 r -> Math.abs(r - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(unpinnedPinned.get().verdict())));
         findings.add(ratio(THREAD_POOL, phase.apply("unpinned-1s"), phase.apply("platform-1s"), r -> r >= 5));
         findings.add(ratio(POLLERS, phase.apply("native-db-platform-pollers"), phase.apply("native-db"), r -> r >= 2));
+        findings.add(meter(List.of(phase.apply("native"), phase.apply("cpu"), pinning), List.of(phase.apply("unpinned"), phase.apply("reentrant"))));
+        findings.add(pinningFrames(phase.apply("native"), pinning, phase.apply("unpinned"), servers));
         findings.addAll(EventLoopFindings.evaluate(phase));
         findings.add(eventLoopWrites(phase.apply("native-http2-virtual-thread-writes"), phase.apply("native-http2"), byName));
         findings.add(predicted(run.phases(), servers, plan));
@@ -87,6 +103,45 @@ final class PhaseFindings {
                 p.virtualProbeSlowdown(), p.unrelatedWait() == null ? String.format(Locale.ROOT, "p50 %.0f ms", p.probes().get("virtual").p50Millis())
                         : distribution(p))).collect(Collectors.joining("; ")),
                 holders.size() == 3 && holders.stream().allMatch(p -> JudgedPhase.STARVED.equals(p.verdict())));
+    }
+
+    /** The canary and the requests' own wait, in the phases that hold the carriers and in those that do not. */
+    static Finding meter(List<Optional<JudgedPhase>> holding, List<Optional<JudgedPhase>> free) {
+        if (Stream.concat(holding.stream(), free.stream()).anyMatch(Optional::isEmpty)) {
+            return METER.notMeasured();
+        }
+        List<String> measured = new ArrayList<>();
+        boolean holds = true;
+        for (Optional<JudgedPhase> phase : holding) {
+            JudgedPhase p = phase.get();
+            double model = p.unrelatedWait() == null ? 1000 : p.unrelatedWait().modelMillis();
+            holds &= p.canaryP99Millis() >= 100 && p.requestWaitP99Millis() >= model / 2;
+            measured.add(String.format(Locale.ROOT, "%s canary %.0f ms, requests %.0f ms (model %.0f ms)", p.name(), p.canaryP99Millis(),
+                    p.requestWaitP99Millis(), model));
+        }
+        for (Optional<JudgedPhase> phase : free) {
+            JudgedPhase p = phase.get();
+            holds &= p.canaryP99Millis() < 20 && p.requestWaitP99Millis() < 100;
+            measured.add(String.format(Locale.ROOT, "%s canary %.1f ms, requests %.1f ms", p.name(), p.canaryP99Millis(), p.requestWaitP99Millis()));
+        }
+        return METER.judged("p99: " + String.join("; ", measured), holds);
+    }
+
+    /** What JFR's jdk.VirtualThreadPinned events, grouped by /lab/pinning, name in each phase. */
+    static Finding pinningFrames(Optional<JudgedPhase> nativeFrame, Optional<JudgedPhase> monitor, Optional<JudgedPhase> unpinned,
+            Map<String, MeasuredServer.Info> servers) {
+        if (nativeFrame.isEmpty() || monitor.isEmpty() || unpinned.isEmpty()) {
+            return JFR.notMeasured();
+        }
+        JudgedPhase n = nativeFrame.get();
+        JudgedPhase m = monitor.get();
+        boolean namesReason = new ServerJdk(servers.get(n.jvm()).feature()).namesPinnedReason();
+        boolean holds = UPCALL.equals(n.topPinnedFrame()) && (!namesReason || NATIVE_REASON.equals(n.topPinnedReason())) && MONITOR.equals(m.topPinnedFrame())
+                && Stream.of(n, m).allMatch(p -> Math.abs(p.pinnedEvents() - p.requests()) <= 0.05 * p.requests())
+                && unpinned.get().pinnedEvents() == 0;
+        return JFR.judged(Stream.of(n, m, unpinned.get()).map(p -> String.format(Locale.ROOT, "%s: %d pinned events for %d requests, top %s%s",
+                p.name(), p.pinnedEvents(), p.requests(), p.topPinnedFrame(), p.topPinnedReason() == null ? "" : " (" + p.topPinnedReason() + ")"))
+                .collect(Collectors.joining("; ")), holds);
     }
 
     /** Quarkus' virtual threads write their own answers; the lab's event loop writes them. */
