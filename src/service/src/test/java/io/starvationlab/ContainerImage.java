@@ -88,6 +88,12 @@ final class ContainerImage {
             // the build's downloads (Maven) trust what this machine's Java trusts, a proxy's own CA included
             build.addAll(List.of("--volume", TRUST_STORE + ":" + TRUST_STORE + ":ro"));
         }
+        Path repository = Path.of(System.getProperty("user.home"), ".m2", "repository");
+        if (Files.isDirectory(repository)) {
+            // what this build has resolved already, read-only behind the image's own repository: a first build in a
+            // container downloads nothing the host has (Maven 3.9's tail repositories)
+            build.addAll(List.of("--volume", repository + ":/host-m2:ro", "--build-arg", "MAVEN_ARGS=-Dmaven.repo.local.tail=/host-m2"));
+        }
         build.addAll(buildArgs);
         build.addAll(List.of("-f", "src/service/src/main/docker/Dockerfile.jvm", "-t", IMAGE, "."));
         Runtime.getRuntime().addShutdownHook(new Thread(ContainerImage::remove, "remove-" + IMAGE));
