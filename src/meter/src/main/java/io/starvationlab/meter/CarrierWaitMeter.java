@@ -37,11 +37,14 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  */
 public final class CarrierWaitMeter implements MeterBinder, AutoCloseable {
 
+    /** The timer of the waits that ended, tagged {@code source}. */
     public static final String WAIT = "virtual.threads.carrier.wait";
+    /** The gauge of the oldest wait going on, in seconds, tagged {@code source}. */
     public static final String STALLED = "virtual.threads.carrier.stalled";
+    /** The gauge of the tasks handed over and not yet running. */
     public static final String QUEUED = "virtual.threads.carrier.queued";
-    /** The default time between two canary probes. */
-    public static final Duration DEFAULT_CANARY_INTERVAL = Duration.ofMillis(100);
+
+    private static final Duration DEFAULT_CANARY_INTERVAL = Duration.ofMillis(100);
 
     private static final Duration[] BUCKETS = { Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10),
             Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
