@@ -214,7 +214,7 @@ describe('broken fixtures fail', () => {
   /** @type {[string[], RegExp[]][]} */
   const nameCases = [
     [['--manifests', fileURLToPath(new URL('./fixtures/prometheusrule-unknown-metric.yaml', import.meta.url))],
-      [/unknown metric lab_carrier_scheduling_delay_seconds_buckets \(used by PrometheusRule .* alert CarrierStarvation\)/]],
+      [/unknown metric virtual_threads_carrier_wait_seconds_buckets \(used by PrometheusRule .* alert CarrierStarvation\)/]],
     [['--manifests', fileURLToPath(new URL('./fixtures/dashboard-unknown-metric.yaml', import.meta.url))],
       [/unknown metric jvm_threads_virtual_mounted/, /http_server_requests_seconds_bucket has no label "url"/, /grouping label "url"/]],
     [['--manifests', fileURLToPath(new URL('./fixtures/prometheusrule-broken-promql.yaml', import.meta.url))], [/cannot parse/]],
@@ -228,9 +228,9 @@ describe('broken fixtures fail', () => {
   }
 
   test('check-metric-names.mjs: a scrape that lacks a metric the rules need; no scrape file is a usage error', () => {
-    const result = checkMetricNames(scrapeWithout(/^lab_carrier_scheduling_stalled_seconds\b/));
+    const result = checkMetricNames(scrapeWithout(/^virtual_threads_carrier_stalled_seconds\b/));
     assert.equal(result.status, 1, result.output);
-    assert.match(result.output, /unknown metric lab_carrier_scheduling_stalled_seconds/);
+    assert.match(result.output, /unknown metric virtual_threads_carrier_stalled_seconds/);
     assert.deepEqual([checkMetricNames().status, checkMetricNames('/nonexistent/scrape.txt').status], [2, 2]);
   });
 });

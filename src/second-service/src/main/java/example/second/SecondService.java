@@ -14,6 +14,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.starvationlab.meter.CarrierWaitMeter;
+
 /**
  * A small service that is not the lab: the JDK's own HTTP server, with endpoints on virtual threads that
  * hold their carriers in the three ways a service can, and a health check off the carriers.
@@ -26,16 +30,19 @@ import com.sun.net.httpserver.HttpServer;
  * GET /native?ms=100  a blocking call made from inside a native frame: libc's bsearch calling back into Java (pins on every
  *                     JDK; 501 on JDK 21, which has no final FFM)
  * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
+ * GET /sleep?ms=100   a plain blocking call (its virtual thread unmounts: holds no carrier)
  * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows
  * GET /health         answers at once, on the server's platform threads; its median stays fast while the carriers
  *                     starve, but not its tail: it shares the server with the endpoints on virtual threads
  * GET :9081/health    the same on a management port of its own (the optional second argument), a server no virtual
  *                     thread touches: it stays fast while the carriers starve
+ * GET :9081/metrics   Prometheus text: the starvation meter's waits for a carrier (-Dsecond.meter=off leaves it out)
  */
 public class SecondService {
 
     private static final int DEFAULT_MS = 100;
-    private static final ExecutorService VIRTUAL = Executors.newVirtualThreadPerTaskExecutor();
+    private static final PrometheusMeterRegistry METRICS = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private static final ExecutorService VIRTUAL = virtualThreads();
     /** {@code NativeWait.call(int)}, compiled at release 22 (src/main/java22 of this module); on JDK 21 a handle that throws. */
     private static final MethodHandle NATIVE_WAIT = nativeWait();
 
@@ -50,6 +57,7 @@ public class SecondService {
             NATIVE_WAIT.invokeExact(millis(exchange));
         }));
         server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
+        server.createContext("/sleep", onVirtualThread(exchange -> Thread.sleep(millis(exchange))));
         server.createContext("/hello", onVirtualThread(exchange -> {
         }));
         server.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
@@ -59,6 +67,7 @@ public class SecondService {
             HttpServer management = HttpServer.create(new InetSocketAddress(Integer.parseInt(args[1])), 64);
             management.setExecutor(Executors.newFixedThreadPool(2));
             management.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
+            management.createContext("/metrics", exchange -> answer(exchange, 200, METRICS.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
             management.start();
         }
         System.out.println("SecondService listening on " + port + (args.length > 1 ? ", management on " + args[1] : "")
@@ -74,6 +83,17 @@ public class SecondService {
         Unavailable(String message) {
             super(message);
         }
+    }
+
+    /** A virtual thread per task, each task's wait for a carrier timed by the starvation meter, which also runs its canary. */
+    private static ExecutorService virtualThreads() {
+        ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor();
+        if ("off".equals(System.getProperty("second.meter"))) {
+            return virtual; // to measure what the meter costs
+        }
+        CarrierWaitMeter meter = new CarrierWaitMeter();
+        meter.bindTo(METRICS);
+        return meter.wrap(virtual);
     }
 
     private static MethodHandle nativeWait() {
@@ -126,9 +146,13 @@ public class SecondService {
     }
 
     private static void answer(HttpExchange exchange, int status, String body) {
+        answer(exchange, status, body, "application/json");
+    }
+
+    private static void answer(HttpExchange exchange, int status, String body, String contentType) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         try (OutputStream out = exchange.getResponseBody()) {
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.getResponseHeaders().set("Content-Type", contentType);
             exchange.sendResponseHeaders(status, bytes.length);
             out.write(bytes);
         } catch (IOException e) {

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,17 +58,20 @@ class ObservabilityIT {
         assertAcceptedByPrometheus(Files.writeString(Files.createDirectories(Servers.logs()).resolve("scrape.txt"), scrape));
         PrometheusText metrics = PrometheusText.parse(scrape);
 
-        assertThat(metrics.type("lab_carrier_scheduling_delay_seconds")).contains("histogram");
-        assertThat(metrics.buckets("lab_carrier_scheduling_delay_seconds", s -> true).keySet())
+        // the starvation meter (src/meter), bound as any service binds it: the canary's waits and the requests'
+        Predicate<PrometheusText.Sample> canary = s -> "canary".equals(s.label("source"));
+        Predicate<PrometheusText.Sample> requests = s -> "task".equals(s.label("source"));
+        assertThat(metrics.type("virtual_threads_carrier_wait_seconds")).contains("histogram");
+        assertThat(metrics.buckets("virtual_threads_carrier_wait_seconds", canary).keySet())
                 .as("canary buckets from 1 ms to 30 s").contains(0.001, 0.1, 1.0, 30.0, Double.POSITIVE_INFINITY);
-        assertThat(metrics.type("lab_carrier_scheduling_stalled_seconds")).contains("gauge");
-        assertThat(metrics.type("lab_carrier_request_wait_seconds")).contains("histogram");
+        assertThat(metrics.type("virtual_threads_carrier_stalled_seconds")).contains("gauge");
+        assertThat(metrics.samples("virtual_threads_carrier_stalled_seconds", canary)).hasSize(1);
         // every /work mode but platform and the virtual probe reached a carrier, 501s included; none waits now
         long onCarriers = Mode.labels().stream().filter(mode -> !mode.equals("platform")).count() + 2;
-        assertThat(metrics.sum("lab_carrier_request_wait_seconds_count", s -> true)).as("requests timed on their way to a carrier")
+        assertThat(metrics.sum("virtual_threads_carrier_wait_seconds_count", requests)).as("requests timed on their way to a carrier")
                 .hasValue((double) onCarriers);
-        assertThat(metrics.sum("lab_carrier_request_queued", s -> true)).hasValue(0.0);
-        assertThat(metrics.sum("lab_carrier_request_stalled_seconds", s -> true)).hasValue(0.0);
+        assertThat(metrics.sum("virtual_threads_carrier_queued", s -> true)).hasValue(0.0);
+        assertThat(metrics.sum("virtual_threads_carrier_stalled_seconds", requests)).hasValue(0.0);
         for (String downstream : List.of("db", "sleep")) {
             assertThat(metrics.samples("lab_downstream_permits_in_use", s -> downstream.equals(s.label("downstream")))).hasSize(1);
             assertThat(metrics.samples("lab_downstream_permits_waiting", s -> downstream.equals(s.label("downstream")))).hasSize(1);

@@ -40,8 +40,8 @@ class StartupBeansTest {
     static final List<String> USED_ON_EVENT_LOOPS = List.of(
             "io.starvationlab.rest.RequestHygiene", "io.starvationlab.rest.HandOff", "io.starvationlab.rest.WorkInput",
             "io.starvationlab.rest.InFlightLimit", "io.starvationlab.rest.Deadlines", "io.starvationlab.rest.ProblemResponses",
-            "io.starvationlab.rest.EventLoops", "io.starvationlab.rest.ProbeResource", "io.starvationlab.observe.CarrierWaits",
-            "io.starvationlab.observe.CarrierCanary", "io.starvationlab.jvm.NativeFrames", "io.starvationlab.health.StarvationReadinessCheck");
+            "io.starvationlab.rest.EventLoops", "io.starvationlab.rest.ProbeResource", "io.starvationlab.observe.CarrierMeter",
+            "io.starvationlab.jvm.NativeFrames", "io.starvationlab.health.StarvationReadinessCheck");
 
     /** Bean classes, by prefix, that may be created on first use, and why that cannot stall an event loop. */
     static final Map<String, String> MAY_STAY_LAZY = Map.of(

@@ -120,7 +120,7 @@ final class OverheadBenchmark {
      * when the lab's observers are off, shares them). The canary's probes run on the carriers and are
      * not counted; each is a virtual thread that does nothing, ten times a second.
      */
-    private static final List<String> OBSERVER_THREADS = List.of("lab-carrier-can", "lab-jfr-chunk-r", "JFR ");
+    private static final List<String> OBSERVER_THREADS = List.of("carrier-canary", "lab-jfr-chunk-r", "JFR ");
 
     /** CPU time of the observers' threads, in nanoseconds, from each thread's schedstat. */
     private static long observerThreadsCpuNanos(long pid) throws IOException {

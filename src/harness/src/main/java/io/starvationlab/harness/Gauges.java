@@ -21,8 +21,8 @@ public record Gauges(double permitsInUse, double permitsWaiting, double connecti
                 metrics.sum("lab_downstream_permits_waiting", s -> true).orElseThrow(),
                 metrics.sum("agroal_active_count", s -> true).orElseThrow(),
                 metrics.sum("lab_work_in_flight", s -> true).orElseThrow(),
-                metrics.sum("lab_carrier_scheduling_stalled_seconds", s -> true).orElse(0.0),
-                metrics.sum("lab_carrier_request_queued", s -> true).orElseThrow());
+                metrics.sum("virtual_threads_carrier_stalled_seconds", s -> "canary".equals(s.label("source"))).orElse(0.0),
+                metrics.sum("virtual_threads_carrier_queued", s -> true).orElseThrow());
     }
 
     public boolean idle() {

@@ -2,7 +2,7 @@ package io.starvationlab.rest;
 
 import java.util.Objects;
 
-import io.starvationlab.observe.CarrierWaits;
+import io.starvationlab.meter.CarrierWaitMeter;
 import io.starvationlab.service.Cancellation;
 import io.starvationlab.service.WorkRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -16,7 +16,7 @@ import io.vertx.ext.web.RoutingContext;
  * @param cancellation fired by the event loop at the deadline or when the client leaves
  * @param carrierWait  the request's wait for a carrier; null on the worker pool
  */
-record Admitted(WorkRequest request, Cancellation cancellation, CarrierWaits.Waiting carrierWait) {
+record Admitted(WorkRequest request, Cancellation cancellation, CarrierWaitMeter.Wait carrierWait) {
 
     private static final String KEY = Admitted.class.getName();
 

@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.runtime.Startup;
-import io.starvationlab.observe.CarrierWaits;
+import io.starvationlab.meter.CarrierWaitMeter;
 import io.starvationlab.service.Cancellation;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.WorkRequest;
@@ -17,7 +17,7 @@ import io.vertx.ext.web.RoutingContext;
  * thread as one {@link Admitted}: a {@code /work} request read ({@link WorkInput}), counted in flight
  * ({@link InFlightLimit}) and given a deadline ({@link Deadlines}); {@code /probe/virtual}, the other
  * endpoint on the carriers, the deadline of work of 0 ms. Until its virtual thread runs, a request
- * waits for a carrier ({@link CarrierWaits}).
+ * waits for a carrier ({@link CarrierWaitMeter}, source {@code task}).
  */
 @Startup
 @ApplicationScoped
@@ -30,9 +30,9 @@ public class HandOff {
     private final WorkInput input;
     private final InFlightLimit inFlight;
     private final Deadlines deadlines;
-    private final CarrierWaits carrierWaits;
+    private final CarrierWaitMeter carrierWaits;
 
-    public HandOff(WorkInput input, InFlightLimit inFlight, Deadlines deadlines, CarrierWaits carrierWaits) {
+    public HandOff(WorkInput input, InFlightLimit inFlight, Deadlines deadlines, CarrierWaitMeter carrierWaits) {
         this.input = input;
         this.inFlight = inFlight;
         this.deadlines = deadlines;
@@ -62,9 +62,9 @@ public class HandOff {
     }
 
     private void handOver(RoutingContext context, WorkRequest request, Cancellation cancellation, boolean toVirtualThread) {
-        CarrierWaits.Waiting carrierWait = toVirtualThread ? carrierWaits.handedOff() : null;
+        CarrierWaitMeter.Wait carrierWait = toVirtualThread ? carrierWaits.handedOff() : null;
         if (toVirtualThread) {
-            context.addEndHandler(ended -> carrierWait.ended());
+            context.addEndHandler(ended -> carrierWait.abandoned()); // answered (deadline, client gone) before its thread ran
         }
         new Admitted(request, cancellation, carrierWait).handOver(context);
     }

@@ -22,7 +22,6 @@ import io.starvationlab.downstream.DownstreamGateway;
 import io.starvationlab.jvm.ContainerLimits;
 import io.starvationlab.jvm.JvmFacts;
 import io.starvationlab.jvm.NativeFrames;
-import io.starvationlab.observe.CarrierCanary;
 import io.starvationlab.observe.PinningMonitor;
 import io.starvationlab.observe.PinningReport;
 import io.starvationlab.service.InvalidRequestException;
@@ -42,14 +41,13 @@ public class LabResource {
     private final NativeFrames nativeFrames;
     private final DownstreamGateway downstream;
     private final EmbeddedDatabase embedded;
-    private final CarrierCanary canary;
     private final PinningMonitor pinning;
     private final LabConfig config;
     private final int workerThreads;
     private final EventLoops eventLoops;
 
     public LabResource(JvmFacts jvm, NativeFrames nativeFrames, DownstreamGateway downstream, EmbeddedDatabase embedded,
-            CarrierCanary canary, PinningMonitor pinning, LabConfig config, EventLoops eventLoops,
+            PinningMonitor pinning, LabConfig config, EventLoops eventLoops,
             @ConfigProperty(name = "quarkus.thread-pool.max-threads") Optional<Integer> workerThreads) {
         // Quarkus's default: max(8 x processors, 200)
         this.workerThreads = workerThreads.orElse(Math.max(8 * Runtime.getRuntime().availableProcessors(), 200));
@@ -57,7 +55,6 @@ public class LabResource {
         this.nativeFrames = nativeFrames;
         this.downstream = downstream;
         this.embedded = embedded;
-        this.canary = canary;
         this.pinning = pinning;
         this.config = config;
         this.eventLoops = eventLoops;
@@ -72,7 +69,7 @@ public class LabResource {
         return new LabInfo(jvm.javaVersion(), System.getProperty("java.vendor"), jvm.availableProcessors(),
                 jvm.carrierParallelism(), jvm.carrierMaxPoolSize(), jvm.lockingMode(), jvm.synchronizedPins(),
                 nativeFrames.frame().isPresent(), nativeFrames.unavailableReason(), config.downstream().permits(), permits,
-                downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), canary.enabled(),
+                downstream.poolMaxSize(), workerThreads, Mode.labels(), embedded.running(), config.canary().enabled(),
                 config.pinning().enabled(), jvm.jvmArguments(), eventLoops.count(), container.cgroupVersion(),
                 container.cpuQuotaMicros(), container.cpuPeriodMicros(), container.effectiveCpuCount(), container.memoryLimitBytes(),
                 jvm.garbageCollector(), jvm.virtualPollers());

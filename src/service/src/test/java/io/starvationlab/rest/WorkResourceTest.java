@@ -148,7 +148,7 @@ class WorkResourceTest {
 
     private static double requestsThatReachedACarrier() {
         String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        return PrometheusText.parse(scrape).sum("lab_carrier_request_wait_seconds_count", sample -> true).orElseThrow();
+        return PrometheusText.parse(scrape).sum("virtual_threads_carrier_wait_seconds_count", sample -> "task".equals(sample.label("source"))).orElseThrow();
     }
 
     private static long wallClockMillis(int requests, String path) throws Exception {

@@ -26,7 +26,7 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
 
         private static final Pattern OR_LINE = Pattern.compile("(?m)^\\s*or\\s*$");
         private static final Pattern OUTER_FUNCTION = Pattern.compile("^(\\w+)\\(");
-        private static final Pattern WRAPPED_METRIC = Pattern.compile("(?:(\\w+)\\(\\s*)?\\b(lab_\\w+)");
+        private static final Pattern WRAPPED_METRIC = Pattern.compile("(?:(\\w+)\\(\\s*)?\\b((?:lab|virtual_threads)_\\w+(?:\\{[^}]*\\})?)");
         private static final Pattern COMPARISON = Pattern.compile("([<>]=?|==)\\s*([\\d.]+)\\s*$");
 
         /** The expression's conditions joined by {@code or} on lines of their own: any one makes the alert active. */
@@ -34,7 +34,7 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
             return Arrays.stream(OR_LINE.split(expr)).map(String::strip).toList();
         }
 
-        /** A condition in a line: {@code max_over_time(lab_carrier_request_stalled_seconds) > 0.5}. */
+        /** A condition in a line: {@code max_over_time(virtual_threads_carrier_stalled_seconds{source="task"}) > 0.5}. */
         public static String summary(String branch) {
             var outer = OUTER_FUNCTION.matcher(branch);
             var metric = WRAPPED_METRIC.matcher(branch);

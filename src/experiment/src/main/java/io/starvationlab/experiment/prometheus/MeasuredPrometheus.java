@@ -34,8 +34,8 @@ public record MeasuredPrometheus(boolean measured, String note, int jdk, double 
     public record Timeline(List<Series> probeP99, List<Series> stalled, List<Series> requestStalled, List<Series> throughput) {
 
         static final String PROBE_P99 = "histogram_quantile(0.99, sum by (uri, le) (rate(http_server_requests_seconds_bucket{uri=~\"/probe/.+|/q/health/live\"}[%s])))";
-        static final String STALLED = "max(lab_carrier_scheduling_stalled_seconds)";
-        static final String REQUEST_STALLED = "max(lab_carrier_request_stalled_seconds)";
+        static final String STALLED = "max(virtual_threads_carrier_stalled_seconds{source=\"canary\"})";
+        static final String REQUEST_STALLED = "max(virtual_threads_carrier_stalled_seconds{source=\"task\"})";
         static final String THROUGHPUT = "sum by (mode) (rate(lab_downstream_call_seconds_count[%s]))";
     }
 

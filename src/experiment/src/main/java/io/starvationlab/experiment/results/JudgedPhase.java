@@ -20,8 +20,8 @@ import io.starvationlab.harness.plan.StarvationRule;
  * @param note                for a baseline that never came clean, why; otherwise null
  * @param virtualProbeSlowdown the rule's probe percentile (/probe/virtual p50) divided by its baseline on the same JVM
  * @param unrelatedWait       the queue model's wait beside /probe/virtual's, overall and per event loop; null unless carrier-bound
- * @param requestWaitP99Millis    the requests' own wait for a carrier, p99 ({@code lab.carrier.request.wait}), beside the canary's
- * @param requestMaxStalledMillis the longest a request was seen still waiting for a carrier ({@code lab.carrier.request.stalled})
+ * @param requestWaitP99Millis    the requests' own wait for a carrier, p99 ({@code virtual.threads.carrier.wait{source=task}}), beside the canary's
+ * @param requestMaxStalledMillis the longest a request was seen still waiting for a carrier ({@code virtual.threads.carrier.stalled{source=task}})
  */
 public record JudgedPhase(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
         double seconds, double throughputPerSecond, double modelLimitPerSecond, String modelBasis, long requests,

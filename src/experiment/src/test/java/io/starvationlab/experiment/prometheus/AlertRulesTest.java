@@ -27,7 +27,7 @@ class AlertRulesTest {
         assertThat(rules.rulesFile()).startsWith("groups:").doesNotContain("apiVersion", "PrometheusRule", "metadata");
         AlertRules.Alert starvation = rules.alerts().stream().filter(a -> a.name().equals("CarrierStarvation")).findFirst().orElseThrow();
         assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(starvation.expr()).contains("lab_carrier_scheduling_stalled_seconds");
+        assertThat(starvation.expr()).contains("virtual_threads_carrier_stalled_seconds");
     }
 
     @Test
@@ -36,9 +36,9 @@ class AlertRulesTest {
                 .findFirst().orElseThrow();
 
         assertThat(starvation.branches().stream().map(AlertRules.Alert::summary)).containsExactly(
-                "histogram_quantile(lab_carrier_scheduling_delay_seconds_bucket) > 0.1",
-                "max_over_time(lab_carrier_scheduling_stalled_seconds) > 0.5",
-                "max_over_time(lab_carrier_request_stalled_seconds) > 0.5");
+                "histogram_quantile(virtual_threads_carrier_wait_seconds_bucket{source=\"canary\"}) > 0.1",
+                "max_over_time(virtual_threads_carrier_stalled_seconds{source=\"canary\"}) > 0.5",
+                "max_over_time(virtual_threads_carrier_stalled_seconds{source=\"task\"}) > 0.5");
     }
 
     @Test

@@ -111,7 +111,7 @@ public final class ColdStartRace {
                 fillers.add(send(http, server, "/work/cpu?ms=" + HOLD.toMillis()));
             }
             // still waiting for its permit: the fillers are queued before the trigger gives up its carrier
-            set &= await(() -> gauge(lab, "lab_carrier_request_queued") >= FILLERS && gauge(lab, "lab_downstream_permits_waiting") >= 1, STEP_WITHIN);
+            set &= await(() -> gauge(lab, "virtual_threads_carrier_queued") >= FILLERS && gauge(lab, "lab_downstream_permits_waiting") >= 1, STEP_WITHIN);
             triggered = set & awaitTrigger(server, lab, lazy);
             try (Probes probes = Probes.start(server.baseUri(), PROBES, Map.of("malformed", 10.0, "live", 10.0, "event-loop", 10.0),
                     Duration.ofSeconds(30))) {

@@ -11,11 +11,11 @@ import io.starvationlab.harness.plan.StarvationRule;
  * @param load            the work requests, or null for a probes-only phase
  * @param probes          each unrelated endpoint's answers, by probe name
  * @param timeline        each probe, with when it was sent and its event loop, and when the load ran
- * @param canaryP99Millis p99 of {@code lab.carrier.scheduling.delay} over the phase, from its histogram buckets
+ * @param canaryP99Millis p99 of {@code virtual.threads.carrier.wait{source=canary}} over the phase, from its histogram buckets
  * @param canaryProbes    canary observations in the phase
- * @param maxStalledMillis the largest {@code lab.carrier.scheduling.stalled} sampled during the phase
- * @param requestWaitP99Millis p99 of {@code lab.carrier.request.wait} over the phase: the requests' own wait for a carrier
- * @param maxRequestStalledMillis the largest {@code lab.carrier.request.stalled} sampled during the phase
+ * @param maxStalledMillis the largest {@code virtual.threads.carrier.stalled{source=canary}} sampled during the phase
+ * @param requestWaitP99Millis p99 of {@code virtual.threads.carrier.wait{source=task}} over the phase: the requests' own wait for a carrier
+ * @param maxRequestStalledMillis the largest {@code virtual.threads.carrier.stalled{source=task}} sampled during the phase
  * @param pinnedEvents    pinned episodes {@code /lab/pinning} recorded during the phase
  * @param topPinnedFrame  the frame with most pinned time in the phase, or null
  * @param topPinnedReason its reason

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -23,12 +24,12 @@ public final class PhaseRunner implements AutoCloseable {
             "worker", "/probe/worker",
             "event-loop", "/probe/event-loop",
             "health-live", "/q/health/live");
-    private static final String CANARY = "lab_carrier_scheduling_delay_seconds";
+    private static final String WAIT = "virtual_threads_carrier_wait_seconds";
+    private static final String STALLED = "virtual_threads_carrier_stalled_seconds";
+    private static final Predicate<PrometheusText.Sample> CANARY = s -> "canary".equals(s.label("source"));
+    private static final Predicate<PrometheusText.Sample> REQUESTS = s -> "task".equals(s.label("source"));
     /** How long a stopped load waits for its requests in flight before it abandons them. */
     private static final Duration ABANDON_AFTER = Duration.ofSeconds(15);
-    private static final String STALLED = "lab_carrier_scheduling_stalled_seconds";
-    private static final String REQUEST_WAIT = "lab_carrier_request_wait_seconds";
-    private static final String REQUEST_STALLED = "lab_carrier_request_stalled_seconds";
 
     private final LabServer server;
     private final LabClient lab;
@@ -107,8 +108,8 @@ public final class PhaseRunner implements AutoCloseable {
         Probes.Window window = probes.nextWindow();
         PrometheusText after = lab.metrics();
         JsonNode pinning = lab.pinning(false);
-        TreeMap<Double, Double> canary = PrometheusText.delta(before.buckets(CANARY, s -> true), after.buckets(CANARY, s -> true));
-        TreeMap<Double, Double> requestWait = PrometheusText.delta(before.buckets(REQUEST_WAIT, s -> true), after.buckets(REQUEST_WAIT, s -> true));
+        TreeMap<Double, Double> canary = PrometheusText.delta(before.buckets(WAIT, CANARY), after.buckets(WAIT, CANARY));
+        TreeMap<Double, Double> requestWait = PrometheusText.delta(before.buckets(WAIT, REQUESTS), after.buckets(WAIT, REQUESTS));
         JsonNode top = pinning.path("groups").path(0);
         return new PhaseResult(name, load, window.latencies(), new ProbeTimeline(window.samples(), loadStarted, loadStopped,
                 ProbeTimeline.answeredAt(load)),
@@ -123,8 +124,8 @@ public final class PhaseRunner implements AutoCloseable {
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 PrometheusText metrics = lab.metrics();
-                metrics.sum(STALLED, s -> true).ifPresent(seconds -> canary.accumulateAndGet(seconds * 1000, Math::max));
-                metrics.sum(REQUEST_STALLED, s -> true).ifPresent(seconds -> requests.accumulateAndGet(seconds * 1000, Math::max));
+                metrics.sum(STALLED, CANARY).ifPresent(seconds -> canary.accumulateAndGet(seconds * 1000, Math::max));
+                metrics.sum(STALLED, REQUESTS).ifPresent(seconds -> requests.accumulateAndGet(seconds * 1000, Math::max));
                 Thread.sleep(200);
             } catch (InterruptedException e) {
                 return;
