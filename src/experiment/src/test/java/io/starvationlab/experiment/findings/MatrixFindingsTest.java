@@ -30,7 +30,7 @@ public class MatrixFindingsTest {
         assertThat(MATRIX.jdks()).contains(21, 25, 26, 27);
         assertThat(MATRIX.cells(false)).extracting(MatrixPlan.Cell::name)
                 .contains("pinned", "reentrant", "native", "native-db", "cpu", "pinned-db", "native-db-platform-pollers");
-        assertThat(MATRIX.cells(true)).extracting(MatrixPlan.Cell::name).containsExactly("pinned");
+        assertThat(MATRIX.cells(true)).extracting(MatrixPlan.Cell::name).containsExactly("pinned", "native", "pinned-db");
         assertThat(MATRIX.jvms().get("legacy-locking").attemptedOn(26)).isTrue();
         assertThat(MATRIX.jvms().get("legacy-locking").appliesTo(21)).as("21's default already").isFalse();
         assertThat(MATRIX.jvms().get("platform-pollers").appliesTo(21)).isFalse();
