@@ -44,7 +44,7 @@ class ColdStartIT {
     static final Map<String, String> SHORT_DEADLINES = Map.of("lab.downstream.acquire-timeout", "200ms", "lab.work.deadline-grace", "300ms");
     static final String MALFORMED = "/work/unpinned?ms=abc";
 
-    @RepeatedTest(5)
+    @RepeatedTest(3)
     void aFreshJvmStarvedAtOnceShouldAnswerBadInputAndProbesFromItsEventLoops(RepetitionInfo repetition) {
         long started = System.nanoTime();
         LabServer server = servers.lab("cold-start-" + repetition.getCurrentRepetition(), SHORT_DEADLINES);

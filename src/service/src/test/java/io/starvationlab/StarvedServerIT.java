@@ -182,7 +182,7 @@ class StarvedServerIT {
     void theEventLoopShouldNeverWaitForAStarvedVirtualThreadOnASharedConnection() throws Exception {
         LabServer server = strictServer();
         String starvingMode = ServerJdk.of(new LabClient(server.baseUri())).starvingMode();
-        Map<String, String> loads = Http2LoadProcess.run(server.baseUri(), Duration.ofSeconds(20), List.of(
+        Map<String, String> loads = Http2LoadProcess.run(server.baseUri(), Duration.ofSeconds(12), List.of(
                 "/work/" + starvingMode + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
                 "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
         loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
