@@ -16,7 +16,7 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A small service that is not the lab: the JDK's own HTTP server, with endpoints on virtual threads that
- * hold their carriers in the three ways a service can, and a health check off the carriers.
+ * hold their carriers in each way a service can, and a health check off the carriers.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -jar target/second-service.jar 8081 [9081]
@@ -25,6 +25,13 @@ import com.sun.net.httpserver.HttpServer;
  * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23)
  * GET /native?ms=100  a blocking call made from inside a native frame: libc's bsearch calling back into Java (pins on every
  *                     JDK; 501 on JDK 21, which has no final FFM)
+ * GET /downcall?ms=100 a blocking native call (usleep through FFM, as a JNI driver's call): holds its carrier on every
+ *                     JDK, and the JDK records no event for it; 501 on JDK 21
+ * GET /clinit?ms=100  a class initializer that blocks (holds its carrier on every JDK)
+ * GET /clinit-wait?ms=100 uses a class another request is initializing, whose initializer blocks: waiting for it
+ *                     holds the carrier on JDK 21-25
+ * GET /classload?ms=100 a class loader that blocks while loading a class the JVM asked for, holding its lock
+ * GET /sleep?ms=100   a plain blocking call: the virtual thread unmounts
  * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
  * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows
  * GET /health         answers at once, on the server's platform threads; its median stays fast while the carriers
@@ -36,8 +43,9 @@ public class SecondService {
 
     private static final int DEFAULT_MS = 100;
     private static final ExecutorService VIRTUAL = Executors.newVirtualThreadPerTaskExecutor();
-    /** {@code NativeWait.call(int)}, compiled at release 22 (src/main/java22 of this module); on JDK 21 a handle that throws. */
-    private static final MethodHandle NATIVE_WAIT = nativeWait();
+    /** {@code NativeWait.call(int)} and {@code sleepInNative(int)}, compiled at release 22 (src/main/java22); on JDK 21 handles that throw. */
+    private static final MethodHandle NATIVE_WAIT = nativeWait("call");
+    private static final MethodHandle NATIVE_SLEEP = nativeWait("sleepInNative");
 
     public static void main(String[] args) throws IOException {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8081;
@@ -45,7 +53,16 @@ public class SecondService {
         // the server's own threads, platform ones: they read requests, answer /health and hand the rest to virtual threads
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/sync", onVirtualThread(exchange -> new LegacyClient().fetch(millis(exchange))));
-        server.createContext("/native", onVirtualThread(exchange -> NATIVE_WAIT.invokeExact(millis(exchange))));
+        server.createContext("/native", onVirtualThread(exchange -> {
+            NATIVE_WAIT.invokeExact(millis(exchange)); // a statement: invokeExact's type is then (int)void
+        }));
+        server.createContext("/downcall", onVirtualThread(exchange -> {
+            NATIVE_SLEEP.invokeExact(millis(exchange));
+        }));
+        server.createContext("/clinit", onVirtualThread(exchange -> ClassInit.blockInInitializer(millis(exchange))));
+        server.createContext("/clinit-wait", onVirtualThread(exchange -> ClassInit.awaitOthersInitializer(millis(exchange))));
+        server.createContext("/classload", onVirtualThread(exchange -> ClassInit.blockInClassLoading(millis(exchange))));
+        server.createContext("/sleep", onVirtualThread(exchange -> Thread.sleep(millis(exchange))));
         server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
         server.createContext("/hello", onVirtualThread(exchange -> {
         }));
@@ -73,11 +90,11 @@ public class SecondService {
         }
     }
 
-    private static MethodHandle nativeWait() {
+    private static MethodHandle nativeWait(String method) {
         MethodType type = MethodType.methodType(void.class, int.class);
         try {
             if (Runtime.version().feature() >= 22) {
-                return MethodHandles.lookup().findStatic(Class.forName("example.second.NativeWait"), "call", type);
+                return MethodHandles.lookup().findStatic(Class.forName("example.second.NativeWait"), method, type);
             }
             return MethodHandles.lookup().findStatic(SecondService.class, "noFfm", type);
         } catch (ReflectiveOperationException e) {
