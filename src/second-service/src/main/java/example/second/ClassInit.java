@@ -2,6 +2,9 @@ package example.second;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Waits inside the JVM's class loading and initialization, where a virtual thread keeps its carrier on
@@ -13,7 +16,11 @@ public final class ClassInit {
     /** How long {@link Slow}'s initializer blocks, read on the thread that runs it (public: read from another loader). */
     public static final ThreadLocal<Integer> INIT_MILLIS = ThreadLocal.withInitial(() -> 0);
 
-    private static volatile Generation current;
+    /** The class files of {@link Trigger} and {@link Slow}, read once: a read per request would be file I/O, which virtual threads compensate for. */
+    private static final Map<String, byte[]> CLASS_FILES = Map.of(Trigger.class.getName(), classFile(Trigger.class), Slow.class.getName(),
+            classFile(Slow.class));
+
+    private static final AtomicReference<Generation> CURRENT = new AtomicReference<>();
 
     private ClassInit() {
     }
@@ -29,10 +36,11 @@ public final class ClassInit {
      * meanwhile wait for that initialization; the first after it ends starts a new class.
      */
     static void awaitOthersInitializer(int ms) throws ReflectiveOperationException {
-        Generation generation = current;
+        Generation generation = CURRENT.get();
         if (generation == null || generation.done) {
-            generation = new Generation();
-            current = generation;
+            // no lock: requests blocked on one would wait off their carriers, not for them
+            Generation next = new Generation();
+            generation = CURRENT.compareAndSet(generation, next) ? next : CURRENT.get();
         }
         INIT_MILLIS.set(ms);
         generation.trigger.run();
@@ -58,7 +66,7 @@ public final class ClassInit {
         }
     }
 
-    /** Loads {@link Trigger} and {@link Slow} itself, from this jar; everything else from its parent. Not parallel capable: one lock. */
+    /** Defines {@link Trigger} and {@link Slow} itself; everything else from its parent. Not parallel capable: one lock. */
     static final class Isolated extends ClassLoader {
         private final int loadMillis;
 
@@ -80,12 +88,8 @@ public final class ClassInit {
                 if (name.equals(Slow.class.getName())) {
                     pause(loadMillis);
                 }
-                try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
-                    byte[] bytes = in.readAllBytes();
-                    return defineClass(name, bytes, 0, bytes.length);
-                } catch (IOException e) {
-                    throw new ClassNotFoundException(name, e);
-                }
+                byte[] bytes = CLASS_FILES.get(name);
+                return defineClass(name, bytes, 0, bytes.length);
             }
         }
     }
@@ -104,6 +108,14 @@ public final class ClassInit {
         }
 
         static void touch() {
+        }
+    }
+
+    private static byte[] classFile(Class<?> type) {
+        try (InputStream in = type.getResourceAsStream(type.getName().substring(type.getPackageName().length() + 1) + ".class")) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

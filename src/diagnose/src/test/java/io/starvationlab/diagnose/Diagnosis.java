@@ -17,6 +17,7 @@ import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Project;
 
 /**
  * The diagnosis as a user runs it: {@code java -jar src/diagnose/target/starvation-diagnose.jar ...} on a JDK, as its
@@ -46,21 +47,12 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         }
     }
 
-    /** The jar the build made: {@code lab.diagnose.jar}, or src/diagnose/target/starvation-diagnose.jar. */
-    static Path jar() {
-        Path jar = Path.of(System.getProperty("lab.diagnose.jar", "src/diagnose/target/starvation-diagnose.jar"));
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("No diagnosis at " + jar.toAbsolutePath() + ": run ./mvnw package first");
-        }
-        return jar;
-    }
-
     /** Runs the diagnosis on {@code jdk} with {@code arguments}; bounded by the watch it asks for plus a minute. */
     static Diagnosis run(Jdks.Jdk jdk, Duration watch, String... arguments) {
         try {
             Path json = Files.createTempFile("starvation-diagnose-", ".json");
             Files.delete(json);
-            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", jar().toAbsolutePath().toString(), "--seconds",
+            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", Project.diagnoseJar().toAbsolutePath().toString(), "--seconds",
                     String.valueOf(watch.toSeconds()), "--json", json.toString()));
             command.addAll(List.of(arguments));
             ChildProcess.Result result = ChildProcess.of(command).run(watch.plusMinutes(1));

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 
@@ -32,14 +33,22 @@ public final class SecondServiceProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** The command that starts it on {@code jdk} at {@code port}, its management port (a health check of its own) at {@code managementPort}. */
-    public static List<String> command(Jdks.Jdk jdk, int port, int managementPort) {
-        return List.of(jdk.launcher().toString(), "-XX:ActiveProcessorCount=" + LabServer.CARRIERS, "--enable-native-access=ALL-UNNAMED",
-                "-jar", Project.secondServiceJar().toString(), String.valueOf(port), String.valueOf(managementPort));
+    /** The command that starts it on {@code jdk} with {@code flags} at {@code port}, its management port (a health check of its own) at {@code managementPort}. */
+    public static List<String> command(Jdks.Jdk jdk, List<String> flags, int port, int managementPort) {
+        List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-XX:ActiveProcessorCount=" + LabServer.CARRIERS,
+                "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(flags);
+        command.addAll(List.of("-jar", Project.secondServiceJar().toString(), String.valueOf(port), String.valueOf(managementPort)));
+        return command;
     }
 
     /** Starts it on {@code jdk} and returns once {@code /health} answers 200. */
     public static SecondServiceProcess start(Jdks.Jdk jdk, Path logDirectory, String name) {
+        return start(jdk, List.of(), logDirectory, name);
+    }
+
+    /** Starts it on {@code jdk} with JVM {@code flags} and returns once {@code /health} answers 200. */
+    public static SecondServiceProcess start(Jdks.Jdk jdk, List<String> flags, Path logDirectory, String name) {
         int port = LabServer.freePort();
         int managementPort = LabServer.freePort();
         while (managementPort == port) {
@@ -48,7 +57,7 @@ public final class SecondServiceProcess implements AutoCloseable {
         try {
             Files.createDirectories(logDirectory);
             Path log = logDirectory.resolve(name + ".log");
-            Process process = new ProcessBuilder(command(jdk, port, managementPort)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = new ProcessBuilder(command(jdk, flags, port, managementPort)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             SecondServiceProcess service = new SecondServiceProcess(process, URI.create("http://localhost:" + port),
                     URI.create("http://localhost:" + managementPort), log);
             service.awaitHealthy();
