@@ -22,15 +22,16 @@ import com.sun.net.httpserver.HttpServer;
  * java --enable-native-access=ALL-UNNAMED -jar target/second-service.jar 8081 [9081]
  * </pre>
  *
- * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23)
+ * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23; 24-25 with -XX:LockingMode=1)
  * GET /native?ms=100  a blocking call made from inside a native frame: libc's bsearch calling back into Java (pins on every
  *                     JDK; 501 on JDK 21, which has no final FFM)
  * GET /downcall?ms=100 a blocking native call (usleep through FFM, as a JNI driver's call): holds its carrier on every
  *                     JDK, and the JDK records no event for it; 501 on JDK 21
  * GET /clinit?ms=100  a class initializer that blocks (holds its carrier on every JDK)
  * GET /clinit-wait?ms=100 uses a class another request is initializing, whose initializer blocks: waiting for it
- *                     holds the carrier on JDK 21-25
- * GET /classload?ms=100 a class loader that blocks while loading a class the JVM asked for, holding its lock
+ *                     holds the carrier on JDK 21-25 (26 unmounts the wait in interpreted code)
+ * GET /classload?ms=100 a class loader that blocks, holding its lock, while loading a class the JVM asked for (holds
+ *                     its carrier on every JDK)
  * GET /sleep?ms=100   a plain blocking call: the virtual thread unmounts
  * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
  * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows

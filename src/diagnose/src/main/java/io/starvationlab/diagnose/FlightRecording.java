@@ -59,7 +59,8 @@ final class FlightRecording implements AutoCloseable {
         FlightRecording recording = new FlightRecording(stream, pinnedThreshold);
         stream.enable("jdk.VirtualThreadPinned").withThreshold(pinnedThreshold).withStackTrace();
         stream.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
-        stream.enable("jdk.VirtualThreadStart");
+        // thousands a second where many threads live: their times are needed, not their stacks
+        stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
         stream.onEvent("jdk.VirtualThreadPinned", recording::onPinned);
         stream.onEvent("jdk.ExecutionSample", recording::onSample);
         stream.onEvent("jdk.VirtualThreadStart", recording::onStart);

@@ -101,8 +101,9 @@ final class Report {
         boolean dumps = seen.samples.stream().anyMatch(s -> s.waiting() != null);
         out.append("\nOver time (the most in each step; taken = carriers carrying a virtual thread")
                 .append(mx ? ", mounted and queued from the scheduler MXBean" : "")
-                .append(dumps ? ", waiting, pinned and running from thread dumps" : "").append("):\n");
-        out.append(String.format(Locale.ROOT, "  %7s %7s %8s %7s %8s %7s %8s %13s%n", "t", "taken", "mounted", "queued", "waiting", "pinned", "running",
+                .append(dumps ? ", waiting from thread dumps" : "")
+                .append(seen.mounted.count() > 0 ? ", blocked and running from the mounted threads' stacks" : "").append("):\n");
+        out.append(String.format(Locale.ROOT, "  %7s %7s %8s %7s %8s %7s %8s %13s%n", "t", "taken", "mounted", "queued", "waiting", "blocked", "running",
                 "longest wait"));
         for (Map<String, Object> row : rows) {
             out.append(String.format(Locale.ROOT, "  %6.1fs %7s %8s %7s %8s %7s %8s %13s%n", (Double) row.get("t"), row.get("taken") + "/" + scheduler.parallelism(),

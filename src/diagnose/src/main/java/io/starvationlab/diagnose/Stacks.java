@@ -84,12 +84,11 @@ final class Stacks {
             }
             if (CLASS_LOADING.contains(frame.method())) {
                 // the loader's own frame names it, past the JDK's loaders it delegates to; below the last one, what asked for the class
-                List<Frame> loading = frames.subList(i, frames.size());
-                Frame loader = loading.stream().filter(f -> CLASS_LOADING.contains(f.method()) && !isJdk(f)).findFirst().orElse(frame);
                 int last = i;
                 while (last + 1 < frames.size() && CLASS_LOADING.contains(frames.get(last + 1).method())) {
                     last++;
                 }
+                Frame loader = frames.subList(i, last + 1).stream().filter(f -> !isJdk(f)).findFirst().orElse(frame);
                 return new Hold(Verdict.Cause.CLASS_LOADING, loader.qualifiedMethod(), "loading a class for " + named(frames.subList(last + 1, frames.size())));
             }
         }
