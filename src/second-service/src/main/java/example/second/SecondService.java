@@ -20,17 +20,24 @@ import io.starvationlab.meter.CarrierWaitMeter;
 
 /**
  * A small service that is not the lab: the JDK's own HTTP server, with endpoints on virtual threads that
- * hold their carriers in the three ways a service can, and a health check off the carriers.
+ * hold their carriers in each way a service can, and a health check off the carriers.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -jar target/second-service.jar 8081 [9081]
  * </pre>
  *
- * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23)
+ * GET /sync?ms=100    a blocking call inside a synchronized method (pins on JDK 21-23; 24-25 with -XX:LockingMode=1)
  * GET /native?ms=100  a blocking call made from inside a native frame: libc's bsearch calling back into Java (pins on every
  *                     JDK; 501 on JDK 21, which has no final FFM)
+ * GET /downcall?ms=100 a blocking native call (usleep through FFM, as a JNI driver's call): holds its carrier on every
+ *                     JDK, and the JDK records no event for it; 501 on JDK 21
+ * GET /clinit?ms=100  a class initializer that blocks (holds its carrier on every JDK)
+ * GET /clinit-wait?ms=100 uses a class another request is initializing, whose initializer blocks: waiting for it
+ *                     holds the carrier on JDK 21-25 (26 unmounts the wait in interpreted code)
+ * GET /classload?ms=100 a class loader that blocks, holding its lock, while loading a class the JVM asked for (holds
+ *                     its carrier on every JDK)
+ * GET /sleep?ms=100   a plain blocking call: the virtual thread unmounts (holds no carrier)
  * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
- * GET /sleep?ms=100   a plain blocking call (its virtual thread unmounts: holds no carrier)
  * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows
  * GET /health         answers at once, on the server's platform threads; its median stays fast while the carriers
  *                     starve, but not its tail: it shares the server with the endpoints on virtual threads
@@ -43,8 +50,9 @@ public class SecondService {
     private static final int DEFAULT_MS = 100;
     private static final PrometheusMeterRegistry METRICS = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private static final ExecutorService VIRTUAL = virtualThreads();
-    /** {@code NativeWait.call(int)}, compiled at release 22 (src/main/java22 of this module); on JDK 21 a handle that throws. */
-    private static final MethodHandle NATIVE_WAIT = nativeWait();
+    /** {@code NativeWait.call(int)} and {@code sleepInNative(int)}, compiled at release 22 (src/main/java22); on JDK 21 handles that throw. */
+    private static final MethodHandle NATIVE_WAIT = nativeWait("call");
+    private static final MethodHandle NATIVE_SLEEP = nativeWait("sleepInNative");
 
     public static void main(String[] args) throws IOException {
         int port = args.length > 0 ? Integer.parseInt(args[0]) : 8081;
@@ -52,12 +60,17 @@ public class SecondService {
         // the server's own threads, platform ones: they read requests, answer /health and hand the rest to virtual threads
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/sync", onVirtualThread(exchange -> new LegacyClient().fetch(millis(exchange))));
-        // a statement: as a lambda's expression body, javac types invokeExact (int)Object and the call throws
         server.createContext("/native", onVirtualThread(exchange -> {
-            NATIVE_WAIT.invokeExact(millis(exchange));
+            NATIVE_WAIT.invokeExact(millis(exchange)); // a statement: invokeExact's type is then (int)void
         }));
-        server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
+        server.createContext("/downcall", onVirtualThread(exchange -> {
+            NATIVE_SLEEP.invokeExact(millis(exchange));
+        }));
+        server.createContext("/clinit", onVirtualThread(exchange -> ClassInit.blockInInitializer(millis(exchange))));
+        server.createContext("/clinit-wait", onVirtualThread(exchange -> ClassInit.awaitOthersInitializer(millis(exchange))));
+        server.createContext("/classload", onVirtualThread(exchange -> ClassInit.blockInClassLoading(millis(exchange))));
         server.createContext("/sleep", onVirtualThread(exchange -> Thread.sleep(millis(exchange))));
+        server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
         server.createContext("/hello", onVirtualThread(exchange -> {
         }));
         server.createContext("/health", exchange -> answer(exchange, 200, "{\"status\":\"UP\"}"));
@@ -96,11 +109,11 @@ public class SecondService {
         return meter.wrap(virtual);
     }
 
-    private static MethodHandle nativeWait() {
+    private static MethodHandle nativeWait(String method) {
         MethodType type = MethodType.methodType(void.class, int.class);
         try {
             if (Runtime.version().feature() >= 22) {
-                return MethodHandles.lookup().findStatic(Class.forName("example.second.NativeWait"), "call", type);
+                return MethodHandles.lookup().findStatic(Class.forName("example.second.NativeWait"), method, type);
             }
             return MethodHandles.lookup().findStatic(SecondService.class, "noFfm", type);
         } catch (ReflectiveOperationException e) {

@@ -12,9 +12,14 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
-/** A native library that calls back into Java, which then blocks: bsearch over one element calls its comparator once. */
+/**
+ * Waits inside native frames: a native library that calls back into Java, which then blocks (bsearch over one
+ * element calls its comparator once), and a native call that blocks itself (usleep, as a JNI driver's call does).
+ */
 final class NativeWait {
     private static final Linker LINKER = Linker.nativeLinker();
+    private static final MethodHandle USLEEP = LINKER.downcallHandle(LINKER.defaultLookup().find("usleep").orElseThrow(),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     private static final MethodHandle BSEARCH = LINKER.downcallHandle(LINKER.defaultLookup().find("bsearch").orElseThrow(),
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS));
     private static final MemorySegment COMPARATOR = comparator();
@@ -30,6 +35,14 @@ final class NativeWait {
             throw new IllegalStateException("bsearch failed", e);
         } finally {
             MILLIS.remove();
+        }
+    }
+
+    static void sleepInNative(int ms) {
+        try {
+            int failed = (int) USLEEP.invokeExact(ms * 1000);
+        } catch (Throwable e) {
+            throw new IllegalStateException("usleep failed", e);
         }
     }
 

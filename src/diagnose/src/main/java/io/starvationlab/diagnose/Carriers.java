@@ -9,18 +9,20 @@ import java.util.regex.Pattern;
 /**
  * The carriers as {@code jcmd Thread.print} shows them, on every JDK and over any JMX connection: each
  * platform thread's name and CPU time, and for a carrier, the virtual thread it carries
- * ("Carrying virtual thread #N"). The scheduler's carriers are the workers of the pool whose threads
- * are seen carrying.
+ * ("Carrying virtual thread #N"), with that thread's stack from JDK 25 ("Mounted virtual thread #N") and the
+ * lock lines of either stack. The scheduler's carriers are the workers of the pool whose threads are seen carrying.
  */
 final class Carriers {
 
     private static final Pattern HEADER = Pattern.compile("^\"(.*)\" #(\\d+)(.*)$");
     private static final Pattern CPU = Pattern.compile("\\bcpu=([0-9.]+)ms");
     private static final Pattern CARRYING = Pattern.compile("^\\s+Carrying virtual thread #(\\d+)");
+    private static final Pattern MOUNTED = Pattern.compile("^\\s+Mounted virtual thread #\\d+");
     private static final Pattern WORKER = Pattern.compile("^(.*-worker-)\\d+$");
+    private static final String INIT_WAIT = "- waiting on the Class initialization monitor for ";
 
-    /** One platform thread; {@code carrying} is the id of the virtual thread it carries, or null. */
-    record PlatformThread(String name, long id, double cpuMillis, Long carrying) {
+    /** One platform thread; {@code carrying} is the id of the virtual thread it carries, or null, and {@code mounted} what is seen of it. */
+    record PlatformThread(String name, long id, double cpuMillis, Long carrying, Mounted mounted) {
     }
 
     private Carriers() {
@@ -28,32 +30,68 @@ final class Carriers {
 
     static List<PlatformThread> parse(String threadPrint) {
         List<PlatformThread> threads = new ArrayList<>();
-        String name = null;
-        long id = 0;
-        double cpu = Double.NaN;
-        Long carrying = null;
+        Parsing thread = null;
         for (String line : threadPrint.split("\n")) {
             Matcher header = HEADER.matcher(line);
             if (header.matches()) {
-                if (name != null) {
-                    threads.add(new PlatformThread(name, id, cpu, carrying));
+                if (thread != null) {
+                    threads.add(thread.done());
                 }
-                name = header.group(1);
-                id = Long.parseLong(header.group(2));
                 Matcher cpuTime = CPU.matcher(header.group(3));
-                cpu = cpuTime.find() ? Double.parseDouble(cpuTime.group(1)) : Double.NaN;
-                carrying = null;
-                continue;
-            }
-            Matcher carried = CARRYING.matcher(line);
-            if (name != null && carried.find()) {
-                carrying = Long.parseLong(carried.group(1));
+                thread = new Parsing(header.group(1), Long.parseLong(header.group(2)), cpuTime.find() ? Double.parseDouble(cpuTime.group(1)) : Double.NaN);
+            } else if (thread != null) {
+                thread.line(line);
             }
         }
-        if (name != null) {
-            threads.add(new PlatformThread(name, id, cpu, carrying));
+        if (thread != null) {
+            threads.add(thread.done());
         }
         return threads;
+    }
+
+    /** One thread's lines: its own stack, then, on a carrier from JDK 25, the mounted virtual thread's. */
+    private static final class Parsing {
+        final String name;
+        final long id;
+        final double cpu;
+        Long carrying;
+        boolean inMounted;
+        final List<Frame> mounted = new ArrayList<>();
+        final List<Frame> owners = new ArrayList<>();
+        String initWaitFor;
+        boolean waitingToLock;
+
+        Parsing(String name, long id, double cpu) {
+            this.name = name;
+            this.id = id;
+            this.cpu = cpu;
+        }
+
+        void line(String line) {
+            Matcher carried = CARRYING.matcher(line);
+            String text = line.strip();
+            if (carried.find()) {
+                carrying = Long.parseLong(carried.group(1));
+            } else if (MOUNTED.matcher(line).find()) {
+                inMounted = true;
+            } else if (carrying == null) {
+                return; // a platform thread's own stack
+            } else if (text.startsWith("at ") && inMounted) {
+                mounted.add(Frame.ofDumpText(text));
+            } else if (text.startsWith(INIT_WAIT)) {
+                // JDK 21 writes it under the carrier's top frame, JDK 25 under the mounted thread's
+                initWaitFor = text.substring(INIT_WAIT.length()).strip();
+            } else if (text.startsWith("- waiting to lock")) {
+                waitingToLock = true;
+            } else if (text.startsWith("- locked") && inMounted && !mounted.isEmpty()) {
+                owners.add(mounted.get(mounted.size() - 1));
+            }
+        }
+
+        PlatformThread done() {
+            return new PlatformThread(name, id, cpu, carrying,
+                    carrying == null ? Mounted.UNSEEN : new Mounted(List.copyOf(mounted), List.copyOf(owners), initWaitFor, waitingToLock));
+        }
     }
 
     /** The worker-name prefix of the pool whose threads carry virtual threads, e.g. {@code ForkJoinPool-1-worker-}. */

@@ -49,20 +49,20 @@ public final class Diagnose {
                 }
             }
             try {
-                Observation seen = new Sampler(target, options, stacks).run();
-                FrameGroups pinned = new FrameGroups(stacks);
-                FrameGroups samples = new FrameGroups(stacks);
+                var mxBean = target.scheduler();
+                SchedulerSettings scheduler = SchedulerSettings.of(facts, mxBean);
+                Observation seen = new Sampler(target, options, stacks, scheduler.parallelism()).run();
+                Holds pinned = new Holds();
+                FrameGroups samples = new FrameGroups();
                 if (recording != null) {
                     recording.finish();
-                    recording.pinned().forEach(e -> pinned.add(e.frames(), e.duration(), e.reason(), List.of()));
-                    recording.virtualSamples().forEach(frames -> samples.add(frames, null, null, List.of()));
+                    recording.pinned().forEach(e -> pinned.add(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()));
+                    recording.virtualSamples().forEach(frames -> samples.add(stacks.named(frames), frames, null, null, null, List.of()));
                     if (recording.failure() != null) {
                         noRecording = "the JFR stream failed: " + recording.failure();
                     }
                 }
-                var mxBean = target.scheduler();
-                SchedulerSettings scheduler = SchedulerSettings.of(facts, mxBean);
-                Verdict verdict = Verdict.judge(seen, pinned, samples, recording == null ? List.of() : recording.starts(), scheduler.parallelism(), facts,
+                Verdict verdict = Verdict.judge(seen, pinned, samples, recording == null ? null : recording.starts(), scheduler.parallelism(), facts,
                         options.threshold());
                 Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording, seen),
                         verdict, Report.visibility(seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());

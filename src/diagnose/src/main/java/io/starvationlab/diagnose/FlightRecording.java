@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -29,6 +31,14 @@ final class FlightRecording implements AutoCloseable {
      * @param blockingOperation what blocked while pinned (JDK 24+), or null
      */
     record PinnedEpisode(Instant end, Duration duration, String reason, String blockingOperation, List<Frame> frames) {
+
+        private static final Pattern INIT_WAIT = Pattern.compile("Waited for initialization of (\\S+) by another thread");
+
+        /** As a mounted thread's stack: JDK 24+ name the class whose initialization it waited for in the reason. */
+        Mounted asMounted() {
+            Matcher initWait = INIT_WAIT.matcher(reason == null ? "" : reason);
+            return new Mounted(frames, List.of(), initWait.find() ? initWait.group(1) : null, false);
+        }
     }
 
     private final RemoteRecordingStream stream;
@@ -49,7 +59,8 @@ final class FlightRecording implements AutoCloseable {
         FlightRecording recording = new FlightRecording(stream, pinnedThreshold);
         stream.enable("jdk.VirtualThreadPinned").withThreshold(pinnedThreshold).withStackTrace();
         stream.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
-        stream.enable("jdk.VirtualThreadStart");
+        // thousands a second where many threads live: their times are needed, not their stacks
+        stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
         stream.onEvent("jdk.VirtualThreadPinned", recording::onPinned);
         stream.onEvent("jdk.ExecutionSample", recording::onSample);
         stream.onEvent("jdk.VirtualThreadStart", recording::onStart);

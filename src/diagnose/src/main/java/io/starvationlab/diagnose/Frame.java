@@ -9,15 +9,23 @@ package io.starvationlab.diagnose;
  */
 record Frame(String className, String method, int line, boolean nativeMethod) {
 
-    /** Parses a frame of a JSON thread dump: {@code [loader/][module[@version]/]class.method(File.java:12)}. */
+    /**
+     * Parses a frame of a thread dump: a JSON dump's {@code [loader/][module[@version]/]class.method(File.java:12)} or
+     * a {@code Thread.print} line's {@code at class.method(module@version/File.java:12)}. A hidden class's
+     * {@code /0x...} suffix is dropped.
+     */
     static Frame ofDumpText(String text) {
-        int open = text.indexOf('(');
-        String qualified = open < 0 ? text : text.substring(0, open);
+        String trimmed = text.strip();
+        if (trimmed.startsWith("at ")) {
+            trimmed = trimmed.substring(3);
+        }
+        int open = trimmed.indexOf('(');
+        String qualified = (open < 0 ? trimmed : trimmed.substring(0, open)).replaceAll("/0x[0-9a-fA-F]+", "");
         qualified = qualified.substring(qualified.lastIndexOf('/') + 1);
         int dot = qualified.lastIndexOf('.');
         String className = dot < 0 ? qualified : qualified.substring(0, dot);
         String method = dot < 0 ? "" : qualified.substring(dot + 1);
-        String location = open < 0 ? "" : text.substring(open + 1, Math.max(open + 1, text.length() - 1));
+        String location = open < 0 ? "" : trimmed.substring(open + 1, Math.max(open + 1, trimmed.length() - 1));
         int line = -1;
         int colon = location.lastIndexOf(':');
         if (colon >= 0) {
@@ -27,7 +35,7 @@ record Frame(String className, String method, int line, boolean nativeMethod) {
                 line = -1;
             }
         }
-        return new Frame(className, method, line, location.equals("Native Method"));
+        return new Frame(className, method, line, location.endsWith("Native Method"));
     }
 
     /** {@code class.method}, the name reports give "the frame". */

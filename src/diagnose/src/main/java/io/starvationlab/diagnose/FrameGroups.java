@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Stacks grouped by the frame a report names: the innermost application frame ({@link Stacks}). Each group
- * keeps how often it was seen, how long (for pinned episodes), one example stack, and what holds the
- * carrier where a stack shows it: the frame owning a monitor, the frame that made a native call, a socket wait.
+ * Stacks grouped by the frame a report names ({@link Stacks.Hold#frame()}). Each group keeps how often it was
+ * seen, how long (for pinned episodes), one example stack, and what else the stacks say of what holds the
+ * carrier: the frame owning a monitor, the native caller or the class waited for, a socket wait.
  */
 final class FrameGroups {
 
@@ -24,8 +24,8 @@ final class FrameGroups {
         final List<Duration> durations = new ArrayList<>();
         final Map<String, Integer> reasons = new LinkedHashMap<>();
         final Map<String, Integer> monitorOwners = new LinkedHashMap<>();
+        final Map<String, Integer> notes = new LinkedHashMap<>();
         List<Frame> example = List.of();
-        Frame nativeCaller;
         Frame socketIo;
 
         Group(String frame) {
@@ -53,17 +53,11 @@ final class FrameGroups {
         }
     }
 
-    private final Stacks stacks;
     private final Map<String, Group> groups = new LinkedHashMap<>();
 
-    FrameGroups(Stacks stacks) {
-        this.stacks = stacks;
-    }
-
-    /** Adds one stack; {@code duration} and {@code reason} for a pinned episode, {@code monitorOwners} from a dump that names them. */
-    synchronized void add(List<Frame> frames, Duration duration, String reason, List<Frame> monitorOwners) {
-        String name = stacks.applicationFrame(frames).map(Frame::qualifiedMethod).orElse(NO_APPLICATION_FRAME);
-        Group group = groups.computeIfAbsent(name, Group::new);
+    /** Adds one stack named {@code frame}; {@code duration} and {@code reason} for a pinned episode, {@code monitorOwners} where the stack names them. */
+    synchronized void add(String frame, List<Frame> frames, String note, Duration duration, String reason, List<Frame> monitorOwners) {
+        Group group = groups.computeIfAbsent(frame, Group::new);
         group.count++;
         if (duration != null) {
             group.durations.add(duration);
@@ -71,14 +65,14 @@ final class FrameGroups {
         if (reason != null) {
             group.reasons.merge(reason, 1, Integer::sum);
         }
+        if (note != null) {
+            group.notes.merge(note, 1, Integer::sum);
+        }
         for (Frame owner : monitorOwners) {
             group.monitorOwners.merge(owner.qualifiedMethod(), 1, Integer::sum);
         }
         if (frames.size() > group.example.size()) {
             group.example = frames; // the deepest seen: JFR cuts stacks at its depth, dumps do not
-        }
-        if (group.nativeCaller == null) {
-            group.nativeCaller = stacks.nativeCaller(frames).orElse(null);
         }
         if (group.socketIo == null) {
             group.socketIo = Stacks.socketIo(frames).orElse(null);

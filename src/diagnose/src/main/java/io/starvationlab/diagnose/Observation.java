@@ -5,28 +5,32 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Everything the sampling saw: the samples in order, the waits, and the stacks of mounted virtual threads by frame. */
+/** Everything the sampling saw: the samples in order, the waits, what held the carriers, and what the thread dumps cost. */
 final class Observation {
 
     final Instant start;
     final List<Sample> samples = new ArrayList<>();
     final CarrierWaits waits = new CarrierWaits();
-    final FrameGroups pinnedInDumps;
-    final FrameGroups runningInDumps;
+    /** The stacks of mounted virtual threads by what held their carriers, one per carrier and sample that showed one. */
+    final Holds mounted = new Holds();
+    /** Whether {@code Thread.print} showed the stacks of mounted virtual threads (JDK 25+). */
+    boolean printShowsMounted;
     /** Why thread dumps were not read, or null when they were. */
     String noThreadDumps;
     /** Whether the dumps recorded states, carriers and owned monitors (JDK 25+). */
     boolean dumpsRecordState;
     int dumps;
+    /** What the dumps cost here and in the target: the time from asking for one to having read it, summed. */
+    Duration dumpTime = Duration.ZERO;
+    /** The threads of the largest dump. */
+    int dumpThreads;
     /** Poller virtual threads seen waiting for a carrier (JDK 22+ with virtual pollers). */
     int pollersWaiting;
     String carrierPool;
     Instant end;
 
-    Observation(Instant start, Stacks stacks) {
+    Observation(Instant start) {
         this.start = start;
-        this.pinnedInDumps = new FrameGroups(stacks);
-        this.runningInDumps = new FrameGroups(stacks);
     }
 
     Duration length() {

@@ -22,7 +22,7 @@ final class Report {
     private final String address;
     private final SchedulerSettings scheduler;
     private final Observation seen;
-    private final FrameGroups pinnedEvents;
+    private final Holds pinnedEvents;
     private final FrameGroups virtualSamples;
     private final double startsPerSecond;
     private final Verdict verdict;
@@ -33,7 +33,7 @@ final class Report {
     record Visibility(boolean sees, String what) {
     }
 
-    Report(Options options, TargetJvm.Facts facts, String address, SchedulerSettings scheduler, Observation seen, FrameGroups pinnedEvents,
+    Report(Options options, TargetJvm.Facts facts, String address, SchedulerSettings scheduler, Observation seen, Holds pinnedEvents,
             FrameGroups virtualSamples, double startsPerSecond, Verdict verdict, List<Visibility> visibility, List<String> skipped) {
         this.options = options;
         this.facts = facts;
@@ -62,8 +62,8 @@ final class Report {
         out.append('\n');
         out.append("  wait for a carrier: ").append(verdict.inferredWait() == null ? "not inferred" : millis(verdict.inferredWait()))
                 .append(" (threshold ").append(millis(options.threshold())).append("), ").append(verdict.waitBasis()).append('\n');
-        out.append(String.format(Locale.ROOT, "  every carrier taken in %.0f %% of the samples; %s %.0f %% pinned, %.0f %% running%n",
-                100 * verdict.saturatedShare(), seen.hasThreadDumps() ? "of the mounted threads in the thread dumps," : "of the carriers' time,",
+        out.append(String.format(Locale.ROOT, "  every carrier taken in %.0f %% of the samples; %s %.0f %% blocked, %.0f %% running%n",
+                100 * verdict.saturatedShare(), seen.mounted.count() > 0 ? "of the mounted threads' stacks," : "of the carriers' time,",
                 100 * verdict.pinnedShare(), 100 * verdict.runningShare()));
         verdict.details().forEach(detail -> out.append("  ").append(detail).append('\n'));
 
@@ -99,8 +99,9 @@ final class Report {
         boolean dumps = seen.samples.stream().anyMatch(s -> s.waiting() != null);
         out.append("\nOver time (the most in each step; taken = carriers carrying a virtual thread")
                 .append(mx ? ", mounted and queued from the scheduler MXBean" : "")
-                .append(dumps ? ", waiting, pinned and running from thread dumps" : "").append("):\n");
-        out.append(String.format(Locale.ROOT, "  %7s %7s %8s %7s %8s %7s %8s %13s%n", "t", "taken", "mounted", "queued", "waiting", "pinned", "running",
+                .append(dumps ? ", waiting from thread dumps" : "")
+                .append(seen.mounted.count() > 0 ? ", blocked and running from the mounted threads' stacks" : "").append("):\n");
+        out.append(String.format(Locale.ROOT, "  %7s %7s %8s %7s %8s %7s %8s %13s%n", "t", "taken", "mounted", "queued", "waiting", "blocked", "running",
                 "longest wait"));
         for (Map<String, Object> row : rows) {
             out.append(String.format(Locale.ROOT, "  %6.1fs %7s %8s %7s %8s %7s %8s %13s%n", (Double) row.get("t"), row.get("taken") + "/" + scheduler.parallelism(),
@@ -144,32 +145,32 @@ final class Report {
     private void pinned(StringBuilder out) {
         out.append(String.format(Locale.ROOT, "%nPinned episodes (JFR jdk.VirtualThreadPinned, at least %d ms): %d, %s pinned in all%n",
                 options.pinnedThreshold().toMillis(), pinnedEvents.count(), millis(pinnedEvents.total())));
-        for (FrameGroups.Group group : pinnedEvents.ranked()) {
-            out.append(String.format(Locale.ROOT, "  %d x %s: median %s, max %s%s%n", group.count, group.frame, millis(group.median()), millis(group.max()),
-                    group.mostCommon(group.reasons).map(r -> ", " + r).orElse("")));
-            stack(out, group);
-        }
-        if (!seen.pinnedInDumps.isEmpty()) {
-            out.append("Mounted and blocked on their carriers, in the thread dumps (sightings):\n");
-            for (FrameGroups.Group group : seen.pinnedInDumps.ranked()) {
-                out.append(String.format(Locale.ROOT, "  %d x %s%s%n", group.count, group.frame,
-                        group.mostCommon(group.monitorOwners).map(o -> ", monitor held by " + o).orElse("")));
+        for (Verdict.Cause cause : pinnedEvents.causes()) {
+            for (FrameGroups.Group group : pinnedEvents.of(cause).ranked()) {
+                out.append(String.format(Locale.ROOT, "  %d x %s, %s: median %s, max %s%s%n", group.count, cause.words, group.frame, millis(group.median()),
+                        millis(group.max()), group.mostCommon(group.reasons).map(r -> ", " + r).orElse("")));
                 stack(out, group);
             }
         }
     }
 
-    /** What runs on the carriers: the thread dumps' mounted threads, or without dumps JFR's execution samples. */
+    /** What held the carriers, from the stacks of mounted threads; without any, what JFR's execution samples saw running. */
     private void running(StringBuilder out) {
-        FrameGroups groups = seen.hasThreadDumps() ? seen.runningInDumps : virtualSamples;
-        if (groups.isEmpty()) {
-            return;
-        }
-        out.append(seen.hasThreadDumps() ? "\nMounted and running, in the thread dumps (sightings):\n"
-                : "\nRunning on the carriers (JFR execution samples of virtual threads):\n");
-        for (FrameGroups.Group group : groups.ranked().stream().limit(5).toList()) {
-            out.append(String.format(Locale.ROOT, "  %d x %s%n", group.count, group.frame));
-            stack(out, group);
+        if (seen.mounted.count() > 0) {
+            out.append("\nWhat held the carriers, in the stacks of mounted virtual threads (Thread.print from JDK 25, thread dumps; sightings):\n");
+            for (Verdict.Cause cause : seen.mounted.causes()) {
+                for (FrameGroups.Group group : seen.mounted.of(cause).ranked().stream().limit(3).toList()) {
+                    out.append(String.format(Locale.ROOT, "  %d x %s, %s%s%n", group.count, cause.words, group.frame,
+                            group.mostCommon(group.monitorOwners).map(o -> ", monitor held by " + o).orElse("")));
+                    stack(out, group);
+                }
+            }
+        } else if (!virtualSamples.isEmpty()) {
+            out.append("\nRunning on the carriers (JFR execution samples of virtual threads):\n");
+            for (FrameGroups.Group group : virtualSamples.ranked().stream().limit(5).toList()) {
+                out.append(String.format(Locale.ROOT, "  %d x %s%n", group.count, group.frame));
+                stack(out, group);
+            }
         }
     }
 
@@ -213,32 +214,55 @@ final class Report {
         root.put("carriers", carriers);
         root.put("timeline", rows());
         root.put("pinnedEpisodes", groups(pinnedEvents));
-        root.put("pinnedInDumps", groups(seen.pinnedInDumps));
-        root.put("runningInDumps", groups(seen.runningInDumps));
-        root.put("runningSamples", groups(virtualSamples));
+        root.put("mounted", groups(seen.mounted));
+        root.put("runningSamples", groups(null, virtualSamples));
         root.put("virtualThreadsStartedPerSecond", Double.isNaN(startsPerSecond) ? null : startsPerSecond);
         root.put("threadDumps", seen.dumps);
+        Map<String, Object> sampling = new LinkedHashMap<>();
+        sampling.put("meanDumpMillis", seen.dumps == 0 ? null : seen.dumpTime.toMillis() / (double) seen.dumps);
+        sampling.put("dumpThreads", seen.dumpThreads);
+        sampling.put("summary", sampling(seen));
+        root.put("sampling", sampling);
         root.put("visibility", visibility.stream().map(x -> Map.of("sees", x.sees(), "what", x.what())).toList());
         root.put("skipped", skipped);
         return Json.write(root) + "\n";
     }
 
-    private static List<Map<String, Object>> groups(FrameGroups groups) {
+    private static List<Map<String, Object>> groups(Holds holds) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        holds.causes().forEach(cause -> list.addAll(groups(cause, holds.of(cause))));
+        return list;
+    }
+
+    private static List<Map<String, Object>> groups(Verdict.Cause cause, FrameGroups groups) {
         List<Map<String, Object>> list = new ArrayList<>();
         for (FrameGroups.Group group : groups.ranked()) {
             Map<String, Object> g = new LinkedHashMap<>();
+            g.put("cause", cause == null ? null : cause.name());
             g.put("frame", group.frame);
             g.put("count", group.count);
             g.put("totalMillis", group.total().toMillis());
             g.put("medianMillis", group.median().toMillis());
             g.put("reason", group.mostCommon(group.reasons).orElse(null));
             g.put("monitorOwner", group.mostCommon(group.monitorOwners).orElse(null));
-            g.put("nativeCaller", group.nativeCaller == null ? null : group.nativeCaller.qualifiedMethod());
+            g.put("note", group.mostCommon(group.notes).orElse(null));
             g.put("socket", group.socketIo == null ? null : group.socketIo.qualifiedMethod());
             g.put("stack", shown(group).stream().map(Frame::describe).toList());
             list.add(g);
         }
         return list;
+    }
+
+    /** How often the thread dumps came, what they cost, and what a wait between them may hide. */
+    static String sampling(Observation seen) {
+        if (!seen.hasThreadDumps()) {
+            return "no thread dumps";
+        }
+        double each = seen.dumpTime.toMillis() / (double) seen.dumps;
+        double apart = seen.dumps < 2 ? seen.length().toMillis() : seen.length().toMillis() / (double) (seen.dumps - 1);
+        return String.format(Locale.ROOT, "%d thread dumps of up to %,d threads, %.0f ms each, one every %s (at most %.0f %% of the time): a wait"
+                + " shorter than that is not seen in two dumps; the scheduler MXBean and JFR carry the wait between them where the JVM has them",
+                seen.dumps, seen.dumpThreads, each, millis(Duration.ofMillis((long) apart)), 100 * Sampler.DUMP_SHARE);
     }
 
     private static String dash(Object value) {
@@ -257,17 +281,21 @@ final class Report {
         list.add(seen.carrierPool != null
                 ? new Visibility(true, "carriers and the virtual thread each carries (jcmd Thread.print, every JDK): pool " + seen.carrierPool + "*")
                 : new Visibility(false, "which threads are carriers: none carried a virtual thread while watched"));
+        list.add(new Visibility(seen.printShowsMounted, seen.printShowsMounted
+                ? "the stack of each mounted virtual thread in every sample (jcmd Thread.print, JDK 25+)"
+                : "the stacks of mounted virtual threads in Thread.print (JDK 25+ shows them): only where a thread dump is taken"));
         list.add(schedulerMxBean
                 ? new Visibility(true, "the scheduler's parallelism, pool, mounted and queued virtual threads (jdk.management:type=VirtualThreadScheduler, JDK 24+)")
                 : new Visibility(false, "the scheduler's queue: this JVM has no VirtualThreadScheduler MXBean (JDK 24+); queued threads are not counted"));
         if (!seen.hasThreadDumps()) {
-            list.add(new Visibility(false, "thread dumps: " + (seen.noThreadDumps == null ? "none taken" : seen.noThreadDumps)
-                    + "; no thread's own wait for a carrier, no stacks of mounted threads"));
+            list.add(new Visibility(false, "thread dumps: " + (seen.noThreadDumps == null
+                    ? "none needed: the carriers were never all taken two samples running (a dump costs the target time in proportion to its threads)"
+                    : seen.noThreadDumps) + "; no thread's own wait for a carrier"));
         } else if (seen.dumpsRecordState) {
             list.add(new Visibility(true, "thread dumps with each thread's state, carrier and owned monitors (JDK 25+): "
-                    + "waits for a carrier, what mounted threads do, which frame holds a monitor (" + seen.dumps + " dumps)"));
+                    + "waits for a carrier, what mounted threads do, which frame holds a monitor: " + sampling(seen)));
         } else {
-            list.add(new Visibility(true, "thread dumps that list every virtual thread (" + seen.dumps + " dumps)"));
+            list.add(new Visibility(true, "thread dumps that list every virtual thread: " + sampling(seen)));
             list.add(new Visibility(false, "thread states: this JVM's dumps record none (JDK 25+ do), so only threads never run yet count as waiting"
                     + " (a lower bound) and the frame holding a monitor is not named"));
         }

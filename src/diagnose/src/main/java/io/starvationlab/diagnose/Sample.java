@@ -12,11 +12,11 @@ import java.time.Instant;
  * @param mounted        mounted virtual threads (scheduler MXBean, JDK 24+)
  * @param queued         virtual threads queued to start or continue (scheduler MXBean, JDK 24+)
  * @param waiting        virtual threads waiting for a carrier (thread dump)
- * @param pinned         mounted virtual threads blocked on their carrier (thread dump)
- * @param running        mounted virtual threads running code (thread dump)
+ * @param pinned         mounted virtual threads whose stacks show them holding the carrier blocked ({@link Stacks#hold})
+ * @param running        mounted virtual threads whose stacks show them computing
  * @param longestWait    the longest wait for a carrier seen so far (thread dumps)
  * @param heldIdle       carriers carrying the same virtual thread as at the last sample and using almost no CPU since:
- *                       blocked while mounted, i.e. pinned, seen without a thread dump ({@code Thread.print})
+ *                       blocked while mounted, seen without a stack ({@code Thread.print})
  */
 record Sample(Instant at, int poolSize, int carrying, double carrierCpuMillis, Integer mounted, Long queued, Integer waiting, Integer pinned,
         Integer running, Duration longestWait, int heldIdle) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -12,22 +13,35 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Samples the carriers every interval for the stated time: {@code Thread.print} (the carriers and what
- * they carry, every JDK), the scheduler MXBean (JDK 24+) and, where the target's files can be read, a
- * JSON thread dump (every virtual thread: who waits for a carrier, and what the mounted ones do).
+ * Samples the carriers every interval for the stated time: {@code Thread.print} (the carriers, what they carry
+ * and, from JDK 25, its stack: cheap, however many virtual threads live), the scheduler MXBean (JDK 24+) and,
+ * where the target's files can be read, a JSON thread dump (every virtual thread: who waits for a carrier,
+ * and what the mounted ones do). A dump costs the target and this tool time in proportion to its threads
+ * (seconds for 10,000), so it is taken only while every carrier is taken (two samples running: nobody waits
+ * for a carrier while one is free), and the next only once the last one's time is at most
+ * {@link #DUMP_SHARE} of the time since; the MXBean and JFR carry the wait in between.
  */
 final class Sampler {
 
+    /** The share of the time, while every carrier is taken, that thread dumps may take. */
+    static final double DUMP_SHARE = 0.1;
+
     private final TargetJvm target;
     private final Options options;
+    private final Stacks stacks;
     private final Observation observation;
     private Map<Long, Carriers.PlatformThread> lastCarriers = Map.of();
     private Instant lastAt;
+    private final int parallelism;
+    private long nextDumpNanos;
+    private boolean takenBefore;
 
-    Sampler(TargetJvm target, Options options, Stacks stacks) {
+    Sampler(TargetJvm target, Options options, Stacks stacks, int parallelism) {
         this.target = target;
         this.options = options;
-        this.observation = new Observation(Instant.now(), stacks);
+        this.stacks = stacks;
+        this.parallelism = parallelism;
+        this.observation = new Observation(Instant.now());
         this.observation.noThreadDumps = target.whyNoThreadDumps(options.threadDumps()).orElse(null);
     }
 
@@ -36,6 +50,7 @@ final class Sampler {
         long startNanos = System.nanoTime();
         long endNanos = startNanos + options.duration().toNanos();
         long next = startNanos;
+        nextDumpNanos = startNanos;
         while (System.nanoTime() < endNanos) {
             sampleOnce();
             next += intervalNanos;
@@ -66,15 +81,14 @@ final class Sampler {
         int poolSize = scheduler.map(s -> ((Number) s.get("PoolSize")).intValue()).orElse(pool.size());
 
         Integer waiting = null;
-        Integer pinned = null;
-        Integer running = null;
-        Optional<ThreadDump> dump = dump();
+        Map<Long, ThreadDump.Thread> dumped = new HashMap<>();
+        boolean everyCarrierTaken = Math.max(mounted == null ? 0 : mounted, carried.size()) >= parallelism;
+        Optional<ThreadDump> dump = everyCarrierTaken && takenBefore && System.nanoTime() >= nextDumpNanos ? dump() : Optional.empty();
+        takenBefore = everyCarrierTaken;
         if (dump.isPresent()) {
             ThreadDump d = dump.get();
             observation.waits.observe(d);
             int w = 0;
-            int p = 0;
-            int r = 0;
             for (ThreadDump.Thread thread : d.threads()) {
                 if (thread.waitingForCarrier(d.recordsState())) {
                     w++;
@@ -82,48 +96,60 @@ final class Sampler {
                         observation.pollersWaiting++;
                     }
                 }
-                boolean isMounted = thread.virtual() && (d.recordsState() ? thread.carrier() != null : carried.contains(thread.id()));
-                if (!isMounted || thread.stack().isEmpty()) {
-                    continue;
-                }
-                if (Stacks.blockedOnCarrier(thread.stack())) {
-                    p++;
-                    observation.pinnedInDumps.add(thread.stack(), null, null, thread.monitorOwners());
-                } else {
-                    r++;
-                    observation.runningInDumps.add(thread.stack(), null, null, List.of());
+                if (carried.contains(thread.id())) {
+                    dumped.put(thread.id(), thread);
                 }
             }
             waiting = w;
-            pinned = p;
-            running = r;
         }
-        observation.samples.add(new Sample(at, poolSize, carried.size(), cpu, mounted, queued, waiting, pinned, running,
-                dump.isPresent() ? observation.waits.longest().atLeast() : null, heldIdle(pool, at)));
-    }
-
-    /** Carriers that kept the same virtual thread since the last sample and used under a tenth of the time on CPU. */
-    private int heldIdle(List<Carriers.PlatformThread> pool, Instant at) {
-        int held = 0;
-        if (lastAt != null) {
-            double wallMillis = Duration.between(lastAt, at).toNanos() / 1e6;
-            for (Carriers.PlatformThread carrier : pool) {
-                Carriers.PlatformThread before = lastCarriers.get(carrier.id());
-                if (carrier.carrying() != null && before != null && carrier.carrying().equals(before.carrying())
-                        && carrier.cpuMillis() - before.cpuMillis() < 0.1 * wallMillis) {
-                    held++;
-                }
+        int pinned = 0;
+        int running = 0;
+        for (Carriers.PlatformThread carrier : pool) {
+            Mounted seen = carrier.mounted();
+            observation.printShowsMounted |= !seen.stack().isEmpty();
+            ThreadDump.Thread inDump = carrier.carrying() == null ? null : dumped.get(carrier.carrying());
+            if (seen.stack().isEmpty() && inDump != null) {
+                seen = seen.withStack(inDump.stack(), inDump.monitorOwners());
+            }
+            if (seen.stack().isEmpty()) {
+                continue;
+            }
+            Stacks.Hold hold = stacks.hold(seen, idle(carrier, at));
+            observation.mounted.add(hold, seen.stack(), null, null, seen.monitorOwners());
+            if (hold.cause() == Verdict.Cause.CPU_BOUND) {
+                running++;
+            } else {
+                pinned++;
             }
         }
+        boolean stacksSeen = pinned + running > 0;
+        observation.samples.add(new Sample(at, poolSize, carried.size(), cpu, mounted, queued, waiting, stacksSeen ? pinned : null,
+                stacksSeen ? running : null, dump.isPresent() ? observation.waits.longest().atLeast() : null, heldIdle(pool, at)));
         lastCarriers = pool.stream().collect(Collectors.toMap(Carriers.PlatformThread::id, c -> c, (a, b) -> a));
         lastAt = at;
-        return held;
+    }
+
+    /** Whether the carrier used under {@link Verdict#BUSY_CPU} of the time since the last sample on CPU; false where unknown. */
+    private boolean idle(Carriers.PlatformThread carrier, Instant at) {
+        Carriers.PlatformThread before = lastCarriers.get(carrier.id());
+        if (before == null || lastAt == null || !Double.isFinite(carrier.cpuMillis()) || !Double.isFinite(before.cpuMillis())) {
+            return false;
+        }
+        double wallMillis = Duration.between(lastAt, at).toNanos() / 1e6;
+        return carrier.cpuMillis() - before.cpuMillis() < Verdict.BUSY_CPU * wallMillis;
+    }
+
+    /** Carriers that kept the same virtual thread since the last sample and used almost no CPU since. */
+    private int heldIdle(List<Carriers.PlatformThread> pool, Instant at) {
+        return (int) pool.stream().filter(c -> c.carrying() != null && lastCarriers.containsKey(c.id())
+                && c.carrying().equals(lastCarriers.get(c.id()).carrying()) && idle(c, at)).count();
     }
 
     private Optional<ThreadDump> dump() {
         if (observation.noThreadDumps != null) {
             return Optional.empty();
         }
+        long begin = System.nanoTime();
         try {
             Optional<String> json = target.threadDumpJson();
             if (json.isEmpty()) {
@@ -133,8 +159,12 @@ final class Sampler {
             Set<Long> platform = new HashSet<>();
             Arrays.stream(target.platformThreadIds()).forEach(platform::add);
             ThreadDump dump = ThreadDump.parse(json.get(), platform);
+            long took = System.nanoTime() - begin;
             observation.dumps++;
             observation.dumpsRecordState |= dump.recordsState();
+            observation.dumpTime = observation.dumpTime.plusNanos(took);
+            observation.dumpThreads = Math.max(observation.dumpThreads, dump.threads().size());
+            nextDumpNanos = System.nanoTime() + (long) (took / DUMP_SHARE);
             return Optional.of(dump);
         } catch (IOException | RuntimeException e) {
             observation.noThreadDumps = "the JVM could not write or this tool could not read a thread dump: " + e.getMessage();

@@ -5,12 +5,23 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a virtual thread's stack says about its carrier: whether it blocks while mounted (pinned),
- * where a native frame holds it, whether it waits on a socket, and which frame to name: the innermost
- * application frame, the first from the top outside the JDK, common frameworks and drivers, and the
- * prefixes the user added with {@code --skip}.
+ * What a virtual thread's stack says about its carrier: what holds it ({@link #hold}), where a native frame
+ * sits, whether it waits on a socket, and which frame to name: the innermost application frame, the first
+ * from the top outside the JDK, common frameworks and drivers, and the prefixes the user added with {@code --skip}.
  */
 final class Stacks {
+
+    /**
+     * What holds a carrier, as one stack shows it.
+     *
+     * @param frame the frame named for it: the innermost application frame, or for a class initializer or a
+     *              class loader that blocks, its own frame
+     * @param note  what else the stack says of it (the native caller, the class waited for), or null
+     */
+    record Hold(Verdict.Cause cause, String frame, String note) {
+    }
+
+    private static final List<String> CLASS_LOADING = List.of("loadClass", "loadClassOrNull", "findClass");
 
     /** Never "the frame": the JDK, and frameworks and drivers whose frames sit between an application and its waits. */
     static final List<String> DEFAULT_SKIP = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "jakarta.", "kotlin.", "kotlinx.", "scala.",
@@ -35,6 +46,11 @@ final class Stacks {
         return frames.stream().filter(this::isApplication).findFirst();
     }
 
+    /** The name of the frame to show for a stack: its application frame's. */
+    String named(List<Frame> frames) {
+        return applicationFrame(frames).map(Frame::qualifiedMethod).orElse(FrameGroups.NO_APPLICATION_FRAME);
+    }
+
     boolean isApplication(Frame frame) {
         String name = frame.className();
         // lambda proxies and method-handle forms are generated, not written
@@ -42,6 +58,54 @@ final class Stacks {
             return false;
         }
         return skip.stream().noneMatch(name::startsWith);
+    }
+
+    /**
+     * What holds the carrier of a mounted virtual thread. Blocked where it is parked on its carrier, in
+     * {@code Object.wait} or entering a monitor, or where the carrier used almost no CPU ({@code carrierIdle}):
+     * then the innermost class initializer or class loader on the stack, else a native frame under Java code
+     * that blocks (an upcall), else a monitor (nothing else pins a parked thread without a native frame),
+     * else a native call. Not blocked, it computes.
+     */
+    Hold hold(Mounted mounted, boolean carrierIdle) {
+        List<Frame> frames = mounted.stack();
+        String named = named(frames);
+        if (mounted.initWaitFor() != null) {
+            return new Hold(Verdict.Cause.CLASS_INIT_WAIT, named, "waits for another thread to initialize " + mounted.initWaitFor());
+        }
+        boolean parked = blockedOnCarrier(frames) || mounted.waitingToLock();
+        if (!parked && !carrierIdle) {
+            return new Hold(Verdict.Cause.CPU_BOUND, named, null);
+        }
+        for (int i = 0; i < frames.size(); i++) {
+            Frame frame = frames.get(i);
+            if (frame.method().equals("<clinit>")) {
+                return new Hold(Verdict.Cause.CLASS_INIT, frame.qualifiedMethod(), null);
+            }
+            if (CLASS_LOADING.contains(frame.method())) {
+                // the loader's own frame names it, past the JDK's loaders it delegates to; below the last one, what asked for the class
+                int last = i;
+                while (last + 1 < frames.size() && CLASS_LOADING.contains(frames.get(last + 1).method())) {
+                    last++;
+                }
+                Frame loader = frames.subList(i, last + 1).stream().filter(f -> !isJdk(f)).findFirst().orElse(frame);
+                return new Hold(Verdict.Cause.CLASS_LOADING, loader.qualifiedMethod(), "loading a class for " + named(frames.subList(last + 1, frames.size())));
+            }
+        }
+        Optional<Frame> caller = nativeCaller(frames);
+        if (parked) {
+            return caller.map(c -> new Hold(Verdict.Cause.UPCALL, named, "a native frame is on the stack, below the call from " + c.qualifiedMethod()))
+                    .orElseGet(() -> new Hold(Verdict.Cause.SYNCHRONIZED, named, null));
+        }
+        Optional<Frame> call = frames.stream().takeWhile(f -> !isApplication(f))
+                .filter(f -> f.nativeMethod() || f.className().startsWith("jdk.internal.foreign.abi.DowncallStub")).findFirst()
+                .or(() -> frames.stream().limit(1).filter(Frame::nativeMethod).findFirst());
+        return new Hold(Verdict.Cause.NATIVE_CALL, named, call.map(c -> "the native call: " + c.qualifiedMethod())
+                .orElse("no native frame shown (a JSON dump hides FFM's stubs): a native call, or a wait inside the JVM"));
+    }
+
+    private static boolean isJdk(Frame frame) {
+        return frame.className().startsWith("java.") || frame.className().startsWith("jdk.") || frame.className().startsWith("sun.");
     }
 
     /** A virtual thread blocked while it keeps its carrier: parked on the carrier, or (JDK 21) in {@code Object.wait}. */

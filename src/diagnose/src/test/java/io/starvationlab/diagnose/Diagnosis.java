@@ -57,7 +57,7 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         try {
             Path json = Files.createTempFile("starvation-diagnose-", ".json");
             Files.delete(json);
-            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", jar().toAbsolutePath().toString(), "--seconds",
+            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", Project.diagnoseJar().toAbsolutePath().toString(), "--seconds",
                     String.valueOf(watch.toSeconds()), "--json", json.toString()));
             command.addAll(List.of(arguments));
             ChildProcess.Result result = ChildProcess.of(command).run(watch.plusMinutes(1));

@@ -1,6 +1,7 @@
 package io.starvationlab.diagnose;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.util.List;
 
@@ -23,6 +24,26 @@ class StacksTest {
             new Frame("com.example.Service", "handle", 12, false),
             new Frame("java.lang.VirtualThread", "run", 460, false),
             new Frame("jdk.internal.vm.Continuation", "enterSpecial", -1, true));
+
+    /** One carrier of the second service under each of its loads on JDK 25, whose Thread.print shows each mounted thread's stack. */
+    @Test
+    void whatHoldsEachCarrierAndTheFrameNamedComeFromItsMountedStack() {
+        List<Carriers.PlatformThread> carriers = Carriers.parse(Fixtures.read("thread-print-jdk25.txt")).stream().filter(t -> t.carrying() != null).toList();
+        Stacks stacks = new Stacks(List.of());
+        String app = "example.second.";
+        // the last carrier computes: its CPU time, not its stack, tells it from a native call
+        assertThat(carriers).extracting(c -> stacks.hold(c.mounted(), !c.name().endsWith("-7"))).extracting(Stacks.Hold::cause, Stacks.Hold::frame, Stacks.Hold::note)
+                .containsExactly(
+                        tuple(Verdict.Cause.NATIVE_CALL, app + "NativeWait.sleepInNative", "the native call: jdk.internal.foreign.abi.DowncallStub.invoke"),
+                        tuple(Verdict.Cause.CLASS_INIT, app + "ClassInit$Slow.<clinit>", null),
+                        tuple(Verdict.Cause.CLASS_INIT_WAIT, app + "ClassInit$Trigger.run", "waits for another thread to initialize " + app + "ClassInit$Slow"),
+                        tuple(Verdict.Cause.CLASS_LOADING, app + "ClassInit$Isolated.loadClass", "loading a class for " + app + "ClassInit$Trigger.run"),
+                        tuple(Verdict.Cause.UPCALL, app + "NativeWait.compare", "a native frame is on the stack, below the call from " + app + "NativeWait.call"),
+                        tuple(Verdict.Cause.SYNCHRONIZED, app + "SecondService$LegacyClient.fetch", null),
+                        tuple(Verdict.Cause.CPU_BOUND, app + "SecondService$Checksum.compute", null));
+        assertThat(carriers.get(5).mounted().monitorOwners()).extracting(Frame::qualifiedMethod).containsExactly(app + "SecondService$LegacyClient.fetch");
+        assertThat(stacks.hold(carriers.get(6).mounted(), true).cause()).as("the same stack on an idle carrier").isEqualTo(Verdict.Cause.NATIVE_CALL);
+    }
 
     @Test
     void theFrameIsTheInnermostOutsideTheJdkFrameworksAndSkippedPrefixes() {
@@ -58,6 +79,8 @@ class StacksTest {
         assertThat(Frame.ofDumpText("java.base/jdk.internal.misc.Unsafe.park(Native Method)"))
                 .isEqualTo(new Frame("jdk.internal.misc.Unsafe", "park", -1, true));
         assertThat(Frame.ofDumpText("Target.work(Target.java:15)").describe()).isEqualTo("Target.work:15");
+        assertThat(Frame.ofDumpText("\tat java.lang.invoke.LambdaForm$MH/0x000000007b047000.invoke(java.base@25.0.3/LambdaForm$MH)"))
+                .as("a Thread.print line, a hidden class").isEqualTo(new Frame("java.lang.invoke.LambdaForm$MH", "invoke", -1, false));
     }
 
     @Test

@@ -14,8 +14,8 @@ class VerdictTest {
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     private static final Duration THRESHOLD = Duration.ofMillis(500);
     private static final Stacks STACKS = new Stacks(List.of());
-    private static final TargetJvm.Facts JDK21 = facts(21, null);
-    private static final TargetJvm.Facts JDK25 = facts(25, null);
+    private static final TargetJvm.Facts JDK21 = facts(21, null, null);
+    private static final TargetJvm.Facts JDK25 = facts(25, null, null);
 
     private static final List<Frame> PINNED_IN_MONITOR = List.of(Frame.ofDumpText("java.base/java.lang.VirtualThread.parkOnCarrierThread(VirtualThread.java:677)"),
             Frame.ofDumpText("java.base/java.lang.Thread.sleep(Thread.java:507)"), Frame.ofDumpText("com.example.Legacy.fetch(Legacy.java:9)"));
@@ -32,14 +32,32 @@ class VerdictTest {
         seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
         seen.waits.observe(new ThreadDump(T0.plusMillis(1500), List.of(waiting(7, T0.plusMillis(1500))), true));
         for (int i = 0; i < 40; i++) {
-            seen.pinnedInDumps.add(PINNED_IN_MONITOR, null, null, List.of(PINNED_IN_MONITOR.get(2)));
+            mounted(seen, PINNED_IN_MONITOR, List.of(PINNED_IN_MONITOR.get(2)), false);
         }
-        Verdict verdict = judge(seen, new FrameGroups(STACKS), List.of(), JDK25);
+        mounted(seen, COMPUTING, List.of(), false);
+        Verdict verdict = judge(seen, new Holds(), List.of(), facts(25, null, 1));
         assertThat(verdict.starved()).isTrue();
         assertThat(verdict.inferredWait()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.SYNCHRONIZED);
         assertThat(verdict.frame()).isEqualTo("com.example.Legacy.fetch");
-        assertThat(verdict.details()).anyMatch(d -> d.startsWith("holds a monitor: com.example.Legacy.fetch"));
+        assertThat(verdict.details()).anyMatch(d -> d.startsWith("holds a monitor: com.example.Legacy.fetch"))
+                .anyMatch(d -> d.startsWith("-XX:LockingMode=1 (legacy locking) keeps"));
+        assertThat(verdict.pinnedShare()).isCloseTo(40 / 41.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    /** Seen mounted, a thread that sits in Java code on a carrier that uses no CPU is in a native call the JDK records nothing of. */
+    @Test
+    void aCarrierHeldWithoutCpuByJavaCodeIsANativeCallWhichNoEventRecords() {
+        Observation seen = observation(10, 4, 60L, null);
+        seen.noThreadDumps = "remote";
+        for (int i = 0; i < 30; i++) {
+            mounted(seen, COMPUTING, List.of(), true);
+        }
+        Verdict verdict = judge(seen, new Holds(), List.of(T0), JDK25);
+        assertThat(verdict.starved()).as("60 queued, one start in 5 s: %s", verdict.waitBasis()).isTrue();
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.NATIVE_CALL);
+        assertThat(verdict.frame()).isEqualTo("com.example.Checksum.compute");
+        assertThat(verdict.details()).anyMatch(d -> d.contains("the carriers used 0.01 CPU each") && d.contains("the JDK records no event for it"));
     }
 
     @Test
@@ -48,49 +66,55 @@ class VerdictTest {
         seen.dumps = 10;
         seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
         seen.waits.observe(new ThreadDump(T0.plusSeconds(4), List.of(waiting(7, T0.plusSeconds(4))), true));
-        seen.pinnedInDumps.add(PINNED_ON_SOCKET, null, null, List.of());
-        assertThat(judge(seen, new FrameGroups(STACKS), List.of(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
-        assertThat(judge(seen, new FrameGroups(STACKS), List.of(), facts(25, "1")).cause()).as("platform pollers wake the read")
-                .isEqualTo(Verdict.Cause.PINNED);
-        assertThat(judge(seen, new FrameGroups(STACKS), List.of(), JDK21).cause()).as("JDK 21's pollers are platform threads")
-                .isEqualTo(Verdict.Cause.PINNED);
+        mounted(seen, PINNED_ON_SOCKET, List.of(), false);
+        assertThat(judge(seen, new Holds(), List.of(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
+        assertThat(judge(seen, new Holds(), List.of(), facts(25, "1", null)).cause()).as("platform pollers wake the read")
+                .isEqualTo(Verdict.Cause.SYNCHRONIZED);
+        assertThat(judge(seen, new Holds(), List.of(), JDK21).cause()).as("JDK 21's pollers are platform threads")
+                .isEqualTo(Verdict.Cause.SYNCHRONIZED);
     }
 
     @Test
     void withoutDumpsTheSchedulerQueueAndTheStartRateGiveTheWaitByLittlesLaw() {
         Observation seen = observation(20, 4, 60L, null);
         seen.noThreadDumps = "remote";
-        FrameGroups samples = new FrameGroups(STACKS);
-        samples.add(COMPUTING, null, null, List.of());
+        FrameGroups samples = new FrameGroups();
+        samples.add(STACKS.named(COMPUTING), COMPUTING, null, null, null, List.of());
         List<Instant> starts = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             starts.add(T0.plusMillis(25L * i)); // 40 a second over the 5 s window
         }
-        Verdict verdict = judge(seen, new FrameGroups(STACKS), samples, JDK25, starts);
+        Verdict verdict = judge(seen, new Holds(), samples, JDK25, starts);
         assertThat(verdict.inferredWait()).isBetween(Duration.ofMillis(1400), Duration.ofMillis(1600));
         assertThat(verdict.waitBasis()).contains("Little's law");
         assertThat(verdict.starved()).isTrue();
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.CPU_BOUND);
         assertThat(verdict.frame()).isEqualTo("com.example.Checksum.compute");
+
+        seen.noThreadDumps = null;
+        seen.dumps = 2;
+        seen.dumpsRecordState = true;
+        assertThat(judge(seen, new Holds(), samples, JDK25, starts).waitBasis()).as("two dumps 5 s apart see no wait under 5 s")
+                .contains("Little's law");
     }
 
     @Test
     void jdk21SeenFromAfarInfersNoWaitAndJudgesFromCarriersTaken() {
         Observation seen = observation(20, 4, null, null);
         seen.noThreadDumps = "remote";
-        FrameGroups pinned = new FrameGroups(STACKS);
+        Holds pinned = new Holds();
         for (int i = 0; i < 200; i++) {
-            pinned.add(PINNED_IN_MONITOR, Duration.ofMillis(100), null, List.of());
+            pinned.add(STACKS.hold(new Mounted(PINNED_IN_MONITOR, List.of(), null, false), true), PINNED_IN_MONITOR, Duration.ofMillis(100), null, List.of());
         }
-        Verdict verdict = judge(seen, pinned, new FrameGroups(STACKS), JDK21);
+        Verdict verdict = judge(seen, pinned, new FrameGroups(), JDK21);
         assertThat(verdict.inferredWait()).isNull();
         assertThat(verdict.starved()).as("every carrier taken in every sample").isTrue();
-        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.SYNCHRONIZED);
         assertThat(verdict.pinnedShare()).isGreaterThan(0.9);
 
         Observation idle = observation(20, 1, null, null);
         idle.noThreadDumps = "remote";
-        assertThat(judge(idle, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK21).starved()).isFalse();
+        assertThat(judge(idle, new Holds(), new FrameGroups(), JDK21).starved()).isFalse();
     }
 
     @Test
@@ -98,16 +122,17 @@ class VerdictTest {
         Observation seen = observation(20, 4, null, 0);
         seen.dumps = 20;
         for (int i = 0; i < 40; i++) {
-            seen.pinnedInDumps.add(PINNED_IN_MONITOR, null, null, List.of());
+            mounted(seen, PINNED_IN_MONITOR, List.of(), false);
         }
-        Verdict verdict = judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK21);
+        Verdict verdict = judge(seen, new Holds(), new FrameGroups(), JDK21);
         assertThat(verdict.inferredWait()).isEqualTo(Duration.ZERO);
         assertThat(verdict.waitBasis()).contains("only threads never run yet");
         assertThat(verdict.starved()).isTrue();
-        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
+        assertThat(verdict.cause()).isEqualTo(Verdict.Cause.SYNCHRONIZED);
+        assertThat(verdict.details()).contains("a virtual thread blocking inside synchronized keeps its carrier on JDK 21-23 (JEP 491, JDK 24, ends it)");
 
         seen.dumpsRecordState = true;
-        assertThat(judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK25).starved())
+        assertThat(judge(seen, new Holds(), new FrameGroups(), JDK25).starved())
                 .as("dumps with states see every waiting thread: carriers taken with nobody waiting is not starvation").isFalse();
     }
 
@@ -116,9 +141,9 @@ class VerdictTest {
     void carriersHeldIdleWithoutAnEndedPinAreStillPinned() {
         Observation seen = observation(20, 4, 60L, null, 4);
         seen.noThreadDumps = "remote";
-        FrameGroups samples = new FrameGroups(STACKS);
-        samples.add(COMPUTING, null, null, List.of());
-        Verdict verdict = judge(seen, new FrameGroups(STACKS), samples, JDK25, List.of());
+        FrameGroups samples = new FrameGroups();
+        samples.add(STACKS.named(COMPUTING), COMPUTING, null, null, null, List.of());
+        Verdict verdict = judge(seen, new Holds(), samples, JDK25, List.of());
         assertThat(verdict.starved()).as("60 queued and nothing started: %s", verdict.waitBasis()).isTrue();
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.PINNED);
         assertThat(verdict.pinnedShare()).isEqualTo(1.0);
@@ -129,22 +154,26 @@ class VerdictTest {
     void shortWaitsAreNotStarvation() {
         Observation seen = observation(10, 2, 0L, 0);
         seen.dumps = 10;
-        seen.runningInDumps.add(COMPUTING, null, null, List.of());
-        Verdict verdict = judge(seen, new FrameGroups(STACKS), new FrameGroups(STACKS), JDK25);
+        mounted(seen, COMPUTING, List.of(), false);
+        Verdict verdict = judge(seen, new Holds(), new FrameGroups(), JDK25);
         assertThat(verdict.starved()).isFalse();
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.NONE);
         assertThat(verdict.frame()).isNull();
     }
 
-    private static Verdict judge(Observation seen, FrameGroups pinned, List<Instant> starts, TargetJvm.Facts facts) {
-        return judge(seen, pinned, new FrameGroups(STACKS), facts, starts);
+    private static void mounted(Observation seen, List<Frame> stack, List<Frame> owners, boolean carrierIdle) {
+        seen.mounted.add(STACKS.hold(new Mounted(stack, owners, null, false), carrierIdle), stack, null, null, owners);
     }
 
-    private static Verdict judge(Observation seen, FrameGroups pinned, FrameGroups samples, TargetJvm.Facts facts) {
+    private static Verdict judge(Observation seen, Holds pinned, List<Instant> starts, TargetJvm.Facts facts) {
+        return judge(seen, pinned, new FrameGroups(), facts, starts);
+    }
+
+    private static Verdict judge(Observation seen, Holds pinned, FrameGroups samples, TargetJvm.Facts facts) {
         return judge(seen, pinned, samples, facts, List.of());
     }
 
-    private static Verdict judge(Observation seen, FrameGroups pinned, FrameGroups samples, TargetJvm.Facts facts, List<Instant> starts) {
+    private static Verdict judge(Observation seen, Holds pinned, FrameGroups samples, TargetJvm.Facts facts, List<Instant> starts) {
         return Verdict.judge(seen, pinned, samples, starts, 4, facts, THRESHOLD);
     }
 
@@ -154,7 +183,7 @@ class VerdictTest {
     }
 
     private static Observation observation(int count, int carrying, Long queued, Integer waiting, int heldIdle) {
-        Observation seen = new Observation(T0, STACKS);
+        Observation seen = new Observation(T0);
         for (int i = 0; i < count; i++) {
             seen.samples.add(new Sample(T0.plusMillis(250L * i), 4, carrying, 10.0 * i, queued == null ? null : carrying, queued, waiting, null, null,
                     null, heldIdle));
@@ -167,7 +196,7 @@ class VerdictTest {
         return new ThreadDump.Thread(id, "", true, "RUNNABLE", null, List.of(), List.of(), at);
     }
 
-    private static TargetJvm.Facts facts(int feature, String pollerMode) {
-        return new TargetJvm.Facts(1, feature + ".0.1", "test", feature, "Linux", 4, null, null, pollerMode, null, "/tmp", T0.minusSeconds(60));
+    private static TargetJvm.Facts facts(int feature, String pollerMode, Integer lockingMode) {
+        return new TargetJvm.Facts(1, feature + ".0.1", "test", feature, "Linux", 4, null, null, pollerMode, lockingMode, "/tmp", T0.minusSeconds(60));
     }
 }

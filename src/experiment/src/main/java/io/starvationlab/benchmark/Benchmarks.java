@@ -13,8 +13,8 @@ import io.starvationlab.harness.LabClient;
  * Runs one benchmark: it prints its figures and writes them to {@code target/benchmarks/<name>.json};
  * it asserts nothing (the tests do, with generous bounds).
  * <p>
- * {@code Benchmarks overhead|overload|soak|meter [--minutes N]}: see {@link OverheadBenchmark},
- * {@link OverloadBenchmark}, {@link SoakBenchmark} and {@link MeterBenchmark}.
+ * {@code Benchmarks overhead|overload|soak|meter|diagnosis [--minutes N]}: see {@link OverheadBenchmark},
+ * {@link OverloadBenchmark}, {@link SoakBenchmark}, {@link MeterBenchmark} and {@link DiagnosisBenchmark}.
  */
 public final class Benchmarks {
 
@@ -25,7 +25,7 @@ public final class Benchmarks {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            throw new IllegalArgumentException("usage: Benchmarks overhead|overload|soak|meter [--minutes N]");
+            throw new IllegalArgumentException("usage: Benchmarks overhead|overload|soak|meter|diagnosis [--minutes N]");
         }
         double minutes = args.length >= 3 && args[1].equals("--minutes") ? Double.parseDouble(args[2]) : 30;
         Map<String, Object> figures = switch (args[0]) {
@@ -33,6 +33,7 @@ public final class Benchmarks {
             case "overload" -> OverloadBenchmark.run();
             case "soak" -> SoakBenchmark.run(Duration.ofSeconds((long) (minutes * 60)));
             case "meter" -> MeterBenchmark.run();
+            case "diagnosis" -> DiagnosisBenchmark.run();
             default -> throw new IllegalArgumentException("unknown benchmark " + args[0]);
         };
         Files.createDirectories(OUT);

@@ -26,9 +26,9 @@ public final class Project {
         return built(System.getProperty("lab.app.jar", resolve("src/service/target/quarkus-app/quarkus-run.jar").toString()), "src/service");
     }
 
-    /** The diagnosis jar users run: the diagnose module's artifact. */
+    /** The diagnosis jar users run: {@code lab.diagnose.jar} when set (another build, to compare), else the diagnose module's artifact. */
     public static Path diagnoseJar() {
-        return built(resolve("src/diagnose/target/starvation-diagnose.jar").toString(), "src/diagnose");
+        return built(System.getProperty("lab.diagnose.jar", resolve("src/diagnose/target/starvation-diagnose.jar").toString()), "src/diagnose");
     }
 
     /** The second service's jar, its libraries beside it in {@code lib/}. */

@@ -54,9 +54,21 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
         return keep(SecondServiceProcess.start(jdk, logs(), name));
     }
 
+    /** The second service on {@code jdk} with these JVM flags. */
+    public SecondServiceProcess secondService(Jdks.Jdk jdk, List<String> flags, String name) {
+        return keep(SecondServiceProcess.start(jdk, flags, logs(), name));
+    }
+
     /** Anything else to close with the test, or with the class when started before the tests; returned as given. */
     public <T extends AutoCloseable> T keep(T resource) {
         (inTest ? forTest : forClass).push(resource);
+        return resource;
+    }
+
+    /** A server a test starts for the tests after it too: closed with the class, wherever it was started. */
+    public <T extends AutoCloseable> T keepForClass(T resource) {
+        forTest.remove(resource);
+        forClass.push(resource);
         return resource;
     }
 

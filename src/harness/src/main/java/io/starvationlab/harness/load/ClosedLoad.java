@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -49,7 +50,7 @@ public final class ClosedLoad implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long stoppedAt;
 
-    private ClosedLoad(HttpClient client, boolean ownsClient, URI target, int concurrency, Duration requestTimeout, boolean keepEach) {
+    private ClosedLoad(HttpClient client, boolean ownsClient, URI target, int concurrency, Duration requestTimeout, boolean keepEach, boolean async) {
         this.outcomes = keepEach ? new ConcurrentLinkedQueue<>() : null;
         this.client = client;
         this.ownsClient = ownsClient;
@@ -57,23 +58,35 @@ public final class ClosedLoad implements AutoCloseable {
         this.waitNanos = ownWait(target).toNanos();
         HttpRequest request = HttpRequest.newBuilder(target).timeout(requestTimeout).GET().build();
         for (int i = 0; i < concurrency; i++) {
-            workers.add(Thread.ofPlatform().daemon().name("load-worker-" + i).stackSize(256 * 1024).start(() -> loop(request)));
+            if (async) {
+                sendAsync(request, true);
+            } else {
+                workers.add(Thread.ofPlatform().daemon().name("load-worker-" + i).stackSize(256 * 1024).start(() -> loop(request)));
+            }
         }
     }
 
     /** Starts {@code concurrency} workers hammering {@code target} over HTTP/1.1, a connection each. */
     public static ClosedLoad start(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, false);
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, false, false);
     }
 
     /** As {@link #start}, keeping every answer for {@link Result#outcomes()}. */
     public static ClosedLoad startKeepingEach(URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, true);
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, true, false);
+    }
+
+    /**
+     * As {@link #startKeepingEach}, each client a chain of asynchronous requests instead of a thread: tens of
+     * thousands of clients without as many threads, whose switching would cost two cores more than the service does.
+     */
+    public static ClosedLoad startAsyncKeepingEach(URI target, int concurrency, Duration requestTimeout) {
+        return new ClosedLoad(http1Client(), true, target, concurrency, requestTimeout, true, true);
     }
 
     /** As {@link #start}, through {@code client}, which the caller shares and closes (an HTTP/2 one multiplexes every load on one connection). */
     public static ClosedLoad startThrough(HttpClient client, URI target, int concurrency, Duration requestTimeout) {
-        return new ClosedLoad(client, false, target, concurrency, requestTimeout, false);
+        return new ClosedLoad(client, false, target, concurrency, requestTimeout, false, false);
     }
 
     /**
@@ -114,23 +127,44 @@ public final class ClosedLoad implements AutoCloseable {
                 } catch (InterruptedException e) {
                     return;
                 }
-                int status = response == null ? 0 : response.statusCode();
-                long took = System.nanoTime() - start;
-                latencies.record(took, status);
-                if (running && status == 200) {
-                    okWhileRunning.increment();
-                    okAnsweredAt.add(start + took);
-                }
-                if (outcomes != null) {
-                    outcomes.add(new Outcome(status, response == null ? null : response.headers().firstValue("Retry-After").orElse(null),
-                            took / 1_000_000, start));
-                }
+                record(response, start);
                 if (response == null) {
                     LabServer.sleep(Duration.ofMillis(50)); // a refused connection fails at once: do not spin
                 }
             }
         } finally {
             stopped.countDown();
+        }
+    }
+
+    /** One client of an asynchronous load: the next request goes when this one is answered, until the load stops. */
+    private void sendAsync(HttpRequest request, boolean first) {
+        long start = System.nanoTime();
+        if (first) {
+            allSendingAt.accumulateAndGet(start, Math::max);
+        }
+        client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+            record(response, start);
+            if (!running) {
+                stopped.countDown();
+            } else if (response == null) {
+                CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> sendAsync(request, false));
+            } else {
+                sendAsync(request, false);
+            }
+        });
+    }
+
+    private void record(HttpResponse<Void> response, long start) {
+        int status = response == null ? 0 : response.statusCode();
+        long took = System.nanoTime() - start;
+        latencies.record(took, status);
+        if (running && status == 200) {
+            okWhileRunning.increment();
+            okAnsweredAt.add(start + took);
+        }
+        if (outcomes != null) {
+            outcomes.add(new Outcome(status, response == null ? null : response.headers().firstValue("Retry-After").orElse(null), took / 1_000_000, start));
         }
     }
 
