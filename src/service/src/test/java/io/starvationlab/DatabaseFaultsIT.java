@@ -59,11 +59,9 @@ class DatabaseFaultsIT {
         lab = new LabClient(server.baseUri());
     }
 
+    /** The database the tests stopped and started again: the last one. */
     @AfterAll
-    static void stop() throws IOException {
-        if (server != null) {
-            server.close();
-        }
+    static void stopTheDatabase() throws IOException {
         if (database != null) {
             database.close();
         }

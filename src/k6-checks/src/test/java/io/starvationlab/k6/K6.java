@@ -16,9 +16,8 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.ChildProcess;
-import io.starvationlab.harness.LabClient;
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.K6Binary;
+import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.Project;
 
 /**

@@ -4,21 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Servers;
 
 /**
  * {@code k6/own-service.js} on a real k6 against a service that is not the lab ({@code src/second-service}: the
@@ -30,22 +28,17 @@ import io.starvationlab.harness.Project;
 class K6SecondServiceIT {
 
     private static K6 k6;
+    @RegisterExtension
+    static final Servers servers = new Servers();
     private static SecondServiceProcess service;
 
     @BeforeAll
     static void startTheService() {
         k6 = K6.find("K6SecondServiceIT: the suite given only the second service's URLs names /hello starved and /health untouched");
         Jdks.Jdk current = Jdks.current();
-        // the native wait is an FFM upcall, final from JDK 22 (on 21 the service needs --enable-preview)
+        // the native wait is an FFM upcall, final from JDK 22 (on 21 the service answers 501)
         assumeTrue(new ServerJdk(current.feature()).hasFfm(), "FFM is final from JDK 22; the tests run on JDK " + current.feature());
-        service = SecondServiceProcess.start(current, Project.testLogs(), "k6-second-service");
-    }
-
-    @AfterAll
-    static void stopTheService() {
-        if (service != null) {
-            service.close();
-        }
+        service = servers.secondService(current, "k6-second-service");
     }
 
     @Test

@@ -9,18 +9,18 @@ import java.util.Map;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
-import org.junit.jupiter.api.AfterAll;
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.ServiceConditions;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.ServiceConditions;
 
 /**
  * The k6 suite on a real k6 against the packaged service: k6 accepts the options of every layout
@@ -34,20 +34,15 @@ class K6SuiteIT {
     private static final Path CASES = Project.caseFile("prediction-cases.json");
     private static final Path FIXTURES = Project.resolve("src/k6-checks/src/test/node/fixtures");
 
+    @RegisterExtension
+    static final Servers servers = new Servers();
     private static K6 k6;
     private static LabServer server;
 
     @BeforeAll
     static void startTheService() {
         k6 = K6.find("K6SuiteIT: the suite's options in every layout, broken scripts refused, smoke.js and the quick starvation.js against the service");
-        server = LabServer.start(List.of(), Map.of(), Project.testLogs(), "k6-suite");
-    }
-
-    @AfterAll
-    static void stopTheService() {
-        if (server != null) {
-            server.close();
-        }
+        server = servers.lab("k6-suite", Map.of());
     }
 
     @Test
