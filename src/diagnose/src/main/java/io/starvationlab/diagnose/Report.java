@@ -289,7 +289,8 @@ final class Report {
                 : new Visibility(false, "the scheduler's queue: this JVM has no VirtualThreadScheduler MXBean (JDK 24+); queued threads are not counted"));
         if (!seen.hasThreadDumps()) {
             list.add(new Visibility(false, "thread dumps: " + (seen.noThreadDumps == null
-                    ? "none needed: the carriers were never all taken two samples running (a dump costs the target time in proportion to its threads)"
+                    ? "none needed: the carriers were never all taken, with threads queued, for " + Sampler.PRESSURE.toSeconds()
+                            + " s (a dump costs the target time in proportion to its threads)"
                     : seen.noThreadDumps) + "; no thread's own wait for a carrier"));
         } else if (seen.dumpsRecordState) {
             list.add(new Visibility(true, "thread dumps with each thread's state, carrier and owned monitors (JDK 25+): "

@@ -17,14 +17,17 @@ import java.util.stream.Collectors;
  * and, from JDK 25, its stack: cheap, however many virtual threads live), the scheduler MXBean (JDK 24+) and,
  * where the target's files can be read, a JSON thread dump (every virtual thread: who waits for a carrier,
  * and what the mounted ones do). A dump costs the target and this tool time in proportion to its threads
- * (seconds for 10,000), so it is taken only while every carrier is taken (two samples running: nobody waits
- * for a carrier while one is free), and the next only once the last one's time is at most
- * {@link #DUMP_SHARE} of the time since; the MXBean and JFR carry the wait in between.
+ * (seconds for 10,000), so it is taken only once every carrier has been taken, with threads queued where the
+ * MXBean counts them, for {@link #PRESSURE} (nobody waits for a carrier while one is free), and the next only
+ * once the last one's time is at most {@link #DUMP_SHARE} of the time since; the MXBean and JFR carry the
+ * wait in between.
  */
 final class Sampler {
 
     /** The share of the time, while every carrier is taken, that thread dumps may take. */
     static final double DUMP_SHARE = 0.1;
+    /** How long every carrier must have been taken before a dump: a busy service takes them all for moments. */
+    static final Duration PRESSURE = Duration.ofSeconds(1);
 
     private final TargetJvm target;
     private final Options options;
@@ -34,7 +37,7 @@ final class Sampler {
     private Instant lastAt;
     private final int parallelism;
     private long nextDumpNanos;
-    private boolean takenBefore;
+    private Instant pressedSince;
 
     Sampler(TargetJvm target, Options options, Stacks stacks, int parallelism) {
         this.target = target;
@@ -82,9 +85,10 @@ final class Sampler {
 
         Integer waiting = null;
         Map<Long, ThreadDump.Thread> dumped = new HashMap<>();
-        boolean everyCarrierTaken = Math.max(mounted == null ? 0 : mounted, carried.size()) >= parallelism;
-        Optional<ThreadDump> dump = everyCarrierTaken && takenBefore && System.nanoTime() >= nextDumpNanos ? dump() : Optional.empty();
-        takenBefore = everyCarrierTaken;
+        boolean pressed = Math.max(mounted == null ? 0 : mounted, carried.size()) >= parallelism && (queued == null || queued > 0);
+        pressedSince = !pressed ? null : pressedSince == null ? at : pressedSince;
+        boolean due = pressed && !Duration.between(pressedSince, at).minus(PRESSURE).isNegative() && System.nanoTime() >= nextDumpNanos;
+        Optional<ThreadDump> dump = due ? dump() : Optional.empty();
         if (dump.isPresent()) {
             ThreadDump d = dump.get();
             observation.waits.observe(d);
