@@ -1,11 +1,11 @@
 // The monitoring objects of the rendered base as the cluster reads them: the intervals kube-prometheus-
 // stack and Grafana would run them at (checks/monitoring.mjs), the dashboard's layout, the alert rules
 // through promtool (check rules, and the unit tests in promtool/alerts.test.yaml) with what their
-// annotations promise the on-call, and check-metric-names.mjs: every metric and label the rules and the
-// dashboard read exists in a live scrape of the packaged service (LIVE_SCRAPE: ObservabilityIT writes it
-// after every mode, probe and health endpoint was called once, earlier in ./mvnw verify) and in
-// fixtures/scrape-jdk25.txt, the same on JDK 25 with its lab_container_* and lab_jvm_* families as a pod
-// of 4 CPUs and 1 GiB shows them.
+// annotations promise the on-call, the PromQL docs/ shows as what they run, and check-metric-names.mjs:
+// every metric and label the rules and the dashboard read exists in a live scrape of the packaged service
+// (LIVE_SCRAPE: ObservabilityIT writes it after every mode, probe and health endpoint was called once,
+// earlier in ./mvnw verify) and in fixtures/scrape-jdk25.txt, the same on JDK 25 with its lab_container_*
+// and lab_jvm_* families as a pod of 4 CPUs and 1 GiB shows them.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -123,6 +123,18 @@ describe('alert rules', () => {
       assert.equal(url.split('#')[0], base, `${alert}: the base of runbook.yaml`);
       assert.ok(description.includes(`${path}#${anchor}`), `${alert}: description names the runbook ${path}#${anchor}`);
       assert.ok(anchors.has(anchor), `${alert}: ${url} is no subsection of docs/runbook.md's "## Alerts" (${[...anchors].join(', ')})`);
+    }
+  });
+
+  test('the PromQL the docs show is what the rules and the dashboard run', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    const bare = (/** @type {string} */ promql) => promql.replace(/\s+/g, '');
+    const run = expressionsOf(objects).map(({ expr }) => bare(expr));
+    for (const doc of ['observability.md', 'alerts.md', 'runbook.md']) {
+      const blocks = [...readFileSync(join(REPO, 'docs', doc), 'utf8').matchAll(/^\s*```promql\n([\s\S]*?)^\s*```/gm)].map((m) => m[1]);
+      assert.ok(blocks.length > 0, `docs/${doc} shows the PromQL it means`);
+      for (const block of blocks) assert.ok(run.some((expr) => expr.includes(bare(block))), `docs/${doc}: no rule or dashboard query runs ${block}`);
     }
   });
 });
