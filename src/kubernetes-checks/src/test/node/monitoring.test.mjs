@@ -106,7 +106,7 @@ describe('alert rules', () => {
     }
   });
 
-  test('every alert tells the on-call where to look, and its runbook exists', (t) => {
+  test('every alert tells the on-call where to look, its runbook exists, and the docs show the PromQL it runs', (t) => {
     const objects = renderFor(t, 'base');
     if (!objects) return;
     const base = parse(readFileSync(join(KUBERNETES, 'base/monitoring/runbook.yaml'), 'utf8')).data.base;
@@ -124,11 +124,7 @@ describe('alert rules', () => {
       assert.ok(description.includes(`${path}#${anchor}`), `${alert}: description names the runbook ${path}#${anchor}`);
       assert.ok(anchors.has(anchor), `${alert}: ${url} is no subsection of docs/runbook.md's "## Alerts" (${[...anchors].join(', ')})`);
     }
-  });
-
-  test('the PromQL the docs show is what the rules and the dashboard run', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+    // the PromQL the docs show is what the rules and the dashboard run
     const bare = (/** @type {string} */ promql) => promql.replace(/\s+/g, '');
     const run = expressionsOf(objects).map(({ expr }) => bare(expr));
     for (const doc of ['observability.md', 'alerts.md', 'runbook.md']) {
