@@ -37,20 +37,22 @@ export function findTool(name) {
 }
 
 /**
- * The program's path; else the test is skipped with the reason (outside CI) or fails (in CI).
+ * What a check needs and the machine lacks: in CI (CI=true) the check fails, elsewhere it is skipped, loudly.
  *
  * @param {import('node:test').TestContext} t
- * @param {string} name
- * @returns {string | null} null when the test was skipped: return at once
+ * @param {string} message what is missing
+ * @returns {null} the test was skipped: return at once
  */
-export function requireTool(t, name) {
-  const found = findTool(name);
-  if (found) return found;
-  const message = `${name} is not on the PATH (${HINTS[name] ?? 'install it'})`;
+export function missing(t, message) {
   if (process.env.CI === 'true') throw new Error(`${message}: required in CI`);
   process.stderr.write(`\nSKIPPED (${t.name}): ${message}\n`);
   t.skip(message);
   return null;
+}
+
+/** @param {import('node:test').TestContext} t @param {string} name @returns {string | null} the program's path, or null: skipped */
+export function requireTool(t, name) {
+  return findTool(name) ?? missing(t, `${name} is not on the PATH (${HINTS[name] ?? 'install it'})`);
 }
 
 /**
