@@ -15,7 +15,7 @@ import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
 import { checkPolicy } from './policy.mjs';
-import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, REPO } from './render.mjs';
+import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, PLAN, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
 
 /**
@@ -143,7 +143,7 @@ const needBuilt = (state, images) => images.filter((i) => !state.images.has(i)).
 /** @param {Record<string, string>} env the environment k6's init code sees @returns {string[]} */
 function k6Accepts(env) {
   try {
-    buildLayout(env, JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8')));
+    buildLayout(env, PLAN);
     return [];
   } catch (error) {
     return [`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`];

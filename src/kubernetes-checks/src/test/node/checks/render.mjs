@@ -2,7 +2,7 @@
 // the programs the checks run: missing in CI (CI=true) a check fails, elsewhere it is skipped, loudly.
 
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -10,6 +10,8 @@ import { parseAllDocuments } from 'yaml';
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../..');
 export const KUBERNETES = join(REPO, 'kubernetes');
 export const NAMESPACE = 'starvation-lab';
+/** k6/plan.json: the phases, probes and rules the suite runs. */
+export const PLAN = JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8'));
 /** Every overlay on disk, so that a new one is checked without listing it here. */
 export const OVERLAYS = readdirSync(join(KUBERNETES, 'overlays'), { withFileTypes: true })
   .filter((e) => e.isDirectory()).map((e) => `overlays/${e.name}`).sort();
