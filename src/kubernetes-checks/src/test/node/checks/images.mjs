@@ -27,11 +27,11 @@ export function requireJdk(t) {
 
 /** Set in the environment of the builds the walker starts; a walker that finds it set refuses to run. */
 export const WALK_MARKER = 'STARVATION_LAB_README_WALK';
-/** Which Dockerfile builds each image the manifests deploy (the README's docker build lines). */
-export const DOCKERFILE_OF = /** @type {Record<string, string>} */ ({
-  'starvation-lab:jdk21': join(REPO, 'src/service/src/main/docker/Dockerfile.jvm'),
-  'starvation-lab:jdk25': join(REPO, 'src/service/src/main/docker/Dockerfile.jvm25'),
-});
+export const DOCKER = join(REPO, 'src/service/src/main/docker');
+/** Which Dockerfile builds each image: the `docker build -f <that Dockerfile> -t <image> .` its header documents. */
+export const DOCKERFILE_OF = Object.fromEntries(readdirSync(DOCKER).filter((name) => name.startsWith('Dockerfile.')).flatMap((name) => [
+  ...readFileSync(join(DOCKER, name), 'utf8').matchAll(/docker build -f src\/service\/src\/main\/docker\/(\S+) -t (\S+) \./g)]
+  .filter((m) => m[1] === name).map((m) => [m[2], join(DOCKER, name)])));
 
 /**
  * @typedef {{ instruction: string, args: string[], flags: Record<string, string>, line: string }} Step
@@ -227,8 +227,8 @@ export function checkImageContents(files, javaHome, { postgresOnly = false } = {
 export const ergonomicCollector = (cpus, memoryBytes) => (Math.ceil(cpus) >= 2 && memoryBytes >= 1792 * 2 ** 20 ? 'G1' : 'Serial');
 
 /**
- * Each measured pod's JVM runs the experiment's collector, G1: the one its image's ENTRYPOINT and its
- * JAVA_TOOL_OPTIONS name (read first), or else the one its limits give; two named stop the JVM.
+ * Each measured pod's image is built by a documented command, and its JVM runs the experiment's collector, G1: the
+ * one its image's ENTRYPOINT and its JAVA_TOOL_OPTIONS name (read first), or else the one its limits give; two named stop the JVM.
  *
  * @param {any[]} objects a rendered lab kustomization
  * @param {(image: string) => string | undefined} [dockerfileOf]
