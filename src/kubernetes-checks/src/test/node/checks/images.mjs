@@ -130,6 +130,8 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
   let workdir = root;
   /** @type {string[]} */
   let command = [];
+  /** @type {Record<string, string>} the stage's ARGs at their defaults, which RUN sees in its environment */
+  const argDefaults = {};
   for (const step of build.steps) {
     if (step.instruction === 'WORKDIR') {
       workdir = join(root, step.args[0]);
@@ -149,6 +151,9 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
       }
     } else if (step.instruction === 'RUN') {
       command = step.args;
+    } else if (step.instruction === 'ARG') {
+      const [name, ...value] = step.args.join(' ').split('=');
+      argDefaults[name] = value.join('=').replace(/^"(.*)"$/, '$1');
     } else if (step.instruction !== 'USER' && step.instruction !== 'ENV') {
       throw new Error(`${dockerfile}: the walker does not know how to stand in for ${step.instruction} in the build stage`);
     }
@@ -161,7 +166,7 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
   const args = [...command.slice(1), ...extraMavenArgs];
   log(`${basename(dockerfile)}: in ${relative(root, workdir) || '.'} of a fresh copy: ./mvnw ${args.join(' ')} (JAVA_HOME=${javaHome})`);
   const run = spawnSync(mvnw, args, { cwd: workdir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 15 * 60_000,
-    env: { ...process.env, JAVA_HOME: javaHome, [WALK_MARKER]: '1' } });
+    env: { ...process.env, ...argDefaults, JAVA_HOME: javaHome, [WALK_MARKER]: '1' } });
   if (run.status !== 0) {
     const output = `${run.stdout}${run.stderr}`.slice(-4000);
     throw new Error(`${dockerfile}: the build stage failed (exit ${run.status}${run.error ? `, ${run.error}` : ''}):\n${output}`);
