@@ -1,5 +1,5 @@
 // The images of src/service/src/main/docker (checks/images.mjs): pinned bases, the JDK each promises, a non-root
-// runtime, Maven on the builder's platform, the tags the overlays deploy built by a documented command;
+// runtime, Maven on the builder's platform (the tags the overlays deploy built by a documented command: checkCollector);
 // the build context and the line endings a clone gets; and the stand-in for `docker build` failing on
 // a build stage whose output is missing and on an image that carries junk or PostgreSQL.
 
@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkDockerfile, checkImageContents, copiedFromBuild, dockerignore, requireJdk, runBuildStage, stagesOf } from './checks/images.mjs';
-import { LAB_KUSTOMIZATIONS, REPO, renderFor } from './checks/render.mjs';
+import { checkDockerfile, checkImageContents, copiedFromBuild, DOCKER, dockerignore, requireJdk, runBuildStage, stagesOf } from './checks/images.mjs';
+import { REPO } from './checks/render.mjs';
 
-const DOCKER = join(REPO, 'src/service/src/main/docker');
 const DOCKERFILES = ['Dockerfile.jvm', 'Dockerfile.jvm25', 'Dockerfile.native'];
 
 /** The line endings git gives a file in a checkout, from `attributes` as the .gitattributes of a scratch repository. @param {string | null} attributes */
@@ -35,18 +34,6 @@ describe('Dockerfiles', () => {
     assert.match(from('Dockerfile.jvm', 0), /^eclipse-temurin:25[.-].*jdk/, 'the FFM class needs JDK 22+ to compile');
     assert.match(from('Dockerfile.native', 0), /^quay\.io\/quarkus\/ubi9-quarkus-mandrel-builder-image:/);
     assert.match(from('Dockerfile.native', -1), /^registry\.access\.redhat\.com\/ubi9\/ubi-minimal:/);
-  });
-
-  test('every image tag the overlays deploy is built by a documented command', (t) => {
-    const documented = new Set(DOCKERFILES.flatMap((name) => [...readFileSync(join(DOCKER, name), 'utf8')
-      .matchAll(/docker build -f src\/service\/src\/main\/docker\/(\S+) -t (\S+) \./g)].filter((m) => m[1] === name).map((m) => m[2])));
-    for (const kustomization of LAB_KUSTOMIZATIONS) {
-      const objects = renderFor(t, kustomization);
-      if (!objects) return;
-      for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
-        assert.ok(documented.has(deployment.spec.template.spec.containers[0].image), `${kustomization}: ${deployment.metadata.name}`);
-      }
-    }
   });
 
   test('.dockerignore leaves out target/, node_modules/ and .git, and not the sources', () => {

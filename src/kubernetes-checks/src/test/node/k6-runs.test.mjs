@@ -5,15 +5,14 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { buildLayout } from '../../../../../k6/lib-layout.js';
 import { parseQuantity } from './checks/policy.mjs';
-import { LAB_KUSTOMIZATIONS, REPO, renderFor } from './checks/render.mjs';
+import { LAB_KUSTOMIZATIONS, PLAN, renderFor } from './checks/render.mjs';
 
-const PLAN = JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8'));
 /** This suite's memory per VU on k6 2.2.0, 0.6 MiB as measured (k6/README.md, "Memory"), rounded up. */
 const BYTES_PER_VU = 2 ** 20;
 /** k6 itself, its metrics and the summary's samples. */

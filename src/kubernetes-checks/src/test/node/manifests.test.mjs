@@ -184,7 +184,6 @@ describe('broken fixtures fail', () => {
     ['testrun-runner-burstable', 'k6', /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/],
     ['job-k6-burstable', 'k6/job', /Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/],
     ['testrun-starter-unpinned', 'k6', /starter container k6-curl: no image/],
-    ['statefulset-claim-merge-patched', 'base', /claim data: spec.accessModes: Required value[\s\S]*spec.resources\[storage\]: Required value/],
   ];
   for (const [name, kustomization, message] of renderCases) {
     test(`broken/${name}.yaml on the ${kustomization} render`, (t) => {

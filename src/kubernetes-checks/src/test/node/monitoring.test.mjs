@@ -1,7 +1,7 @@
 // The monitoring objects of the rendered base as the cluster reads them: the intervals kube-prometheus-
 // stack and Grafana would run them at (checks/monitoring.mjs), the dashboard's layout, the alert rules
 // through promtool (check rules, and the unit tests in promtool/alerts.test.yaml) with what their
-// annotations promise the on-call, the PromQL docs/ shows as what they run, and check-metric-names.mjs:
+// annotations promise the on-call, the PromQL docs/ shows as what they run, and checks/metric-names.mjs:
 // every metric and label the rules and the dashboard read exists in a live scrape of the packaged service
 // (LIVE_SCRAPE: ObservabilityIT writes it after every mode, probe and health endpoint was called once,
 // earlier in ./mvnw verify) and in fixtures/scrape-jdk25.txt, the same on JDK 25 with its lab_container_*
@@ -16,9 +16,9 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
-import { analyse, expressionsOf, MAY_BE_ABSENT } from './checks/metric-names.mjs';
+import { analyse, checkMetricNames, expressionsOf, MAY_BE_ABSENT, parseScrape } from './checks/metric-names.mjs';
 import { checkDashboard, checkIntervals, dashboards, effectiveIntervals, grafanaQuery, seconds, stackIntervals } from './checks/monitoring.mjs';
-import { KUBERNETES, REPO, renderFor, requireTool } from './checks/render.mjs';
+import { KUBERNETES, missing, REPO, renderFor, requireTool } from './checks/render.mjs';
 
 const README = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
 const UNIT_TESTS = fileURLToPath(new URL('./promtool/alerts.test.yaml', import.meta.url));
@@ -47,11 +47,8 @@ function promtool(tool, objects, what) {
   return { ok: run.status === 0, output: `${run.stdout ?? ''}${run.stderr ?? ''}${run.error ?? ''}` };
 }
 
-/** @param {string[]} args */
-function checkMetricNames(...args) {
-  const run = spawnSync(process.execPath, [fileURLToPath(new URL('./check-metric-names.mjs', import.meta.url)), ...args], { encoding: 'utf8' });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
+/** What checks/metric-names.mjs finds of `objects`' metric names in a scrape file. @param {string} file @param {any[]} objects */
+const namesIn = (file, objects) => checkMetricNames(expressionsOf(objects), parseScrape(readFileSync(file, 'utf8')));
 
 /** A scrape file holding the fixture minus the samples whose name matches. @param {RegExp} drop */
 function scrapeWithout(drop) {
@@ -135,25 +132,20 @@ describe('alert rules', () => {
   });
 });
 
-describe('metric names (check-metric-names.mjs)', () => {
+describe('metric names (checks/metric-names.mjs)', () => {
   test('the rendered base reads only metrics the packaged service exports, in a live scrape', (t) => {
-    if (!existsSync(LIVE_SCRAPE)) {
-      const missing = `no live scrape at ${LIVE_SCRAPE} (the service's ObservabilityIT writes it, earlier in ./mvnw verify)`;
-      if (process.env.CI === 'true') throw new Error(`${missing}: required in CI`);
-      t.skip(missing);
-      return;
-    }
-    const live = checkMetricNames(LIVE_SCRAPE);
-    assert.equal(live.status, 0, live.output);
+    if (!existsSync(LIVE_SCRAPE)) return missing(t, `no live scrape at ${LIVE_SCRAPE} (the service's ObservabilityIT writes it, earlier in ./mvnw verify)`);
+    const objects = renderFor(t, 'base');
+    if (objects) assert.deepEqual(namesIn(LIVE_SCRAPE, objects).problems, []);
   });
 
-  test('the rendered base reads only metrics the service exports; a JDK 21 scrape before any pinned episode passes through the allow-list', () => {
-    const full = checkMetricNames(SCRAPE);
-    assert.equal(full.status, 0, full.output);
-    assert.match(full.output, /metric names in \d+ expressions/);
-    const jdk21 = checkMetricNames(scrapeWithout(/^(jvm_threads_virtual_(live_threads|parallelism|pool_size_threads)|lab_pinning_events_total)\b/));
-    assert.equal(jdk21.status, 0, jdk21.output);
-    assert.match(jdk21.output, /absent but allowed: .*jvm_threads_virtual_live_threads/);
+  test('the rendered base reads only metrics the service exports; a JDK 21 scrape before any pinned episode passes through the allow-list', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    assert.deepEqual(namesIn(SCRAPE, objects).problems, []);
+    const jdk21 = namesIn(scrapeWithout(/^(jvm_threads_virtual_(live_threads|parallelism|pool_size_threads)|lab_pinning_events_total)\b/), objects);
+    assert.deepEqual(jdk21.problems, []);
+    assert.ok(jdk21.absentAllowed.has('jvm_threads_virtual_live_threads'));
   });
 
   test('the expressions come from both the alert rules and the dashboard, and the allow-list names only metrics they use', (t) => {
@@ -219,26 +211,23 @@ describe('broken fixtures fail', () => {
     assert.match(quiet.output, /CarrierStarvation/);
   });
 
-  /** @type {[string[], RegExp[]][]} */
+  /** @type {[string, RegExp[]][]} */
   const nameCases = [
-    [['--manifests', fileURLToPath(new URL('./fixtures/prometheusrule-unknown-metric.yaml', import.meta.url))],
-      [/unknown metric virtual_threads_carrier_wait_seconds_buckets \(used by PrometheusRule .* alert CarrierStarvation\)/]],
-    [['--manifests', fileURLToPath(new URL('./fixtures/dashboard-unknown-metric.yaml', import.meta.url))],
-      [/unknown metric jvm_threads_virtual_mounted/, /http_server_requests_seconds_bucket has no label "url"/, /grouping label "url"/]],
-    [['--manifests', fileURLToPath(new URL('./fixtures/prometheusrule-broken-promql.yaml', import.meta.url))], [/cannot parse/]],
+    ['prometheusrule-unknown-metric.yaml', [/unknown metric virtual_threads_carrier_wait_seconds_buckets \(used by PrometheusRule .* alert CarrierStarvation\)/]],
+    ['dashboard-unknown-metric.yaml', [/unknown metric jvm_threads_virtual_mounted/, /http_server_requests_seconds_bucket has no label "url"/, /grouping label "url"/]],
+    ['prometheusrule-broken-promql.yaml', [/cannot parse/]],
   ];
-  for (const [args, messages] of nameCases) {
-    test(`check-metric-names.mjs ${args.at(-1)?.split('/').at(-1)}`, () => {
-      const result = checkMetricNames(SCRAPE, ...args);
-      assert.equal(result.status, 1, result.output);
-      for (const message of messages) assert.match(result.output, message);
+  for (const [name, messages] of nameCases) {
+    test(`metric names of fixtures/${name}`, () => {
+      const { problems } = namesIn(SCRAPE, fixture(name));
+      for (const message of messages) assert.match(problems.join('\n'), message);
     });
   }
 
-  test('check-metric-names.mjs: a scrape that lacks a metric the rules need; no scrape file is a usage error', () => {
-    const result = checkMetricNames(scrapeWithout(/^virtual_threads_carrier_stalled_seconds\b/));
-    assert.equal(result.status, 1, result.output);
-    assert.match(result.output, /unknown metric virtual_threads_carrier_stalled_seconds/);
-    assert.deepEqual([checkMetricNames().status, checkMetricNames('/nonexistent/scrape.txt').status], [2, 2]);
+  test('metric names: a scrape that lacks a metric the rules need', (t) => {
+    const objects = renderFor(t, 'base');
+    if (!objects) return;
+    assert.match(namesIn(scrapeWithout(/^virtual_threads_carrier_stalled_seconds\b/), objects).problems.join('\n'),
+      /unknown metric virtual_threads_carrier_stalled_seconds/);
   });
 });

@@ -7,11 +7,10 @@ import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readd
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { LAB_DEPLOYMENTS, parseQuantity } from './policy.mjs';
-import { describe, REPO } from './render.mjs';
+import { describe, missing, REPO } from './render.mjs';
 
 /**
- * A JDK 21+ to run build stages and the diagnosis with: JAVA_HOME if it is one, else the lab's JDK 25;
- * none fails the test in CI and skips it, loudly, elsewhere.
+ * A JDK 21+ to run build stages with: JAVA_HOME if it is one, else the lab's JDK 25 (else `missing`).
  *
  * @param {import('node:test').TestContext} t
  * @returns {{ home: string, feature: number, version: string } | null}
@@ -23,19 +22,16 @@ export function requireJdk(t) {
     const feature = Number(/version "(\d+)/.exec(version)?.[1]);
     if (feature >= 21) return { home, feature, version: version.split('\n')[0] };
   }
-  if (process.env.CI === 'true') throw new Error('no JDK 21+ (JAVA_HOME or /usr/lib/jvm/temurin-25-jdk-amd64): required in CI');
-  process.stderr.write(`\nSKIPPED (${t.name}): no JDK 21+ (JAVA_HOME or /usr/lib/jvm/temurin-25-jdk-amd64)\n`);
-  t.skip('no JDK 21+');
-  return null;
+  return missing(t, 'no JDK 21+ (JAVA_HOME or /usr/lib/jvm/temurin-25-jdk-amd64)');
 }
 
 /** Set in the environment of the builds the walker starts; a walker that finds it set refuses to run. */
 export const WALK_MARKER = 'STARVATION_LAB_README_WALK';
-/** Which Dockerfile builds each image the manifests deploy (the README's docker build lines). */
-export const DOCKERFILE_OF = /** @type {Record<string, string>} */ ({
-  'starvation-lab:jdk21': join(REPO, 'src/service/src/main/docker/Dockerfile.jvm'),
-  'starvation-lab:jdk25': join(REPO, 'src/service/src/main/docker/Dockerfile.jvm25'),
-});
+export const DOCKER = join(REPO, 'src/service/src/main/docker');
+/** Which Dockerfile builds each image: the `docker build -f <that Dockerfile> -t <image> .` its header documents. */
+export const DOCKERFILE_OF = Object.fromEntries(readdirSync(DOCKER).filter((name) => name.startsWith('Dockerfile.')).flatMap((name) => [
+  ...readFileSync(join(DOCKER, name), 'utf8').matchAll(/docker build -f src\/service\/src\/main\/docker\/(\S+) -t (\S+) \./g)]
+  .filter((m) => m[1] === name).map((m) => [m[2], join(DOCKER, name)])));
 
 /**
  * @typedef {{ instruction: string, args: string[], flags: Record<string, string>, line: string }} Step
@@ -134,6 +130,8 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
   let workdir = root;
   /** @type {string[]} */
   let command = [];
+  /** @type {Record<string, string>} the stage's ARGs at their defaults, which RUN sees in its environment */
+  const argDefaults = {};
   for (const step of build.steps) {
     if (step.instruction === 'WORKDIR') {
       workdir = join(root, step.args[0]);
@@ -153,6 +151,9 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
       }
     } else if (step.instruction === 'RUN') {
       command = step.args;
+    } else if (step.instruction === 'ARG') {
+      const [name, ...value] = step.args.join(' ').split('=');
+      argDefaults[name] = value.join('=').replace(/^"(.*)"$/, '$1');
     } else if (step.instruction !== 'USER' && step.instruction !== 'ENV') {
       throw new Error(`${dockerfile}: the walker does not know how to stand in for ${step.instruction} in the build stage`);
     }
@@ -165,7 +166,7 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
   const args = [...command.slice(1), ...extraMavenArgs];
   log(`${basename(dockerfile)}: in ${relative(root, workdir) || '.'} of a fresh copy: ./mvnw ${args.join(' ')} (JAVA_HOME=${javaHome})`);
   const run = spawnSync(mvnw, args, { cwd: workdir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 15 * 60_000,
-    env: { ...process.env, JAVA_HOME: javaHome, [WALK_MARKER]: '1' } });
+    env: { ...process.env, ...argDefaults, JAVA_HOME: javaHome, [WALK_MARKER]: '1' } });
   if (run.status !== 0) {
     const output = `${run.stdout}${run.stderr}`.slice(-4000);
     throw new Error(`${dockerfile}: the build stage failed (exit ${run.status}${run.error ? `, ${run.error}` : ''}):\n${output}`);
@@ -231,8 +232,8 @@ export function checkImageContents(files, javaHome, { postgresOnly = false } = {
 export const ergonomicCollector = (cpus, memoryBytes) => (Math.ceil(cpus) >= 2 && memoryBytes >= 1792 * 2 ** 20 ? 'G1' : 'Serial');
 
 /**
- * Each measured pod's JVM runs the experiment's collector, G1: the one its image's ENTRYPOINT and its
- * JAVA_TOOL_OPTIONS name (read first), or else the one its limits give; two named stop the JVM.
+ * Each measured pod's image is built by a documented command, and its JVM runs the experiment's collector, G1: the
+ * one its image's ENTRYPOINT and its JAVA_TOOL_OPTIONS name (read first), or else the one its limits give; two named stop the JVM.
  *
  * @param {any[]} objects a rendered lab kustomization
  * @param {(image: string) => string | undefined} [dockerfileOf]

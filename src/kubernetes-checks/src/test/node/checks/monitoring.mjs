@@ -2,9 +2,7 @@
 // lab's signals at (the manifests' own over kube-prometheus-stack's defaults and the install's values),
 // judged against the plan's phases; and the Grafana dashboard's layout and variables.
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, REPO } from './render.mjs';
+import { describe, PLAN } from './render.mjs';
 
 /**
  * kube-prometheus-stack as the README pins it. No chart is downloaded here: these are its values.yaml
@@ -45,7 +43,7 @@ export function stackIntervals(values) {
 }
 
 /** The plan's shortest phase (its load): the shortest starvation the lab measures. */
-export function shortestPhase(plan = JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8'))) {
+export function shortestPhase(plan = PLAN) {
   const phase = plan.phases.reduce((/** @type {any} */ a, /** @type {any} */ b) => (b.seconds < a.seconds ? b : a));
   return { name: String(phase.name), seconds: Number(phase.seconds) };
 }

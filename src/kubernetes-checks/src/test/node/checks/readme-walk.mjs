@@ -1,8 +1,8 @@
 // kubernetes/README.md walked top to bottom: each shell command matched to the check that stands in
 // for it here (no cluster, no Docker, no Helm repository), and each file a ```yaml block writes
 // ("# my-lab/kustomization.yaml") written, for the commands after it to use. A command no recognizer
-// knows is a failure, so the README cannot drift from what is checked. The heavy stand-ins (a
-// Dockerfile's build stage, the diagnosis of a JVM) are the caller's: `buildImage` and `diagnose`.
+// knows is a failure, so the README cannot drift from what is checked. The heavy stand-in (a
+// Dockerfile's build stage) is the caller's: `buildImage`.
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
 import { checkPolicy } from './policy.mjs';
-import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, REPO } from './render.mjs';
+import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, PLAN, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
 
 /**
@@ -75,8 +75,8 @@ export function walkOf(markdown) {
 /**
  * @typedef {{ renders: (kustomization: string) => any[], readme: string, images: Set<string>, repos: Map<string, string>,
  *             releases: Map<string, { chart: string, namespace: string }>, files: Map<string, string>, cluster?: string, applied?: string,
- *             buildImage: (dockerfile: string) => string[], diagnose: (flags: string[], args: string[]) => Promise<string[]> | string[],
- *             jmx: Map<string, { port: number, flags: string[] }>, forwards: Map<number, string> }} WalkState
+ *             buildImage: (dockerfile: string) => string[],
+ *             jmx: Map<string, number>, forwards: Map<number, string> }} WalkState
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
  */
 
@@ -143,7 +143,7 @@ const needBuilt = (state, images) => images.filter((i) => !state.images.has(i)).
 /** @param {Record<string, string>} env the environment k6's init code sees @returns {string[]} */
 function k6Accepts(env) {
   try {
-    buildLayout(env, JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8')));
+    buildLayout(env, PLAN);
     return [];
   } catch (error) {
     return [`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`];
@@ -274,15 +274,14 @@ export const RECOGNIZERS = [
     },
   },
   {
-    name: 'java -jar src/diagnose/target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above; the stand-in runs it',
+    name: 'java -jar src/diagnose/target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above (DiagnoseLabIT runs it)',
     matches: (w) => w[0] === 'java' && w[1] === '-jar' && w[2] === DIAGNOSE_JAR,
     check: (w, state) => {
       const [, port] = /^localhost:(\d+)$/.exec(option(w, '--jmx') ?? '') ?? [];
       if (!port) return [`--jmx ${option(w, '--jmx')}: the diagnosis of a pod goes through a port-forward, localhost:<port>`];
       const deployment = state.forwards.get(Number(port));
       if (!deployment) return [`no port-forward above listens on ${port}`];
-      const jmx = state.jmx.get(deployment);
-      return jmx ? state.diagnose(jmx.flags, w.slice(3)) : [`deployment/${deployment} got no JMX flags above`];
+      return state.jmx.has(deployment) ? [] : [`deployment/${deployment} got no JMX flags above`];
     },
   },
   {
@@ -343,7 +342,7 @@ function labObjectCommand(w, state) {
       if (kind === 'deployment') {
         const missing = needObject(state, 'Deployment', name, 'base');
         if (missing.length) return missing;
-        if (state.jmx.get(name)?.port !== remote) return [`deployment/${name} opens no port ${remote} (only the JMX port set above is forwarded)`];
+        if (state.jmx.get(name) !== remote) return [`deployment/${name} opens no port ${remote} (only the JMX port set above is forwarded)`];
         if (local !== remote) return [`forward ${remote} to the same local port: the JMX stubs name ${remote}`];
         state.forwards.set(local, name);
         return [];
@@ -360,9 +359,8 @@ function labObjectCommand(w, state) {
         return [`set env: only JDK_JAVA_OPTIONS, the diagnosis' JMX flags, is checked here, not ${assignments.join(', ')}`];
       }
       if (assignments[0] === 'JDK_JAVA_OPTIONS-') return state.jmx.delete(name) ? [] : [`deployment/${name} got no JDK_JAVA_OPTIONS above to remove`];
-      const flags = assignments[0].slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/);
-      const { port, violations } = checkJmxFlags(flags);
-      if (port) state.jmx.set(name, { port, flags });
+      const { port, violations } = checkJmxFlags(assignments[0].slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/));
+      if (port) state.jmx.set(name, port);
       return violations;
     }
     case 'patch': {

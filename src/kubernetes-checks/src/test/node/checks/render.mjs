@@ -2,7 +2,7 @@
 // the programs the checks run: missing in CI (CI=true) a check fails, elsewhere it is skipped, loudly.
 
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
@@ -10,6 +10,8 @@ import { parseAllDocuments } from 'yaml';
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../../..');
 export const KUBERNETES = join(REPO, 'kubernetes');
 export const NAMESPACE = 'starvation-lab';
+/** k6/plan.json: the phases, probes and rules the suite runs. */
+export const PLAN = JSON.parse(readFileSync(join(REPO, 'k6', 'plan.json'), 'utf8'));
 /** Every overlay on disk, so that a new one is checked without listing it here. */
 export const OVERLAYS = readdirSync(join(KUBERNETES, 'overlays'), { withFileTypes: true })
   .filter((e) => e.isDirectory()).map((e) => `overlays/${e.name}`).sort();
@@ -37,20 +39,22 @@ export function findTool(name) {
 }
 
 /**
- * The program's path; else the test is skipped with the reason (outside CI) or fails (in CI).
+ * What a check needs and the machine lacks: in CI (CI=true) the check fails, elsewhere it is skipped, loudly.
  *
  * @param {import('node:test').TestContext} t
- * @param {string} name
- * @returns {string | null} null when the test was skipped: return at once
+ * @param {string} message what is missing
+ * @returns {null} the test was skipped: return at once
  */
-export function requireTool(t, name) {
-  const found = findTool(name);
-  if (found) return found;
-  const message = `${name} is not on the PATH (${HINTS[name] ?? 'install it'})`;
+export function missing(t, message) {
   if (process.env.CI === 'true') throw new Error(`${message}: required in CI`);
   process.stderr.write(`\nSKIPPED (${t.name}): ${message}\n`);
   t.skip(message);
   return null;
+}
+
+/** @param {import('node:test').TestContext} t @param {string} name @returns {string | null} the program's path, or null: skipped */
+export function requireTool(t, name) {
+  return findTool(name) ?? missing(t, `${name} is not on the PATH (${HINTS[name] ?? 'install it'})`);
 }
 
 /**

@@ -3,10 +3,6 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,28 +15,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.starvationlab.harness.Jcmd;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.ThreadDump;
 import io.starvationlab.harness.load.ColdStartRace;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.Probes;
 
 /**
- * One application-scoped bean that the event loops and the virtual threads share, left to its first
- * use ({@code lab.faults.lazy-problem-responses=true}), on a fresh JVM starved at once: a virtual thread
- * begins creating it, under ArC's lock for that bean, and then waits for a carrier; every event loop
- * that needs the bean meanwhile waits on that lock, and with it every connection it serves, liveness
- * included: the checker's warnings show the event loops in ArC's lock, a thread dump taken during the
- * stall shows the creator, a virtual thread, unmounted. That the same JVM and load with the bean created
- * at start-up (the default) blocks no event loop is the experiment's finding {@code lazy-bean-blocks-event-loops}
- * (ExperimentQuickIT), which judges both.
- * <p>
- * The race is set by {@link ColdStartRace}, which the experiment's cold-start runs share: while the creator
- * waits for a carrier every carrier is held until the holders end, about 4 s after the creation began.
+ * An application-scoped bean the event loops and the virtual threads share, left to its first use on a fresh JVM
+ * starved at once, holds every event loop while its creator, a virtual thread, waits for a carrier (docs/observability.md,
+ * "Lazily created beans stop the event loops"; the race is {@link ColdStartRace}'s). That with the bean created at
+ * start-up no event loop blocks is the experiment's finding {@code lazy-bean-blocks-event-loops}.
  */
 class LazyBeanIT {
 
@@ -82,7 +71,7 @@ class LazyBeanIT {
         AtomicReference<JsonNode> dumped = new AtomicReference<>();
         ColdStartRace.Starved starved = ColdStartRace.starve(server, ServerJdk.of(lab).starvingMode(), true, STARVED, () -> {
             if (dumped.get() == null && !server.eventLoopBlockedWarnings().isEmpty()) {
-                dumped.set(threadDump(server)); // during the stall: the checker warns while it lasts
+                dumped.set(ThreadDump.dump(server.pid())); // during the stall: the checker warns while it lasts
             }
         });
         assertThat(starved.triggered()).as("the bean's creation begun on a virtual thread").isTrue();
@@ -92,9 +81,9 @@ class LazyBeanIT {
         Map<String, Long> longest = new TreeMap<>();
         blocked.forEach(warning -> longest.merge(warning.thread(), warning.blockedMillis(), Math::max));
         Latencies live = window.latencies().get("live");
-        JsonNode holder = dump == null ? null : threads(dump).stream()
+        JsonNode holder = dump == null ? null : ThreadDump.threads(dump).stream()
                 .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.startsWith(HOLDER_FRAME))).findFirst().orElse(null);
-        List<String> waiters = dump == null ? List.of() : threads(dump).stream()
+        List<String> waiters = dump == null ? List.of() : ThreadDump.threads(dump).stream()
                 .filter(thread -> thread.path("name").asText().startsWith("vert.x-eventloop-thread-"))
                 .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.contains(WAITER_FRAME)))
                 .map(thread -> thread.path("name").asText()).toList();
@@ -108,26 +97,6 @@ class LazyBeanIT {
             System.out.println("  " + String.join("\n  ", frames(holder)));
         }
         return new Starved(blocked, holder, waiters, live, malformed);
-    }
-
-    /** Every thread of the server, virtual ones included: {@code jcmd <pid> Thread.dump_to_file -format=json}. */
-    private static JsonNode threadDump(LabServer server) {
-        try {
-            Path dump = Files.createTempFile("lab-threads-", ".json");
-            Files.delete(dump);
-            Jcmd.run(server.pid(), "Thread.dump_to_file", "-format=json", dump.toString());
-            JsonNode root = LabClient.json().readTree(dump.toFile());
-            Files.deleteIfExists(dump);
-            return root;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static List<JsonNode> threads(JsonNode dump) {
-        List<JsonNode> threads = new ArrayList<>();
-        dump.path("threadDump").path("threadContainers").forEach(container -> container.path("threads").forEach(threads::add));
-        return threads;
     }
 
     private static List<String> frames(JsonNode thread) {

@@ -3,7 +3,14 @@ package io.starvationlab.diagnose;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,17 +23,14 @@ import io.starvationlab.harness.Servers;
 
 /**
  * The diagnosis ({@code src/diagnose/target/starvation-diagnose.jar}) against the packaged service on the build JDK,
- * as from a pod: through the JMX port kubernetes/README.md opens, without thread dumps, past the lab's own clients
- * ({@code --skip}). Load from this JVM on platform threads. Each cause by pid, on JDK 21 too, and not starved:
+ * as from a pod: kubernetes/README.md's command through the JMX port its flags open, without thread dumps (the
+ * stand-in for that step of the README's walk). Load from this JVM on platform threads. Each cause by pid, on JDK 21 too, and not starved:
  * {@link DiagnoseSecondServiceIT}.
  */
 class DiagnoseLabIT {
 
     @RegisterExtension
     static final Servers servers = new Servers();
-
-    /** The lab's own clients, past which /lab/pinning names the frame too (lab.pinning.skip-packages). */
-    static final String LAB_CLIENTS = "io.starvationlab.downstream.,io.starvationlab.service.Cancellation";
 
     static LabServer server;
     static ServerJdk jdk;
@@ -47,10 +51,11 @@ class DiagnoseLabIT {
     @Test
     void throughTheJmxPortAPodOpensWithoutThreadDumps() {
         assumeTrue(jdk.hasFfm(), "the native mode needs FFM, final from JDK 22; the service runs on " + jdk);
-        Diagnosis diagnosis = Diagnosis.underLoad(server.uri("/work/native?ms=100&downstream=sleep"), Jdks.current(), "--jmx", "localhost:" + jmxPort,
-                "--no-thread-dumps", "--skip", LAB_CLIENTS);
+        Diagnosis diagnosis = Diagnosis.underLoad(server.uri("/work/native?ms=100&downstream=sleep"), Jdks.current(),
+                Stream.concat(PodJmx.arguments(jmxPort).stream(), Stream.of("--no-thread-dumps")).toArray(String[]::new));
 
         assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
+        assertThat(diagnosis.report().path("target").asText()).startsWith("JMX localhost:" + jmxPort);
         assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("UPCALL");
         assertThat(diagnosis.frame()).isEqualTo("io.starvationlab.service.WorkService.callInsideUpcall");
         assertThat(diagnosis.details()).contains("a native frame is on the stack, below the call from io.starvationlab.jvm.UpcallNativeFrame.callInside");
@@ -61,6 +66,25 @@ class DiagnoseLabIT {
         if (jdk.hasSchedulerMxBean()) {
             assertThat(diagnosis.waitBasis()).contains("Little's law");
             assertThat(diagnosis.inferredWaitMillis()).isGreaterThanOrEqualTo(500);
+        }
+    }
+
+    /** The README's flags open JMX on the pod's loopback only, which the port-forward reaches: no other address answers. */
+    @Test
+    void jmxShouldAnswerOnLoopbackOnly() throws IOException {
+        assertThat(answers(InetAddress.getLoopbackAddress())).as("JMX on loopback").isTrue();
+        for (InetAddress address : NetworkInterface.networkInterfaces().flatMap(NetworkInterface::inetAddresses)
+                .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress()).toList()) {
+            assertThat(answers(address)).as("JMX on %s:%d: anyone in the cluster could connect", address, jmxPort).isFalse();
+        }
+    }
+
+    private static boolean answers(InetAddress address) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(address, jmxPort), 2_000);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 }

@@ -47,11 +47,6 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         }
     }
 
-    /** The jar the build made, as users run it. */
-    static Path jar() {
-        return Project.diagnoseJar();
-    }
-
     /** Runs the diagnosis on {@code jdk} with {@code arguments}; bounded by the watch it asks for plus a minute. */
     static Diagnosis run(Jdks.Jdk jdk, Duration watch, String... arguments) {
         try {
@@ -69,10 +64,6 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    boolean starved() {
-        return report.path("verdict").path("starved").asBoolean();
     }
 
     String cause() {

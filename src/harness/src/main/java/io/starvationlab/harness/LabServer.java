@@ -1,20 +1,12 @@
 package io.starvationlab.harness;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,18 +36,9 @@ public final class LabServer implements AutoCloseable {
         this.quota = quota;
     }
 
-    /** The packaged application jar ({@link Project#serviceJar()}). */
-    public static Path applicationJar() {
-        return Project.serviceJar();
-    }
-
     /** The java launcher of the JVM running this code, so server and client run the same JDK. */
     public static String javaLauncher() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    public static int javaFeatureVersion() {
-        return Runtime.version().feature();
     }
 
     /** Starts the service on the JDK running this code; see {@link #start(Jdks.Jdk, List, Map, Path, String)}. */
@@ -115,7 +98,7 @@ public final class LabServer implements AutoCloseable {
         command.add("-Dquarkus.http.port=" + port);
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
-        command.add(applicationJar().toAbsolutePath().toString());
+        command.add(Project.serviceJar().toAbsolutePath().toString());
         return command;
     }
 

@@ -45,12 +45,6 @@ public record ServerJdk(int feature) {
         return facts().synchronizedPins();
     }
 
-    /** Whether {@code -XX:LockingMode=1} brings back the pinning this JDK's default no longer has. */
-    public boolean legacyLockingPins() {
-        return !synchronizedPins() && JdkFacts.of(feature, "Linux", List.of(JdkFacts.LEGACY_LOCKING), Map.of())
-                .map(JdkFacts::synchronizedPins).orElse(false);
-    }
-
     /** JFR's {@code jdk.VirtualThreadPinned} names the reason ("Native or VM frame on stack"). */
     public boolean namesPinnedReason() {
         return facts().pinnedEventReason();

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Counts a JVM's threads, virtual ones included, from {@code jcmd <pid> Thread.dump_to_file -format=json}:
+ * A JVM's threads, virtual ones included, from {@code jcmd <pid> Thread.dump_to_file -format=json}:
  * the only view that lists every virtual thread, parked ones too.
  */
 public final class ThreadDump {
@@ -20,6 +22,13 @@ public final class ThreadDump {
     }
 
     public static Counts count(long pid) {
+        List<JsonNode> threads = threads(dump(pid));
+        int virtual = (int) threads.stream().filter(thread -> thread.path("virtual").asBoolean(false)).count();
+        return new Counts(virtual, threads.size() - virtual);
+    }
+
+    /** The JSON dump of every thread of {@code pid}. */
+    public static JsonNode dump(long pid) {
         try {
             Path dump = Files.createTempFile("lab-threads-", ".json");
             Files.delete(dump);
@@ -29,20 +38,16 @@ public final class ThreadDump {
             }
             JsonNode root = LabClient.json().readTree(dump.toFile());
             Files.deleteIfExists(dump);
-            int virtual = 0;
-            int platform = 0;
-            for (JsonNode container : root.path("threadDump").path("threadContainers")) {
-                for (JsonNode thread : container.path("threads")) {
-                    if (thread.path("virtual").asBoolean(false)) {
-                        virtual++;
-                    } else {
-                        platform++;
-                    }
-                }
-            }
-            return new Counts(virtual, platform);
+            return root;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Every thread of a dump, of all its thread containers. */
+    public static List<JsonNode> threads(JsonNode dump) {
+        List<JsonNode> threads = new ArrayList<>();
+        dump.path("threadDump").path("threadContainers").forEach(container -> container.path("threads").forEach(threads::add));
+        return threads;
     }
 }

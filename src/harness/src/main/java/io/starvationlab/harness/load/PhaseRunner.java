@@ -19,11 +19,6 @@ import io.starvationlab.harness.PrometheusText;
  */
 public final class PhaseRunner implements AutoCloseable {
 
-    public static final Map<String, String> PROBES = Map.of(
-            "virtual", "/probe/virtual",
-            "worker", "/probe/worker",
-            "event-loop", "/probe/event-loop",
-            "health-live", "/q/health/live");
     private static final String WAIT = "virtual_threads_carrier_wait_seconds";
     private static final String STALLED = "virtual_threads_carrier_stalled_seconds";
     private static final Predicate<PrometheusText.Sample> CANARY = s -> "canary".equals(s.label("source"));
@@ -48,12 +43,6 @@ public final class PhaseRunner implements AutoCloseable {
         this.http2 = http2 ? ClosedLoad.http2Client() : null;
         this.probes = http2 ? Probes.startThrough(this.http2, server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout)
                 : Probes.start(server.baseUri(), new TreeMap<>(probeEndpoints), probesPerSecond, probeTimeout);
-    }
-
-    /** The default probes (the four unrelated endpoints at 10/s each, 30 s timeout), over HTTP/1.1. */
-    public PhaseRunner(LabServer server) {
-        this(server, PROBES, Map.of("virtual", 10.0, "worker", 10.0, "event-loop", 10.0, "health-live", 10.0), Duration.ofSeconds(30),
-                false);
     }
 
     public LabClient lab() {

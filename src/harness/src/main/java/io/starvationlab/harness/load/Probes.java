@@ -24,12 +24,8 @@ import java.util.regex.Pattern;
  * Requests to the unrelated endpoints at a fixed arrival rate, whatever the answers' latency (an
  * open model: a slow answer does not delay the next request, so latency stays comparable across
  * phases). Each request counts for the window in which it was sent, even if it answers later.
- * <p>
- * Over HTTP/1.1 every probe opens a connection of its own and closes it with the answer. Vert.x hands
- * new connections to its event loops in turn, so the probes sample every event loop alike, and each
- * answer names the one that served it. Keep-alive connections would not: a client whose connection
- * is stuck on a starved event loop opens another for its next request, and then keeps the one that
- * answers, so the probes drift to the event loops that are served and the starved ones go unseen.
+ * Over HTTP/1.1 every probe opens a connection of its own, so that every event loop is sampled alike
+ * (docs/event-loops.md: keep-alive clients drift to the event loops that are served).
  */
 public final class Probes implements AutoCloseable {
 
