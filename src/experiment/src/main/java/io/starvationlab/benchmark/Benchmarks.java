@@ -3,6 +3,7 @@ package io.starvationlab.benchmark;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -13,8 +14,8 @@ import io.starvationlab.harness.LabClient;
  * Runs one benchmark: it prints its figures and writes them to {@code target/benchmarks/<name>.json};
  * it asserts nothing (the tests do, with generous bounds).
  * <p>
- * {@code Benchmarks overhead|overload|soak|meter|diagnosis [--minutes N]}: see {@link OverheadBenchmark},
- * {@link OverloadBenchmark}, {@link SoakBenchmark}, {@link MeterBenchmark} and {@link DiagnosisBenchmark}.
+ * {@code Benchmarks overhead|overload|soak|meter|diagnosis [--minutes N]}: see {@link CostBenchmark} (overhead and meter),
+ * {@link OverloadBenchmark}, {@link SoakBenchmark} and {@link DiagnosisBenchmark}.
  */
 public final class Benchmarks {
 
@@ -29,10 +30,10 @@ public final class Benchmarks {
         }
         double minutes = args.length >= 3 && args[1].equals("--minutes") ? Double.parseDouble(args[2]) : 30;
         Map<String, Object> figures = switch (args[0]) {
-            case "overhead" -> OverheadBenchmark.run();
+            case "overhead" -> CostBenchmark.overhead();
             case "overload" -> OverloadBenchmark.run();
             case "soak" -> SoakBenchmark.run(Duration.ofSeconds((long) (minutes * 60)));
-            case "meter" -> MeterBenchmark.run();
+            case "meter" -> CostBenchmark.meter();
             case "diagnosis" -> DiagnosisBenchmark.run();
             default -> throw new IllegalArgumentException("unknown benchmark " + args[0]);
         };
@@ -41,6 +42,14 @@ public final class Benchmarks {
         System.out.println();
         figures.forEach((key, value) -> System.out.println(key + ": " + value));
         System.out.println("Written to " + OUT.resolve(args[0] + ".json").toAbsolutePath());
+    }
+
+    /** The median, of a copy. */
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     static double round(double value) {

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -78,10 +77,10 @@ final class DiagnosisBenchmark {
                 System.out.printf(Locale.ROOT, "%,d live, round %d: %s; %s%n", live, round, without.get(round - 1), with.get(round - 1));
             }
         }
-        double throughputWithout = median(without.stream().mapToDouble(Window::throughput).toArray());
-        double throughputWith = median(with.stream().mapToDouble(Window::throughput).toArray());
-        double p99Without = median(without.stream().mapToDouble(Window::p99Millis).toArray());
-        double p99With = median(with.stream().mapToDouble(Window::p99Millis).toArray());
+        double throughputWithout = Benchmarks.median(without.stream().mapToDouble(Window::throughput).toArray());
+        double throughputWith = Benchmarks.median(with.stream().mapToDouble(Window::throughput).toArray());
+        double p99Without = Benchmarks.median(without.stream().mapToDouble(Window::p99Millis).toArray());
+        double p99With = Benchmarks.median(with.stream().mapToDouble(Window::p99Millis).toArray());
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("without", without.stream().map(Window::toString).toList());
         figures.put("with", with.stream().map(Window::toString).toList());
@@ -119,12 +118,5 @@ final class DiagnosisBenchmark {
         return new Window(diagnosed, seconds, millis.length, millis.length / seconds, p99, failed, report == null ? 0 : report.path("threadDumps").asInt(),
                 sampling == null ? Double.NaN : sampling.path("meanDumpMillis").asDouble(Double.NaN),
                 sampling == null ? "" : sampling.path("summary").asText(""));
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }
