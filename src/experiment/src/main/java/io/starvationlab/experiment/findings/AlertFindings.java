@@ -60,33 +60,28 @@ final class AlertFindings {
         if (starved.isEmpty()) {
             return claim.notJudged("no starved phase in this run");
         }
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally();
         for (PhaseWindow phase : starved) {
             Optional<AlertEpisode> episode = timeline.episodeDuring(phase, alert.name());
             if (episode.isEmpty()) {
-                measured.add(phase.name() + " never");
-                holds = false;
+                tally.add(phase.name() + " never", false);
             } else if (episode.get().pending().isBefore(phase.start())) {
                 Optional<PhaseWindow> from = timeline.phaseAt(phase.pod(), episode.get().pending());
-                boolean fromStarved = from.map(PhaseWindow::starved).orElse(false);
-                measured.add(phase.name() + " still active from " + from.map(PhaseWindow::name).orElse("before the run"));
-                holds &= fromStarved;
+                tally.add(phase.name() + " still active from " + from.map(PhaseWindow::name).orElse("before the run"),
+                        from.map(PhaseWindow::starved).orElse(false));
             } else {
                 double latency = MeasuredPrometheus.seconds(phase.start(), episode.get().pending());
-                measured.add(String.format(Locale.ROOT, "%s %.0f s", phase.name(), latency));
-                holds &= latency <= DETECTION_BOUND.toSeconds();
+                tally.add(String.format(Locale.ROOT, "%s %.0f s", phase.name(), latency), latency <= DETECTION_BOUND.toSeconds());
             }
         }
-        return claim.judged(String.join(", ", measured), holds);
+        return tally.judged(claim, ", ");
     }
 
     private static Finding firing(MeasuredPrometheus timeline, AlertRules.Alert alert, List<PhaseWindow> starved) {
         long hold = alert.holdFor().toSeconds();
         Claim claim = new Claim(id(alert.name(), "fires"), alert.name() + " fires in every starved phase that outlasts its for: (" + hold + " s)",
                 "firing before the phase ends, where the phase lasts longer than pending + for: + 2 evaluations");
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally();
         for (PhaseWindow phase : starved) {
             Optional<AlertEpisode> episode = timeline.episodeDuring(phase, alert.name());
             if (episode.isEmpty()) {
@@ -99,22 +94,17 @@ final class AlertFindings {
             }
             Instant firing = episode.get().firing();
             boolean fired = firing != null && firing.isBefore(phase.end());
-            measured.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), MeasuredPrometheus.seconds(phase.start(), firing))
-                    : phase.name() + " not firing");
-            holds &= fired;
+            tally.add(fired ? String.format(Locale.ROOT, "%s firing at %.0f s", phase.name(), MeasuredPrometheus.seconds(phase.start(), firing))
+                    : phase.name() + " not firing", fired);
         }
-        if (measured.isEmpty()) {
-            return claim.notJudged("no starved phase outlasts for: " + hold + " s in this run");
-        }
-        return claim.judged(String.join(", ", measured), holds);
+        return tally.isEmpty() ? claim.notJudged("no starved phase outlasts for: " + hold + " s in this run") : tally.judged(claim, ", ");
     }
 
     private static Finding resolution(MeasuredPrometheus timeline, AlertRules.Alert alert) {
         List<PhaseWindow> windows = timeline.windows();
         Claim claim = new Claim(id(alert.name(), "resolves"), alert.name() + " resolves after the starvation",
                 "every episode that began in a starved phase resolves before the run ends");
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally();
         for (AlertEpisode episode : timeline.episodes()) {
             if (!episode.alert().equals(alert.name())) {
                 continue;
@@ -126,17 +116,10 @@ final class AlertFindings {
             // the last starved phase the episode lasted into is the starvation it resolves from
             PhaseWindow last = windows.stream().filter(w -> w.pod().equals(episode.pod()) && w.starved() && episode.activeAt(w.start()))
                     .max(Comparator.comparing(PhaseWindow::start)).orElse(began.get());
-            if (episode.resolved() == null) {
-                measured.add(last.name() + " still active when the run ended");
-                holds = false;
-            } else {
-                measured.add(String.format(Locale.ROOT, "%s %.0f s after its load", last.name(), MeasuredPrometheus.seconds(last.loadEnd(), episode.resolved())));
-            }
+            tally.add(episode.resolved() == null ? last.name() + " still active when the run ended" : String.format(Locale.ROOT,
+                    "%s %.0f s after its load", last.name(), MeasuredPrometheus.seconds(last.loadEnd(), episode.resolved())), episode.resolved() != null);
         }
-        if (measured.isEmpty()) {
-            return claim.notJudged("no episode began in a starved phase");
-        }
-        return claim.judged(String.join(", ", measured), holds);
+        return tally.isEmpty() ? claim.notJudged("no episode began in a starved phase") : tally.judged(claim, ", ");
     }
 
     /**

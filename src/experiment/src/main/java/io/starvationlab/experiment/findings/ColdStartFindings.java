@@ -41,8 +41,7 @@ final class ColdStartFindings {
         if (runs.stream().noneMatch(MeasuredColdStart::lazy) || runs.stream().allMatch(MeasuredColdStart::lazy)) {
             return LAZY_BEAN.notJudged("not measured: the cold-start runs did not run (see -Dexperiment.phases)");
         }
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally();
         for (MeasuredColdStart run : runs) {
             List<String> wrong = new ArrayList<>();
             if (!run.triggered()) {
@@ -60,10 +59,9 @@ final class ColdStartFindings {
                 answered(run, "live", 200, PROBES_WITHIN_MILLIS, wrong);
                 answered(run, "event-loop", 200, PROBES_WITHIN_MILLIS, wrong);
             }
-            holds &= wrong.isEmpty();
-            measured.add(describe(run) + (wrong.isEmpty() ? "" : " — NOT as expected: " + String.join(", ", wrong)));
+            tally.add(describe(run) + (wrong.isEmpty() ? "" : " — NOT as expected: " + String.join(", ", wrong)), wrong.isEmpty());
         }
-        return LAZY_BEAN.judged(String.join("; ", measured), holds);
+        return tally.judged(LAZY_BEAN, "; ");
     }
 
     /** {@code servers}: the main plan's server JVMs by name (null: it did not start); the eager cold-start runs join them. */

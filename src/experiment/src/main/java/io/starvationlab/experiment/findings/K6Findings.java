@@ -50,17 +50,15 @@ final class K6Findings {
         if (k6.failure() != null || k6.rows().isEmpty()) {
             return AGREES.judged(k6.failure() != null ? k6.failure() : "k6 reported none of the phases", false);
         }
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally("runner / k6: ");
         for (K6Comparison.Row row : k6.rows()) {
             List<String> differ = differences(row);
-            holds &= differ.isEmpty();
-            measured.add(String.format(Locale.ROOT, "%s: %s / %s, %s / %s, p50 %s / %s%s", row.phase(), row.javaVerdict(), row.k6Verdict(),
+            tally.add(String.format(Locale.ROOT, "%s: %s / %s, %s / %s, p50 %s / %s%s", row.phase(), row.javaVerdict(), row.k6Verdict(),
                     Figures.perSecond(row.javaPerSecond()), row.k6PerSecond() == null ? "-" : Figures.perSecond(row.k6PerSecond()),
                     ms(row.javaP50Millis()), row.k6P50Millis() == null ? "-" : ms(row.k6P50Millis()),
-                    differ.isEmpty() ? "" : " DIFFER: " + String.join(", ", differ)));
+                    differ.isEmpty() ? "" : " DIFFER: " + String.join(", ", differ)), differ.isEmpty());
         }
-        return AGREES.judged("runner / k6: " + String.join("; ", measured), holds);
+        return tally.judged(AGREES, "; ");
     }
 
     /** What differs between the two clients' figures of a phase; empty when they agree. */

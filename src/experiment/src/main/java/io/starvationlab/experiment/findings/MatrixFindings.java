@@ -1,10 +1,8 @@
 package io.starvationlab.experiment.findings;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedMatrix;
@@ -48,24 +46,22 @@ final class MatrixFindings {
             return missing(JDK21_PINS, matrix);
         }
         JudgedPhase pinned21 = on21.get();
-        Judgement judgement = new Judgement();
-        judgement.expect(Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && JudgedPhase.STARVED.equals(pinned21.verdict()));
-        List<String> measured = new ArrayList<>(List.of(String.format(Locale.ROOT, "21: %.1f/s vs %.1f/s (%s) %s, %s", pinned21.throughputPerSecond(),
-                pinned21.modelLimitPerSecond(), pinned21.modelBasis(), Figures.ratio(pinned21.throughputToModel()), verdict(pinned21))));
+        Tally tally = new Tally().add(String.format(Locale.ROOT, "21: %.1f/s vs %.1f/s (%s) %s, %s", pinned21.throughputPerSecond(),
+                pinned21.modelLimitPerSecond(), pinned21.modelBasis(), Figures.ratio(pinned21.throughputToModel()), verdict(pinned21)),
+                Math.abs(pinned21.throughputToModel() - 1) <= 0.15 && JudgedPhase.STARVED.equals(pinned21.verdict()));
         for (int jdk : List.of(25, 26, 27)) {
             Optional<JudgedPhase> pinned = figures(matrix, jdk, "pinned");
             Optional<JudgedPhase> unpinned = figures(matrix, jdk, "unpinned");
             if (pinned.isEmpty() || unpinned.isEmpty()) {
-                measured.add(jdk + ": not measured");
-                judgement.missing();
+                tally.add(jdk + ": not measured").missing();
                 continue;
             }
             double ratio = pinned.get().throughputPerSecond() / unpinned.get().throughputPerSecond();
-            judgement.expect(Math.abs(ratio - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(pinned.get().verdict()));
-            measured.add(String.format(Locale.ROOT, "%d: %.1f/s vs unpinned %s %s, %s", jdk, pinned.get().throughputPerSecond(),
-                    Figures.perSecond(unpinned.get().throughputPerSecond()), Figures.ratio(ratio), verdict(pinned.get())));
+            tally.add(String.format(Locale.ROOT, "%d: %.1f/s vs unpinned %s %s, %s", jdk, pinned.get().throughputPerSecond(),
+                    Figures.perSecond(unpinned.get().throughputPerSecond()), Figures.ratio(ratio), verdict(pinned.get())),
+                    Math.abs(ratio - 1) <= 0.10 && JudgedPhase.NOT_STARVED.equals(pinned.get().verdict()));
         }
-        return JDK21_PINS.judged(String.join("; ", measured), judgement.holds());
+        return tally.judged(JDK21_PINS, "; ");
     }
 
     static Finding reentrantNeverStarves(JudgedMatrix matrix) {
@@ -73,13 +69,10 @@ final class MatrixFindings {
         if (cells.isEmpty()) {
             return missing(REENTRANT, matrix);
         }
-        Judgement judgement = new Judgement();
-        judgement.expect(cells.stream().allMatch(cell -> JudgedPhase.NOT_STARVED.equals(cell.figures().verdict())));
-        if (cells.size() < matrix.columns().size()) {
-            judgement.missing();
-        }
-        return REENTRANT.judged(cells.stream().map(cell -> String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(), cell.figures().throughputPerSecond(),
-                verdict(cell.figures()))).collect(Collectors.joining("; ")) + notMeasured(matrix, cells), judgement.holds());
+        Tally tally = new Tally();
+        cells.forEach(cell -> tally.add(String.format(Locale.ROOT, "%d: %.1f/s %s", cell.jdk(), cell.figures().throughputPerSecond(),
+                verdict(cell.figures())), JudgedPhase.NOT_STARVED.equals(cell.figures().verdict())));
+        return notMeasured(matrix, cells, tally).judged(REENTRANT, "; ");
     }
 
     /** From 26 LockingMode is gone: ignored with a warning on 26, unknown after; synchronized stays unpinned. */
@@ -88,36 +81,33 @@ final class MatrixFindings {
         if (columns.isEmpty()) {
             return missing(NO_FLAG, matrix);
         }
-        Judgement judgement = new Judgement();
+        Tally tally = new Tally();
         if (columns.size() < matrix.columns().stream().filter(column -> column.feature() >= 26).count()) {
-            judgement.missing();
+            tally.missing();
         }
-        List<String> measured = new ArrayList<>();
         for (JudgedMatrix.Column column : columns) {
             Optional<JudgedMatrix.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
             if (attempt.isEmpty()) {
-                measured.add(column.feature() + ": not attempted");
-                judgement.missing();
+                tally.add(column.feature() + ": not attempted").missing();
                 continue;
             }
             String says = attempt.get().jvmSays().isEmpty() ? "(the JVM said nothing)" : "\"" + String.join(" / ", attempt.get().jvmSays()) + "\"";
             if (!attempt.get().started()) {
-                judgement.expect(!attempt.get().jvmSays().isEmpty());
-                measured.add(column.feature() + ": refused to start, " + says);
+                tally.add(column.feature() + ": refused to start, " + says, !attempt.get().jvmSays().isEmpty());
                 continue;
             }
             Optional<MeasuredServer.Info> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
             Optional<JudgedPhase> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
             boolean pins = server.map(s -> !Boolean.FALSE.equals(s.synchronizedPins())).orElse(true);
-            judgement.expect(!attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> JudgedPhase.NOT_STARVED.equals(p.verdict())).orElse(true));
             if (pinned.isEmpty()) {
-                judgement.missing();
+                tally.missing();
             }
-            measured.add(String.format(Locale.ROOT, "%d: started, %s; synchronizedPins %s; pinned %s", column.feature(), says,
+            tally.add(String.format(Locale.ROOT, "%d: started, %s; synchronizedPins %s; pinned %s", column.feature(), says,
                     server.map(MeasuredServer.Info::synchronizedPins).orElse(null),
-                    pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")));
+                    pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")),
+                    !attempt.get().jvmSays().isEmpty() && !pins && pinned.map(p -> JudgedPhase.NOT_STARVED.equals(p.verdict())).orElse(true));
         }
-        return NO_FLAG.judged(String.join("; ", measured), judgement.holds());
+        return tally.judged(NO_FLAG, "; ");
     }
 
     static Finding nativeAndCpuStarveEverywhere(JudgedMatrix matrix, StarvationRule rule) {
@@ -128,22 +118,21 @@ final class MatrixFindings {
         if (cells.isEmpty()) {
             return missing(claim, matrix);
         }
-        Judgement judgement = new Judgement();
-        List<String> measured = new ArrayList<>();
+        Tally tally = new Tally();
         for (JudgedMatrix.Cell cell : cells) {
             if (cell.figures() == null) {
-                judgement.expect(Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction()));
-                measured.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome());
+                tally.add(cell.jdk() + " " + cell.cell() + ": " + cell.outcome(),
+                        Prediction.Outcome.UNAVAILABLE.label().equals(cell.outcome()) && cell.outcome().equals(cell.prediction()));
             } else {
-                judgement.expect(JudgedPhase.STARVED.equals(cell.figures().verdict()));
-                measured.add(String.format(Locale.ROOT, "%d %s: %s", cell.jdk(), cell.cell(), verdict(cell.figures())));
+                tally.add(String.format(Locale.ROOT, "%d %s: %s", cell.jdk(), cell.cell(), verdict(cell.figures())),
+                        JudgedPhase.STARVED.equals(cell.figures().verdict()));
             }
         }
         if (matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count()
                 < matrix.columns().size()) {
-            judgement.missing();
+            tally.missing();
         }
-        return claim.judged(String.join("; ", measured) + notMeasured(matrix, cells), judgement.holds());
+        return notMeasured(matrix, cells, tally).judged(claim, "; ");
     }
 
     /**
@@ -157,33 +146,30 @@ final class MatrixFindings {
         if (on21.isEmpty() && newer.isEmpty()) {
             return missing(POLLERS, matrix);
         }
-        Judgement judgement = new Judgement();
+        Tally tally = new Tally();
         if (newer.isEmpty()) {
-            judgement.missing();
+            tally.missing();
         }
-        List<String> measured = new ArrayList<>();
         if (on21.isPresent()) {
-            judgement.expect(JudgedMatrix.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
-            measured.add(String.format(Locale.ROOT, "21 pinned-db: %.1f/s vs %.1f/s %s", on21.get().throughputPerSecond(),
-                    on21.get().modelLimitPerSecond(), Figures.ratio(on21.get().throughputToModel())));
+            tally.add(String.format(Locale.ROOT, "21 pinned-db: %.1f/s vs %.1f/s %s", on21.get().throughputPerSecond(),
+                    on21.get().modelLimitPerSecond(), Figures.ratio(on21.get().throughputToModel())),
+                    JudgedMatrix.outcome(on21.get()) == Prediction.Outcome.STARVES && on21.get().throughputToModel() <= 1.2);
         } else {
-            measured.add("21: not measured");
-            judgement.missing();
+            tally.add("21: not measured").missing();
         }
         for (int jdk : newer) {
             Optional<JudgedPhase> stock = figures(matrix, jdk, "native-db");
             Optional<JudgedPhase> platform = figures(matrix, jdk, "native-db-platform-pollers");
             if (stock.isEmpty() || platform.isEmpty()) {
-                judgement.missing();
-                measured.add(jdk + ": " + (stock.isEmpty() ? "native-db" : "native-db-platform-pollers") + " not measured");
+                tally.add(jdk + ": " + (stock.isEmpty() ? "native-db" : "native-db-platform-pollers") + " not measured").missing();
                 continue;
             }
             double restored = platform.get().throughputPerSecond() / Math.max(stock.get().throughputPerSecond(), 1e-9);
-            judgement.expect(stock.get().throughputToModel() < JudgedMatrix.COLLAPSE_BELOW && restored >= 2);
-            measured.add(String.format(Locale.ROOT, "%d native-db: %s of %.1f/s, with pollerMode=1 %.1f/s", jdk,
-                    Figures.perSecond(stock.get().throughputPerSecond()), stock.get().modelLimitPerSecond(), platform.get().throughputPerSecond()));
+            tally.add(String.format(Locale.ROOT, "%d native-db: %s of %.1f/s, with pollerMode=1 %.1f/s", jdk,
+                    Figures.perSecond(stock.get().throughputPerSecond()), stock.get().modelLimitPerSecond(), platform.get().throughputPerSecond()),
+                    stock.get().throughputToModel() < JudgedMatrix.COLLAPSE_BELOW && restored >= 2);
         }
-        return POLLERS.judged(String.join("; ", measured), judgement.holds());
+        return tally.judged(POLLERS, "; ");
     }
 
     /** Each measured cell of the matrix has the outcome its prediction names ({@link Prediction}). */
@@ -198,33 +184,19 @@ final class MatrixFindings {
                 differ.isEmpty());
     }
 
-    /** Fails on any contradiction; holds only when nothing it needed is missing. */
-    private static final class Judgement {
-        private boolean contradicted;
-        private boolean incomplete;
-
-        void expect(boolean condition) {
-            contradicted |= !condition;
-        }
-
-        void missing() {
-            incomplete = true;
-        }
-
-        Boolean holds() {
-            return contradicted ? Boolean.FALSE : incomplete ? null : Boolean.TRUE;
-        }
-    }
 
     private static Optional<JudgedPhase> figures(JudgedMatrix matrix, int jdk, String cell) {
         return matrix.cell(jdk, cell).map(JudgedMatrix.Cell::figures);
     }
 
-    /** The JDKs of the matrix that measured none of {@code cells}, said in the finding. */
-    private static String notMeasured(JudgedMatrix matrix, List<JudgedMatrix.Cell> cells) {
+    /** The JDKs of the matrix that measured none of {@code cells}: said in the finding, which then cannot hold. */
+    private static Tally notMeasured(JudgedMatrix matrix, List<JudgedMatrix.Cell> cells, Tally tally) {
         List<Integer> absent = matrix.columns().stream().map(JudgedMatrix.Column::feature)
                 .filter(jdk -> cells.stream().noneMatch(cell -> cell.jdk() == jdk)).toList();
-        return absent.isEmpty() ? "" : "; not measured on " + absent;
+        if (!absent.isEmpty()) {
+            tally.add("not measured on " + absent).missing();
+        }
+        return tally;
     }
 
     private static String verdict(JudgedPhase phase) {

@@ -110,21 +110,19 @@ final class PhaseFindings {
         if (Stream.concat(holding.stream(), free.stream()).anyMatch(Optional::isEmpty)) {
             return METER.notMeasured();
         }
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally("p99: ");
         for (Optional<JudgedPhase> phase : holding) {
             JudgedPhase p = phase.get();
             double model = p.unrelatedWait() == null ? 1000 : p.unrelatedWait().modelMillis();
-            holds &= p.canaryP99Millis() >= 100 && p.requestWaitP99Millis() >= model / 2;
-            measured.add(String.format(Locale.ROOT, "%s canary %.0f ms, requests %.0f ms (model %.0f ms)", p.name(), p.canaryP99Millis(),
-                    p.requestWaitP99Millis(), model));
+            tally.add(String.format(Locale.ROOT, "%s canary %.0f ms, requests %.0f ms (model %.0f ms)", p.name(), p.canaryP99Millis(),
+                    p.requestWaitP99Millis(), model), p.canaryP99Millis() >= 100 && p.requestWaitP99Millis() >= model / 2);
         }
         for (Optional<JudgedPhase> phase : free) {
             JudgedPhase p = phase.get();
-            holds &= p.canaryP99Millis() < 20 && p.requestWaitP99Millis() < 100;
-            measured.add(String.format(Locale.ROOT, "%s canary %.1f ms, requests %.1f ms", p.name(), p.canaryP99Millis(), p.requestWaitP99Millis()));
+            tally.add(String.format(Locale.ROOT, "%s canary %.1f ms, requests %.1f ms", p.name(), p.canaryP99Millis(), p.requestWaitP99Millis()),
+                    p.canaryP99Millis() < 20 && p.requestWaitP99Millis() < 100);
         }
-        return METER.judged("p99: " + String.join("; ", measured), holds);
+        return tally.judged(METER, "; ");
     }
 
     /** What JFR's jdk.VirtualThreadPinned events, grouped by /lab/pinning, name in each phase. */

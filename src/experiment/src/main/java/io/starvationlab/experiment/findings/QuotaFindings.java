@@ -1,7 +1,5 @@
 package io.starvationlab.experiment.findings;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 import io.starvationlab.experiment.results.Figures;
@@ -32,20 +30,18 @@ final class QuotaFindings {
             return CARRIERS.notJudged("not measured in this run" + (quota.skipped().isEmpty() ? ""
                     : ": " + String.join("; ", quota.skipped())));
         }
-        List<String> measured = new ArrayList<>();
-        boolean holds = true;
+        Tally tally = new Tally();
         long carrierBound = 0;
         for (JudgedQuota.Server server : quota.servers()) {
-            boolean seen = seesTheQuota(server);
-            boolean carriers = server.info().carriers() == server.expectedCarriers() && server.info().availableProcessors() == server.expectedCarriers();
-            holds &= seen && carriers;
+            tally.expect(seesTheQuota(server) && server.info().carriers() == server.expectedCarriers()
+                    && server.info().availableProcessors() == server.expectedCarriers());
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s: quota %s / %s us, %d processors, %d carriers (%s)%s",
                     server.jvm(), server.info().container().cpuQuotaMicros(), server.info().container().cpuPeriodMicros(),
                     server.info().availableProcessors(), server.info().carriers(), server.info().container().garbageCollector(), server.belowMachine() ? ""
                             : ", the machine's " + quota.machineProcessors() + " processors: no limit HotSpot reports, nor a carrier count it sets"));
             for (JudgedQuota.Phase phase : server.phases().stream().filter(JudgedQuota.Phase::carrierBound).toList()) {
                 carrierBound++;
-                holds &= Math.abs(phase.throughputToModel() - 1) <= TOLERANCE;
+                tally.expect(Math.abs(phase.throughputToModel() - 1) <= TOLERANCE);
                 line.append(String.format(Locale.ROOT, "; %s %s vs %s (%+.1f %%)", phase.name(), Figures.perSecond(phase.figures().throughputPerSecond()),
                         Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)));
                 if (phase.throttling() != null) {
@@ -53,13 +49,16 @@ final class QuotaFindings {
                             phase.throttling().periods()));
                 }
             }
-            measured.add(line.toString());
+            tally.add(line.toString());
         }
         if (!quota.skipped().isEmpty()) {
-            measured.add("not run: " + String.join("; ", quota.skipped()));
+            tally.add("not run: " + String.join("; ", quota.skipped()));
         }
         // carriers that are not the quota's fail it on their own; the throughput needs a carrier-bound phase
-        return CARRIERS.judged(String.join("; ", measured), !holds ? Boolean.FALSE : carrierBound == 0 ? null : Boolean.TRUE);
+        if (carrierBound == 0) {
+            tally.missing();
+        }
+        return tally.judged(CARRIERS, "; ");
     }
 
     /** What /lab/info read from the group's files is the quota the run set. */

@@ -1,0 +1,48 @@
+package io.starvationlab.experiment.findings;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a finding measured, line by line: it fails on any contradiction and holds only when nothing it needed is missing. */
+final class Tally {
+
+    private final String prefix;
+    private final List<String> lines = new ArrayList<>();
+    private boolean contradicted;
+    private boolean incomplete;
+
+    Tally() {
+        this("");
+    }
+
+    /** {@code prefix}: what the measured text begins with. */
+    Tally(String prefix) {
+        this.prefix = prefix;
+    }
+
+    Tally add(String line, boolean expected) {
+        expect(expected);
+        return add(line);
+    }
+
+    Tally add(String line) {
+        lines.add(line);
+        return this;
+    }
+
+    void expect(boolean condition) {
+        contradicted |= !condition;
+    }
+
+    void missing() {
+        incomplete = true;
+    }
+
+    boolean isEmpty() {
+        return lines.isEmpty();
+    }
+
+    Finding judged(Claim claim, String separator) {
+        return claim.judged(prefix + String.join(separator, lines), contradicted ? Boolean.FALSE : incomplete ? null : Boolean.TRUE);
+    }
+}
