@@ -40,8 +40,7 @@ final class DiagnosisBenchmark {
     }
 
     /** One window: the answers that came in it, and what the diagnosis said of itself when it ran. */
-    record Window(boolean diagnosed, double seconds, long answered, double throughput, double p99Millis, long failed, int dumps,
-            double dumpMillis, String sampling) {
+    record Window(boolean diagnosed, double throughput, double p99Millis, int dumps, double dumpMillis, String sampling) {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%s %.0f/s, p99 %.0f ms%s", diagnosed ? "with" : "without", throughput, p99Millis,
@@ -111,11 +110,10 @@ final class DiagnosisBenchmark {
         List<ClosedLoad.Outcome> answered = load.result().outcomes().stream()
                 .filter(o -> o.startedAtNanos() + o.millis() * 1_000_000 > from && o.startedAtNanos() + o.millis() * 1_000_000 <= to).toList();
         long[] millis = answered.stream().filter(o -> o.status() == 200).mapToLong(ClosedLoad.Outcome::millis).sorted().toArray();
-        long failed = answered.size() - millis.length;
         double seconds = (to - from) / 1e9;
         double p99 = millis.length == 0 ? Double.NaN : millis[Math.min(millis.length - 1, (int) Math.ceil(0.99 * millis.length) - 1)];
         JsonNode sampling = report == null ? null : report.path("sampling");
-        return new Window(diagnosed, seconds, millis.length, millis.length / seconds, p99, failed, report == null ? 0 : report.path("threadDumps").asInt(),
+        return new Window(diagnosed, millis.length / seconds, p99, report == null ? 0 : report.path("threadDumps").asInt(),
                 sampling == null ? Double.NaN : sampling.path("meanDumpMillis").asDouble(Double.NaN),
                 sampling == null ? "" : sampling.path("summary").asText(""));
     }

@@ -72,14 +72,11 @@ final class SoakBenchmark {
                     atEnd.samples("lab_downstream_rejected_total", sample -> sample.value() > 0).stream())
                     .collect(Collectors.toMap(sample -> sample.name() + " " + sample.labels(), Sample::value, Double::sum, TreeMap::new)));
             figures.put("samples", samples);
-            figures.put("rssGrowthPercent", Benchmarks.round(100.0 * (finish.rssKilobytes() - start.rssKilobytes()) / start.rssKilobytes()));
-            figures.put("rssAfterTrimGrowthPercent",
-                    Benchmarks.round(100.0 * (finish.rssAfterTrimKilobytes() - start.rssAfterTrimKilobytes()) / start.rssAfterTrimKilobytes()));
-            figures.put("liveHeapGrowthPercent", Benchmarks.round(100.0 * (finish.liveHeapBytes() - start.liveHeapBytes()) / start.liveHeapBytes()));
+            figures.put("rssGrowthPercent", growthPercent(start.rssKilobytes(), finish.rssKilobytes()));
+            figures.put("rssAfterTrimGrowthPercent", growthPercent(start.rssAfterTrimKilobytes(), finish.rssAfterTrimKilobytes()));
+            figures.put("liveHeapGrowthPercent", growthPercent(start.liveHeapBytes(), finish.liveHeapBytes()));
             if (samples.size() > 2) {
-                Resources second = samples.get(1);
-                figures.put("rssGrowthPercentAfterFirstSample",
-                        Benchmarks.round(100.0 * (finish.rssKilobytes() - second.rssKilobytes()) / second.rssKilobytes()));
+                figures.put("rssGrowthPercentAfterFirstSample", growthPercent(samples.get(1).rssKilobytes(), finish.rssKilobytes()));
             }
             figures.put("nativeMemoryGrowthKilobytes", growth(start.nativeMemoryKilobytes(), finish.nativeMemoryKilobytes()));
             figures.put("platformThreadGrowth", finish.platformThreads() - start.platformThreads());
@@ -96,6 +93,10 @@ final class SoakBenchmark {
             ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
             result.latencies().statuses().forEach((status, count) -> served.merge(path + " " + status, count, Long::sum));
         }
+    }
+
+    private static double growthPercent(long start, long finish) {
+        return Benchmarks.round(100.0 * (finish - start) / start);
     }
 
     /** Per native memory category, finish minus start, the categories that moved by at least 1 MB. */

@@ -63,11 +63,6 @@ public record JudgedQuota(String unavailable, List<String> skipped, int machineP
         public double throughputToModel() {
             return modelPerSecond == 0 ? Double.NaN : figures.throughputPerSecond() / modelPerSecond;
         }
-
-        /** The share of the phase's periods in which the quota ran out. */
-        public double throttledShare() {
-            return throttling == null || throttling.periods() == 0 ? Double.NaN : throttling.throttledPeriods() / (double) throttling.periods();
-        }
     }
 
     /** The quota servers of {@code main}, their phases taken from {@code phases} (the run's, by name). */

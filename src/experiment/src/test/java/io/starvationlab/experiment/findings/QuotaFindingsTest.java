@@ -56,15 +56,11 @@ class QuotaFindingsTest {
     }
 
     @Test
-    void shouldSayWhyWhereNoQuotaCanBeSet() {
+    void shouldNotJudgeWithoutQuotasAndSayWhy() {
         Finding finding = QuotaFindings.evaluate(new JudgedQuota("Cannot make a cgroup under /sys/fs/cgroup/cpu: run as root",
                 List.of("server JVM quota-1-cpu (no CPU quota can be set here: ...)"), 2, List.of()));
         assertThat(finding.holds()).isNull();
         assertThat(finding.measured()).contains("no CPU quota can be set here", "run as root");
-    }
-
-    @Test
-    void shouldNotJudgeARunWithoutQuotas() {
         assertThat(QuotaFindings.evaluate(new JudgedQuota(null, List.of(), 2, List.of())).holds()).isNull();
         assertThat(QuotaFindings.evaluate(new JudgedQuota(null, List.of("server JVM quota-4-cpus (a quota of 4 CPUs needs as many"
                 + " processors; this machine has 2)"), 2, List.of())).measured()).contains("quota-4-cpus");

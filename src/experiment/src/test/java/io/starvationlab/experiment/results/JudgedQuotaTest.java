@@ -17,7 +17,6 @@ class JudgedQuotaTest {
         assertThat(phase.carrierBound()).isTrue();
         assertThat(phase.modelPerSecond()).isEqualTo(20.0);
         assertThat(phase.throughputToModel()).isEqualTo(0.96);
-        assertThat(phase.throttledShare()).isEqualTo(0.05);
     }
 
     /** cpu holds its carriers too, but by using their CPUs: the same model, and no part in the finding. */
@@ -26,7 +25,6 @@ class JudgedQuotaTest {
         JudgedQuota.Phase phase = JudgedQuota.phase(figures("cpu", "carriers", 9.1), 1, null);
         assertThat(phase.carrierBound()).isFalse();
         assertThat(phase.modelPerSecond()).isEqualTo(10.0);
-        assertThat(phase.throttledShare()).isNaN();
     }
 
     /** pinned where synchronized does not pin (JEP 491) is bound by its clients, not by the carriers. */
