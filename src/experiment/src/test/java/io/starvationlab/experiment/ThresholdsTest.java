@@ -94,20 +94,13 @@ class ThresholdsTest {
         return "s".equals(matcher.group(2)) ? number * 1000 : number;
     }
 
-    /** A {@code LabConfig} default, {@code @WithDefault} on the method of the nested interface, in milliseconds. */
+    /** A {@code LabConfig} default, {@code @WithDefault} on the method of the nested interface, in milliseconds (one unit, as the rules'). */
     private static double configDefault(String group, String method) {
         String source = read(PROJECT.resolve(Path.of("src", "service", "src", "main", "java", "io", "starvationlab", "config", "LabConfig.java")));
         Matcher matcher = Pattern.compile("interface " + group + " \\{.*?@WithDefault\\(\"([^\"]+)\"\\)\\s+\\S+ " + method + "\\(\\)", Pattern.DOTALL)
                 .matcher(source);
         assertThat(matcher.find()).as("lab." + group.toLowerCase() + "." + method + " in LabConfig").isTrue();
-        Matcher duration = Pattern.compile("(\\d+)(ms|s|m)").matcher(matcher.group(1));
-        assertThat(duration.matches()).as(matcher.group(1)).isTrue();
-        long amount = Long.parseLong(duration.group(1));
-        return switch (duration.group(2)) {
-            case "ms" -> amount;
-            case "s" -> amount * 1000.0;
-            default -> amount * 60_000.0;
-        };
+        return AlertRules.duration(matcher.group(1)).toMillis();
     }
 
     private static AlertRules.Alert alert(String name) {
@@ -123,7 +116,6 @@ class ThresholdsTest {
         }
         return numbers;
     }
-
 
     private static String read(Path file) {
         try {

@@ -90,7 +90,7 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
     }
 
     /** A Prometheus duration of one unit ({@code 30s}, {@code 1m}, {@code 2h}), the form the rules use. */
-    static Duration duration(String text) {
+    public static Duration duration(String text) {
         var matcher = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text.strip());
         if (!matcher.matches()) {
             throw new IllegalArgumentException("unsupported duration '" + text + "'");

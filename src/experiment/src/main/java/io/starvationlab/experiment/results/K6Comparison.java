@@ -73,10 +73,8 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
     }
 
     /**
-     * k6's throughput over its window ({@code perSecond}, answers inside a window of {@code seconds}) as a rate over its
-     * steady state: k6 starts every VU of a load at the window's start, so it is steady one request's wait ({@code ms})
-     * later, and no answer came before. The rule {@code ClosedLoad.SteadyState} applies to the runner's clients, with the
-     * same fallback: the whole window where the steady part is under a quarter of it, or the window is unknown.
+     * k6's window rate as a rate over its steady state: all its VUs start with the window, so no answer comes in the
+     * first request's wait ({@code ms}); the whole window where the rest is under a quarter of it, as {@code ClosedLoad.SteadyState}.
      */
     static double steady(double perSecond, double seconds, int ms) {
         double steadySeconds = seconds - ms / 1000.0;
@@ -84,7 +82,7 @@ public record K6Comparison(String notRun, String version, int exitCode, double s
     }
 
     /** k6's word as the Java runner's verdict: starves and collapses are starved by the plan's rule, free is not. */
-    static String verdict(String observed) {
+    public static String verdict(String observed) {
         return switch (observed) {
             case "starves", "collapses" -> JudgedPhase.STARVED;
             case "free" -> JudgedPhase.NOT_STARVED;

@@ -1,21 +1,8 @@
 package io.starvationlab.experiment.results;
 
 /**
- * How long an unrelated request waits for a carrier while a closed-loop load holds them, if every
- * virtual thread waits its turn in one FIFO queue.
- * <p>
- * With {@code concurrency} clients and {@code carriers} carriers all held, {@code carriers} requests
- * run and the other {@code concurrency - carriers} wait; each client sends again only after its answer,
- * so all of them are ahead of a request that arrives now, and the ones sent after it are behind it.
- * (Those parked on a permit count as ahead too: at 50 permits the experiment matches the model as
- * closely as at 2000.) The queue
- * drains at the load's throughput, so the wait is {@code (concurrency - carriers) / throughput}. The
- * measured throughput, not the ideal {@code carriers / ms}, so that the model carries the machine's
- * overhead per request and only the queue's order is on trial; the ideal is reported beside it.
- * <p>
- * Per probe the same model says: while it waits, exactly the requests ahead of it are answered. That
- * form is what each probe is judged by, as it holds however the throughput varies during the phase
- * (on a shared machine it does), and it is what FIFO means.
+ * How long an unrelated request waits for a carrier behind a closed-loop load, if every virtual thread waits its
+ * turn in one FIFO queue: {@code (concurrency - carriers) / throughput} ({@code docs/event-loops.md}, "The model").
  */
 public final class QueueModel {
 

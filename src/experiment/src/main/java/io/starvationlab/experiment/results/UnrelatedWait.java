@@ -13,25 +13,12 @@ import io.starvationlab.harness.load.ProbeSample;
 import io.starvationlab.harness.plan.Plan;
 
 /**
- * The wait of the unrelated {@code /probe/virtual} in a phase whose load holds the carriers: the
- * queue model's figure beside the measured distribution, overall and per event loop. Only probes sent
- * while the load ran count, from {@link #SETTLE} after it started: the queue is full then, and no
- * probe sent after the load stopped, with a queue that is draining, is held against the model.
+ * The wait of the unrelated {@code /probe/virtual} in a phase whose load holds the carriers: the queue model beside the
+ * probes sent from {@link #SETTLE} after the load started until it stopped, overall and per event loop
+ * ({@code docs/event-loops.md}; each figure's meaning: {@code docs/results.md}, "The unrelated request's wait").
  *
- * @param modelMillis          {@link QueueModel#waitMillis} at the phase's measured throughput; NaN, and nothing judged
- *                             against it, when the load ran under half its limit: the carriers were stuck, not queueing
- * @param idealMillis          the same at carriers / ms
- * @param ahead                the requests ahead of an unrelated one: concurrency - carriers
- * @param withinTolerance      the share of probes that waited their turn: while each waited, the load's answers numbered
- *                             {@code ahead} within {@link QueueModel#TOLERANCE} (where the load's answers were kept;
- *                             otherwise its wait within the tolerance of {@code modelMillis})
- * @param servedWhileWaiting   the load's answers while a probe waited: min, p50 and max over the probes; null where unknown
- * @param overTwiceModel       the share of probes that waited more than twice the model
- * @param slowAnsweredAfterStop for the probes over twice the model: when they were answered, in seconds after the load
- *                             stopped (min, p50, max); null when there are none
- * @param slowestToFastestP50  the slowest event loop's p50 over the fastest's (event loops with at least
- *                             {@link #MIN_PER_EVENT_LOOP} probes); 1 with one event loop
- * @param probes               every probe counted: seconds after the load started, wait, status, event loop
+ * @param modelMillis NaN, and nothing judged against it, when the load ran under half its limit: the carriers were stuck, not queueing
+ * @param probes      every probe counted: seconds after the load started, wait, status, event loop
  */
 public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, ProbeDistribution measured,
         Map<String, ProbeDistribution> byEventLoop, double withinTolerance, int[] servedWhileWaiting, double overTwiceModel,
@@ -43,10 +30,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     /** Event loops by their number ("vert.x-eventloop-thread-3", "3"), anything else last. */
     static final Comparator<String> BY_EVENT_LOOP = Comparator.comparingInt(UnrelatedWait::loopNumber).thenComparing(Comparator.naturalOrder());
 
-    /**
-     * One probe: sent {@code sentSeconds} after the load started; {@code eventLoop} "none" when nothing
-     * answered; {@code served} the load's answers while it waited, -1 where unknown.
-     */
+    /** One probe; {@code eventLoop} "none" when nothing answered; {@code served} the load's answers while it waited, -1 where unknown. */
     public record Probe(double sentSeconds, double waitMillis, int status, String eventLoop, int served) {
     }
 

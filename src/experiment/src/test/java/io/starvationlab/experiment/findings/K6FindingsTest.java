@@ -80,11 +80,6 @@ class K6FindingsTest {
 
     /** A phase both clients measured, each reaching every event loop: {@code figures} the runner's and k6's req/s, then their p50s. */
     private static K6Comparison.Row row(String phase, String javaVerdict, String k6Observed, double... figures) {
-        String k6Verdict = switch (k6Observed) {
-            case "starves", "collapses" -> "starved";
-            case "free" -> "not starved";
-            default -> k6Observed;
-        };
-        return new K6Comparison.Row(phase, javaVerdict, k6Verdict, k6Observed, figures[0], figures[1], figures[2], figures[3], EVEN, EVEN);
+        return new K6Comparison.Row(phase, javaVerdict, K6Comparison.verdict(k6Observed), k6Observed, figures[0], figures[1], figures[2], figures[3], EVEN, EVEN);
     }
 }
