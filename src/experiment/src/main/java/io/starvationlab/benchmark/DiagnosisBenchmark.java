@@ -21,11 +21,8 @@ import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**
- * {@code diagnosis}: what the diagnosis costs the JVM it watches. The second service with 2,000 and then
- * 10,000 live virtual threads (closed-loop clients of {@code /sleep?ms=2000}: busy, not starved), measured
- * in windows without and with the diagnosis attached, side by side, alternating which goes first, several
- * rounds: throughput and p99 of the answers in each window, and what the diagnosis sampled (goal: at
- * most 2 % throughput and 50 ms p99 at 10,000).
+ * {@code diagnosis}: what the diagnosis costs the JVM it watches, the second service at 2,000 and 10,000 live virtual
+ * threads, windows with and without it alternating (goal and reading: {@code docs/starving.md}, "What it costs the watched JVM").
  */
 final class DiagnosisBenchmark {
 

@@ -33,11 +33,7 @@ final class SoakBenchmark {
     private SoakBenchmark() {
     }
 
-    /**
-     * Alternates a minute of {@code unpinned} work against the database and a minute of {@code native}
-     * work that starves the carriers. The start sample comes after one minute of each, so that pools,
-     * compiled code, I/O pollers and meters exist; a sample every five minutes shows a trend, not two points.
-     */
+    /** The start sample after a minute of each mode, so that pools, compiled code, I/O pollers and meters exist; then one every five minutes. */
     static Map<String, Object> run(Duration length) throws IOException {
         try (LabServer server = LabServer.start(List.of("-XX:NativeMemoryTracking=summary"), Map.of(), Benchmarks.OUT.resolve("logs"), "soak")) {
             LabClient lab = new LabClient(server.baseUri());
@@ -112,13 +108,8 @@ final class SoakBenchmark {
     }
 
     /**
-     * A server's resident memory, live heap, threads, permits and committed native memory per category.
-     * The live heap is the total of a class histogram, which JVM takes after a full collection: exact,
-     * unlike the used heap after a GC, which counts whole G1 regions. The native memory comes from
-     * Native Memory Tracking (the server runs with {@code -XX:NativeMemoryTracking=summary}): it says
-     * which part of the JVM a change of RSS belongs to. Memory the JVM frees (the JIT's arenas, for
-     * one) stays in the C library's malloc arenas and so in the RSS; {@code rssAfterTrimKilobytes} is
-     * the RSS once {@code System.trim_native_heap} has given it back.
+     * A server's resident memory (and once {@code System.trim_native_heap} gave back what glibc keeps), live heap (a class
+     * histogram's total, taken after a full collection: exact), threads, permits and committed native memory per NMT category.
      */
     record Resources(long rssKilobytes, long rssAfterTrimKilobytes, long liveHeapBytes, int platformThreads, int virtualThreads, double permitsInUse,
             double connectionsInUse, Map<String, Long> nativeMemoryKilobytes) {

@@ -139,13 +139,9 @@ public final class PrometheusServer implements AutoCloseable {
             node.path("metric").properties().forEach(field -> labels.put(field.getKey(), field.getValue().asText()));
             List<Series.Sample> samples = new ArrayList<>();
             for (JsonNode value : node.path("values")) {
-                String text = value.get(1).asText();
-                samples.add(new Series.Sample(Instant.ofEpochMilli(Math.round(value.get(0).asDouble() * 1000)), switch (text) {
-                    case "NaN" -> Double.NaN;
-                    case "+Inf" -> Double.POSITIVE_INFINITY;
-                    case "-Inf" -> Double.NEGATIVE_INFINITY;
-                    default -> Double.parseDouble(text);
-                }));
+                // Prometheus writes NaN, +Inf and -Inf; Java reads NaN, +Infinity and -Infinity
+                samples.add(new Series.Sample(Instant.ofEpochMilli(Math.round(value.get(0).asDouble() * 1000)),
+                        Double.parseDouble(value.get(1).asText().replace("Inf", "Infinity"))));
             }
             series.add(new Series(Map.copyOf(labels), List.copyOf(samples)));
         }

@@ -15,12 +15,9 @@ import io.starvationlab.experiment.prometheus.PhaseWindow;
 /**
  * What the run's own Prometheus saw, set against the phases: each alert in each phase, how soon each alert
  * caught a starved phase, the dashboard's panels with the phases they had data in, and the server's own cost.
- * Field names are stable: {@code report.json} carries it as {@code prometheus}.
+ * Field names are stable: {@code report.json} carries it as {@code prometheus}; the first four as in {@link MeasuredPrometheus}.
  *
- * @param measured         false when no Prometheus ran, with the reason in {@code note}
- * @param peakRssMegabytes the Prometheus process's peak resident memory
- * @param addedSeconds     how long the run waited on Prometheus (start, the last alerts resolving, the queries)
- * @param record           what Prometheus recorded, for the findings and the timeline picture
+ * @param record what Prometheus recorded, for the findings and the timeline picture
  */
 public record JudgedPrometheus(boolean measured, String note, double peakRssMegabytes, double addedSeconds, List<Rule> rules,
         List<AlertRow> alerts, List<PanelRow> panels, @JsonIgnore MeasuredPrometheus record) {
