@@ -21,8 +21,6 @@ import io.starvationlab.experiment.results.JudgedPrometheus;
  * phase, soon, firing, resolving, and silent elsewhere), and the dashboard's panels showing data.
  */
 final class AlertFindings {
-    /** The alerts that claim starvation: they must catch every starved phase and no other. */
-    static final List<String> STARVATION_ALERTS = PrometheusRun.STARVATION_ALERTS;
     /** How soon after a starved phase starts its starvation alerts must be pending. */
     static final Duration DETECTION_BOUND = Duration.ofSeconds(5);
 
@@ -34,12 +32,10 @@ final class AlertFindings {
             return List.of();
         }
         MeasuredPrometheus timeline = report.record();
-        List<PhaseWindow> windows = timeline.windows();
-        List<AlertRules.Alert> alerts = timeline.alerts();
         List<Finding> findings = new ArrayList<>();
-        List<PhaseWindow> starved = windows.stream().filter(PhaseWindow::starved).toList();
-        for (String name : STARVATION_ALERTS) {
-            Optional<AlertRules.Alert> rule = alerts.stream().filter(a -> a.name().equals(name)).findFirst();
+        List<PhaseWindow> starved = timeline.windows().stream().filter(PhaseWindow::starved).toList();
+        for (String name : PrometheusRun.STARVATION_ALERTS) {
+            Optional<AlertRules.Alert> rule = timeline.alerts().stream().filter(a -> a.name().equals(name)).findFirst();
             if (rule.isEmpty()) {
                 findings.add(new Claim(id(name, "exists"), name + " exists", "an alert of that name in the PrometheusRule").judged("missing", false));
                 continue;
@@ -101,7 +97,6 @@ final class AlertFindings {
     }
 
     private static Finding resolution(MeasuredPrometheus timeline, AlertRules.Alert alert) {
-        List<PhaseWindow> windows = timeline.windows();
         Claim claim = new Claim(id(alert.name(), "resolves"), alert.name() + " resolves after the starvation",
                 "every episode that began in a starved phase resolves before the run ends");
         Tally tally = new Tally();
@@ -114,7 +109,7 @@ final class AlertFindings {
                 continue;
             }
             // the last starved phase the episode lasted into is the starvation it resolves from
-            PhaseWindow last = windows.stream().filter(w -> w.pod().equals(episode.pod()) && w.starved() && episode.activeAt(w.start()))
+            PhaseWindow last = timeline.windows().stream().filter(w -> w.pod().equals(episode.pod()) && w.starved() && episode.activeAt(w.start()))
                     .max(Comparator.comparing(PhaseWindow::start)).orElse(began.get());
             tally.add(episode.resolved() == null ? last.name() + " still active when the run ended" : String.format(Locale.ROOT,
                     "%s %.0f s after its load", last.name(), MeasuredPrometheus.seconds(last.loadEnd(), episode.resolved())), episode.resolved() != null);
@@ -128,8 +123,7 @@ final class AlertFindings {
      * spans (on this machine, a canary p99 above 100 ms while the load generator saturates the CPU).
      */
     private static Finding falseAlarms(MeasuredPrometheus timeline) {
-        List<PhaseWindow> windows = timeline.windows();
-        Claim claim = new Claim("no-false-alarms", "No false alarms: " + String.join(" and ", STARVATION_ALERTS) + " never fire in a phase that is"
+        Claim claim = new Claim("no-false-alarms", "No false alarms: " + String.join(" and ", PrometheusRun.STARVATION_ALERTS) + " never fire in a phase that is"
                 + " not starved", "no alert that went pending in a baseline or a not-starved phase fires before a starved phase begins (one still "
                 + "active from an earlier phase is that phase's); a pending onset there is listed with the conditions that held");
         List<String> alarms = new ArrayList<>();
@@ -137,7 +131,7 @@ final class AlertFindings {
         long warmUps = 0;
         for (AlertEpisode episode : timeline.episodes()) {
             Optional<PhaseWindow> phase = timeline.phaseAt(episode.pod(), episode.pending());
-            if (!STARVATION_ALERTS.contains(episode.alert()) || phase.map(PhaseWindow::starved).orElse(false)) {
+            if (!PrometheusRun.STARVATION_ALERTS.contains(episode.alert()) || phase.map(PhaseWindow::starved).orElse(false)) {
                 continue;
             }
             // the warm-up is the runner's own: a fresh JVM compiling every mode, judged by no claim
@@ -151,7 +145,7 @@ final class AlertFindings {
                     && !timeline.phaseAt(episode.pod(), episode.firing()).map(PhaseWindow::starved).orElse(false);
             (firedUnstarved ? alarms : pendingOnly).add(onset);
         }
-        long quiet = windows.stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();
+        long quiet = timeline.windows().stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();
         String measured = alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
                 : alarms.size() + " false alarms: " + String.join(", ", alarms);
         if (!pendingOnly.isEmpty()) {
