@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 
 import io.starvationlab.harness.Jdks;
@@ -49,10 +50,6 @@ final class CostBenchmark {
     private record Served(AutoCloseable process, long pid, URI target) {
     }
 
-    private interface Start {
-        Served start(boolean on, String name);
-    }
-
     static Map<String, Object> overhead() {
         return run("GET " + PATH, LAB_OBSERVERS, (on, name) -> {
             LabServer lab = LabServer.start(List.of(), on ? Map.of() : Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false"),
@@ -69,7 +66,7 @@ final class CostBenchmark {
         });
     }
 
-    private static Map<String, Object> run(String workload, List<String> observerThreads, Start start) {
+    private static Map<String, Object> run(String workload, List<String> observerThreads, BiFunction<Boolean, String, Served> start) {
         List<Run> with = new ArrayList<>();
         List<Run> without = new ArrayList<>();
         for (int round = 1; round <= ROUNDS; round++) {
@@ -113,8 +110,8 @@ final class CostBenchmark {
         }
     }
 
-    private static Run measure(Start start, List<String> observerThreads, boolean on, int round) {
-        Served served = start.start(on, (on ? "on-" : "off-") + round);
+    private static Run measure(BiFunction<Boolean, String, Served> start, List<String> observerThreads, boolean on, int round) {
+        Served served = start.apply(on, (on ? "on-" : "off-") + round);
         try (AutoCloseable process = served.process(); ClosedLoad load = ClosedLoad.start(served.target(), CLIENTS, Duration.ofSeconds(30))) {
             LabServer.sleep(WARM_UP);
             ProcessHandle handle = ProcessHandle.of(served.pid()).orElseThrow();
