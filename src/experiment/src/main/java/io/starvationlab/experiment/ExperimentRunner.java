@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,6 +13,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.findings.Findings;
 import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
@@ -25,6 +27,10 @@ import io.starvationlab.experiment.run.Environment;
 import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.run.MatrixRun;
 import io.starvationlab.experiment.run.MeasuredMainPlan;
+import io.starvationlab.experiment.run.MeasuredMatrix;
+import io.starvationlab.experiment.run.MeasuredTime;
+import io.starvationlab.experiment.run.RunClock;
+import io.starvationlab.experiment.run.ServerStarts;
 import io.starvationlab.experiment.run.RunSettings;
 import io.starvationlab.harness.K6Binary;
 import io.starvationlab.harness.plan.ColdStart;
@@ -122,25 +128,43 @@ public final class ExperimentRunner {
         return new ExperimentRunner(planFile, settings.quick(), settings.out(), settings.progress(), names);
     }
 
-    /** plan → run (measured) → results (judged) → findings → report (shown), written to {@code out}. */
+    /** plan → run (measured) → results (judged) → findings → report (shown), written to {@code out}; the run's own time at its end. */
     public ExperimentReport run() throws Exception {
+        RunClock clock = new RunClock();
         String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Plan plan = settings.plan();
         MeasuredMainPlan main;
         MeasuredPrometheus observed;
-        try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
-            Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());
-            if (k6.isEmpty()) {
-                settings.progress().accept("k6 beside the runner: not run, " + K6Binary.NOT_FOUND + " (" + K6Binary.HOW_TO_GET + ")");
+        MeasuredMatrix matrix;
+        try (ServerStarts starts = new ServerStarts(settings.logs())) {
+            // every server JVM of the job planned in the order it runs, so that each can start beside an earlier phase
+            MainRun mainRun = new MainRun(settings, starts);
+            MatrixRun matrixRun = new MatrixRun(settings, starts);
+            matrixRun.plan(clock);
+            try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
+                Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());
+                if (k6.isEmpty()) {
+                    settings.progress().accept("k6 beside the runner: not run, " + K6Binary.NOT_FOUND + " (" + K6Binary.HOW_TO_GET + ")");
+                }
+                main = mainRun.run(prometheus, k6, clock);
+                long finishing = System.nanoTime();
+                observed = prometheus.finish(Runtime.version().feature());
+                clock.add(RunClock.PROMETHEUS, RunClock.since(finishing));
             }
-            main = MainRun.run(settings, prometheus, k6);
-            observed = prometheus.finish(Runtime.version().feature());
+            // the JDK-sensitive cells on every JDK found, after the main plan
+            matrix = matrixRun.run(main.servers(), clock);
+            starts.settle();
+            long judging = System.nanoTime();
+            JudgedRun judged = JudgedRun.of(plan, main, observed, matrix);
+            List<Finding> findings = Findings.of(judged, plan);
+            clock.add(RunClock.REPORT, RunClock.since(judging));
+            ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
+                    plan.starved().describe(), judged, findings, MeasuredTime.of(clock, starts));
+            long writing = System.nanoTime();
+            ReportFiles.write(report, settings.out());
+            settings.progress().accept(String.format(Locale.ROOT, "The run took %.0f s; the report %.1f s to write", clock.seconds(),
+                    RunClock.since(writing)));
+            return report;
         }
-        // the JDK-sensitive cells on every JDK found, after the main plan
-        JudgedRun judged = JudgedRun.of(plan, main, observed, new MatrixRun(settings).run(main.servers()));
-        ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
-                plan.starved().describe(), judged, Findings.of(judged, plan));
-        ReportFiles.write(report, settings.out());
-        return report;
     }
 }
