@@ -68,7 +68,6 @@ public final class MainRun {
             }
             run.progress().accept("SKIPPED the server JVMs inside a CPU quota: " + noQuota);
         }
-        List<ServerRun.Spec> specs = new ArrayList<>();
         groups.forEach((name, phases) -> {
             Plan.Jvm jvm = plan.jvms().get(name);
             Optional<String> why = whyNotHere(jvm, current.feature(), noQuota, processors);
@@ -78,14 +77,9 @@ public final class MainRun {
                 return;
             }
             ServerRun.Spec spec = new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2(), jvm.cpuQuota());
-            // a configuration already planned is that server JVM's: its turn comes right after, on the same process
-            int same = specs.stream().filter(planned -> planned.sameConfiguration(spec)).mapToInt(specs::indexOf).max().orElse(-1);
-            specs.add(same < 0 ? specs.size() : same + 1, spec);
+            starts.plan(spec);
+            servers.put(spec, phases);
         });
-        for (ServerRun.Spec spec : specs) {
-            ServerRun.Spec planned = starts.plan(spec).map(first -> spec.sharing(first)).orElse(spec);
-            servers.put(planned, groups.get(spec.name()));
-        }
         this.coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME) ? ColdStartRun.plan(plan.coldStart(), run.quick(), current, starts)
                 : List.of();
     }

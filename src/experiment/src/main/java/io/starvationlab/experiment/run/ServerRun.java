@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -55,16 +54,6 @@ public final class ServerRun {
      *                    {@code -XX:ActiveProcessorCount}, no quota
      */
     public record Spec(String name, String description, Jdks.Jdk jdk, List<String> commandLine, boolean http2, Double cpuQuota) {
-
-        /** Whether a JVM of {@code other} is one of this: the same JDK, command line and quota (how the client speaks to it aside). */
-        public boolean sameConfiguration(Spec other) {
-            return jdk.launcher().equals(other.jdk.launcher()) && commandLine.equals(other.commandLine) && Objects.equals(cpuQuota, other.cpuQuota);
-        }
-
-        /** This server JVM run on the process of {@code first}, which has the same configuration. */
-        Spec sharing(String first) {
-            return new Spec(name, description + "; the same JVM as " + first + ", started once", jdk, commandLine, http2, cpuQuota);
-        }
     }
 
     /** What every server JVM of one loop shares: the probes, the baseline's and the drain's lengths, the rule, where logs go. */
@@ -122,11 +111,9 @@ public final class ServerRun {
         clock.add(RunClock.STARTS, RunClock.since(began));
         long turn = System.nanoTime();
         elsewhere = 0;
-        // a JVM that ran an earlier turn logged that turn's warnings already
-        int blockedBefore = server.eventLoopBlockedWarnings().size();
         try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
                 Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = scrape(spec, server)) {
-            MeasuredServer measured = measure(spec, runner, phases, duration, blockedBefore);
+            MeasuredServer measured = measure(spec, runner, phases, duration);
             if (after != null) {
                 awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
                 runner.close();
@@ -163,8 +150,7 @@ public final class ServerRun {
         elsewhere += seconds;
     }
 
-    private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration,
-            int blockedBefore) {
+    private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
         MeasuredServer.Info info = MeasuredServer.Info.read(spec.name(), spec.description(), runner.lab().info());
         List<String> says = jvmSays(runner.server().log(), spec.commandLine());
         Optional<CpuQuota> quota = runner.server().cpuQuota();
@@ -212,9 +198,8 @@ public final class ServerRun {
             }
             progress.accept("        " + describe(record, baseline.result(), verdict));
         }
-        List<LabServer.BlockedEventLoop> blocked = runner.server().eventLoopBlockedWarnings();
         return new MeasuredServer(spec, info, says, baseline.result(), List.copyOf(measured), warmUpThrottling,
-                EventLoopsBlocked.of(blocked.subList(Math.min(blockedBefore, blocked.size()), blocked.size())));
+                EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
     }
 
     /**

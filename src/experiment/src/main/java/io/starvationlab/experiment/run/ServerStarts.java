@@ -6,19 +6,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import io.starvationlab.harness.LabServer;
 
 /**
- * The job's server JVMs, each started once per configuration and ahead of its turn where that costs no
- * measurement anything. A JVM starting is not load, one running load is: a start runs beside a phase only
- * while the run holds a window open ({@link #open}: a load that holds the carriers in a wait and uses next to
- * no CPU), and whatever else runs (a baseline, a warm-up, any other load) first waits for the start in
- * progress ({@link #settle}). A server JVM of the same JDK, command line and quota as one planned before is
- * that JVM: it runs both turns and stops, in the background, after the last.
+ * The job's server JVMs, each a fresh process, started ahead of its turn where that costs no measurement anything. A
+ * JVM starting is not load, one running load is: a start runs beside a phase only while the run holds a window open
+ * ({@link #open}: a load that holds the carriers in a wait and uses next to no CPU), and whatever else runs (a baseline,
+ * a warm-up, any other load) first waits for the start in progress ({@link #settle}). A JVM whose turn is over stops in
+ * the background.
  */
 public final class ServerStarts implements AutoCloseable {
 
@@ -26,25 +24,25 @@ public final class ServerStarts implements AutoCloseable {
     private static final int AHEAD = 3;
     /** A start begins only while the open window has at least this long to run: about what a start takes on two cores. */
     private static final Duration ROOM = Duration.ofSeconds(4);
+    /** A JVM whose turn is over has this long to exit on SIGTERM before it is killed: what it still holds is no longer measured. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
     /** One server JVM's start: how long it took, and how much of that the run waited for (the rest ran beside a phase). */
     public record Start(String name, double seconds, double waitedSeconds) {
     }
 
-    /** A configuration to start: the server JVMs that share it, by name, and its process once begun. */
+    /** A planned server JVM and its process once begun. */
     private static final class Entry {
         final ServerRun.Spec spec;
-        final List<String> turns = new ArrayList<>();
         CompletableFuture<LabServer> server;
         long begun;
         double seconds;
         double waited;
-        int taken;
-        int done;
+        boolean taken;
+        boolean done;
 
         Entry(ServerRun.Spec spec) {
             this.spec = spec;
-            turns.add(spec.name());
         }
 
         boolean ready() {
@@ -64,20 +62,10 @@ public final class ServerStarts implements AutoCloseable {
         this.starter = Thread.ofPlatform().daemon().name("server-starts").start(this::startAhead);
     }
 
-    /**
-     * Plans a server JVM's turn, after those planned before; returns the name of the server JVM it shares a process
-     * with, when one of the same configuration was planned before and is still to run.
-     */
-    public synchronized Optional<String> plan(ServerRun.Spec spec) {
-        for (Entry entry : entries) {
-            if (entry.done < entry.turns.size() && entry.spec.sameConfiguration(spec)) {
-                entry.turns.add(spec.name());
-                return Optional.of(entry.turns.getFirst());
-            }
-        }
+    /** Plans a server JVM's turn, after those planned before. */
+    public synchronized void plan(ServerRun.Spec spec) {
         entries.add(new Entry(spec));
         notifyAll();
-        return Optional.empty();
     }
 
     /** The server JVM of {@code spec}'s turn: started beside an earlier phase, or now; waiting for a start in progress. */
@@ -85,7 +73,7 @@ public final class ServerStarts implements AutoCloseable {
         Entry entry;
         boolean startHere;
         synchronized (this) {
-            entry = entries.stream().filter(e -> e.turns.contains(spec.name())).findFirst().orElseGet(() -> {
+            entry = entries.stream().filter(e -> e.spec.name().equals(spec.name())).findFirst().orElseGet(() -> {
                 Entry unplanned = new Entry(spec);
                 entries.add(unplanned);
                 return unplanned;
@@ -94,7 +82,7 @@ public final class ServerStarts implements AutoCloseable {
             if (startHere) {
                 begin(entry);
             }
-            entry.taken++;
+            entry.taken = true;
         }
         long waiting = System.nanoTime();
         if (startHere) {
@@ -106,64 +94,55 @@ public final class ServerStarts implements AutoCloseable {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         } finally {
             synchronized (this) {
-                entry.waited += (System.nanoTime() - waiting) / 1e9;
+                entry.waited += RunClock.since(waiting);
             }
         }
     }
 
-    /** {@code spec}'s turn is over: after the last turn on its process, the JVM stops in the background. */
+    /** {@code spec}'s turn is over: its JVM stops in the background. */
     public synchronized void done(ServerRun.Spec spec) {
         for (Entry entry : entries) {
-            if (entry.turns.contains(spec.name()) && ++entry.done == entry.turns.size() && entry.ready() && !entry.server.isCompletedExceptionally()) {
-                LabServer server = entry.server.join();
-                stopping.add(Thread.ofPlatform().name("stop-" + spec.name()).start(server::close));
+            if (entry.spec.name().equals(spec.name()) && !entry.done) {
+                entry.done = true;
+                if (entry.ready() && !entry.server.isCompletedExceptionally()) {
+                    stopInBackground(entry);
+                }
                 return;
             }
         }
     }
 
-    /** Starts may run beside what the run does until {@code until}: a load that holds the carriers in a wait. */
-    public synchronized void open(Duration until) {
-        openUntil = System.nanoTime() + until.toNanos();
+    /** Starts may run beside what the run does for {@code length}: a load that holds the carriers in a wait. */
+    public synchronized void open(Duration length) {
+        openUntil = System.nanoTime() + length.toNanos();
         notifyAll();
     }
 
-    /** Closes the window and waits for the start in progress and the stops: nothing runs beside what comes next. */
+    /** Closes the window and waits for the start in progress: nothing runs beside what comes next. */
     public void settle() {
         List<Entry> starting;
-        List<Thread> stops;
         synchronized (this) {
             openUntil = 0;
             starting = entries.stream().filter(e -> e.server != null && !e.server.isDone()).toList();
-            stops = List.copyOf(stopping);
         }
         for (Entry entry : starting) {
             long waiting = System.nanoTime();
             entry.server.handle((server, failure) -> server).join();
             synchronized (this) {
-                entry.waited += (System.nanoTime() - waiting) / 1e9;
-            }
-        }
-        for (Thread stop : stops) {
-            try {
-                stop.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+                entry.waited += RunClock.since(waiting);
             }
         }
     }
 
     /** Every start so far, in the order the JVMs were begun. */
     public synchronized List<Start> starts() {
-        return entries.stream().filter(e -> e.server != null && e.server.isDone())
-                .sorted(Comparator.comparingLong(e -> e.begun))
-                .map(e -> new Start(String.join(" + ", e.turns), e.seconds, Math.min(e.waited, e.seconds))).toList();
+        return entries.stream().filter(Entry::ready).sorted(Comparator.comparingLong(e -> e.begun))
+                .map(e -> new Start(e.spec.name(), e.seconds, Math.min(e.waited, e.seconds))).toList();
     }
 
     /** How long the JVM of that server JVM's turn took to start; NaN before it has. */
     public synchronized double seconds(String name) {
-        return entries.stream().filter(e -> e.turns.contains(name) && e.ready()).mapToDouble(e -> e.seconds).findFirst().orElse(Double.NaN);
+        return entries.stream().filter(e -> e.spec.name().equals(name) && e.ready()).mapToDouble(e -> e.seconds).findFirst().orElse(Double.NaN);
     }
 
     /** Stops whatever is still running: JVMs started for turns that never came, and the stops in progress. */
@@ -173,18 +152,17 @@ public final class ServerStarts implements AutoCloseable {
             closed = true;
             notifyAll();
         }
-        try {
-            starter.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        List<Entry> left;
-        synchronized (this) {
-            left = entries.stream().filter(e -> e.server != null && e.done < e.turns.size()).toList();
-            entries.forEach(e -> e.done = e.turns.size());
-        }
-        left.forEach(e -> e.server.thenAccept(LabServer::close));
+        join(starter);
         settle();
+        List<Thread> stops;
+        synchronized (this) {
+            entries.stream().filter(e -> !e.done && e.ready() && !e.server.isCompletedExceptionally()).forEach(e -> {
+                e.done = true;
+                stopInBackground(e);
+            });
+            stops = List.copyOf(stopping);
+        }
+        stops.forEach(ServerStarts::join);
     }
 
     /** The starter: begins the next JVM while the window has room for it and few enough wait for their turn. */
@@ -209,7 +187,7 @@ public final class ServerStarts implements AutoCloseable {
         if (openUntil - System.nanoTime() < ROOM.toNanos()) {
             return null;
         }
-        long waiting = entries.stream().filter(e -> e.ready() && e.taken == 0).count();
+        long waiting = entries.stream().filter(e -> e.ready() && !e.taken).count();
         if (waiting >= AHEAD || entries.stream().anyMatch(e -> e.server != null && !e.server.isDone())) {
             return null;
         }
@@ -235,8 +213,16 @@ public final class ServerStarts implements AutoCloseable {
     }
 
     private synchronized void finish(Entry entry) {
-        entry.seconds = (System.nanoTime() - entry.begun) / 1e9;
+        entry.seconds = RunClock.since(entry.begun);
         notifyAll();
+    }
+
+    private void stopInBackground(Entry entry) {
+        LabServer server = entry.server.join();
+        stopping.add(Thread.ofPlatform().name("stop-" + entry.spec.name()).start(() -> {
+            server.stop(STOP_GRACE);
+            server.close();
+        }));
     }
 
     private void waitFor(long millis) {
@@ -245,6 +231,14 @@ public final class ServerStarts implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             closed = true;
+        }
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
