@@ -1,6 +1,7 @@
 package io.starvationlab.experiment;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ import io.starvationlab.harness.plan.Plan;
  * [--publish[=true|false]] [--repeat N] [--phases=a,b]}
  * <p>
  * {@code --publish}: a full run of the whole plan also copies its report and pictures to
- * {@code docs/results.md} and the matrix into the README's table; without it nothing outside
+ * {@code docs/results.md} and the matrix into the README's table (with {@code --repeat}, the last run's); without it nothing outside
  * {@code --out} is written. {@code --phases=a,b} runs only the plan's phases of those names
  * ({@code cold-start}: its fresh JVMs starved at once). With
  * {@code --repeat N} the plan runs N times, each run under {@code repeat-N/}, and {@link Repeats} gives
@@ -108,10 +109,13 @@ public final class ExperimentRunner {
             System.out.println();
             System.out.println(repeats.markdown());
             System.out.println("Repeats: " + out.resolve("repeats.md").toAbsolutePath());
-        } else if (publish && (quick || !only.isEmpty())) {
+        }
+        if (publish && (quick || !only.isEmpty())) {
             System.out.println("Not published: only a full run of the whole plan replaces docs/results.md and the README's table");
         } else if (publish) {
-            System.out.println("Published: " + ReportFiles.publish(reports.getFirst(), out, runner.settings.projectDir().resolve("docs")).toAbsolutePath());
+            // with --repeat, the last run's report: each run is a full run of the whole plan
+            Path published = repeat == 1 ? out : out.resolve("repeat-" + repeat);
+            System.out.println("Published: " + ReportFiles.publish(reports.getLast(), published, runner.settings.projectDir().resolve("docs")).toAbsolutePath());
         }
     }
 
@@ -141,6 +145,7 @@ public final class ExperimentRunner {
             MainRun mainRun = new MainRun(settings, starts);
             MatrixRun matrixRun = new MatrixRun(settings, starts);
             matrixRun.plan(clock);
+            starts.open(Duration.ofSeconds(5)); // the first server JVM starts while Prometheus does: neither is measured
             try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
                 Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());
                 if (k6.isEmpty()) {

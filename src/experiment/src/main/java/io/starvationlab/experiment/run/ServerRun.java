@@ -241,8 +241,7 @@ public final class ServerRun {
     private Baseline baseline(PhaseRunner runner) {
         Baseline kept = null;
         for (int attempt = 1; attempt <= BASELINE_ATTEMPTS; attempt++) {
-            // idle is enough: a pinned episode in the baseline itself marks it contaminated, below
-            if (!Gauges.awaitIdle(runner.lab(), QUIET_WITHIN).idle()) {
+            if (!quiet(runner.lab())) {
                 progress.accept("  the server did not drain within " + QUIET_WITHIN.toSeconds() + " s");
             }
             Instant start = Instant.now();

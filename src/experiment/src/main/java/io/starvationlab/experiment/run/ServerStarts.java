@@ -20,8 +20,11 @@ import io.starvationlab.harness.LabServer;
  */
 public final class ServerStarts implements AutoCloseable {
 
-    /** At most this many started JVMs wait for their turn: idle, each some 400 MB and its embedded PostgreSQL. */
-    private static final int AHEAD = 8;
+    /**
+     * At most this many started JVMs wait for their turn: idle, each some 400 MB, its embedded PostgreSQL and 1 % of a
+     * CPU (its canary, JFR): enough that the matrix's JVMs start beside the main plan's phases.
+     */
+    private static final int AHEAD = 12;
     /** A start begins only while the open window has at least this long to run: about what a start takes on two cores. */
     private static final Duration ROOM = Duration.ofSeconds(4);
     /** A JVM whose turn is over has this long to exit on SIGTERM before it is killed: what it still holds is no longer measured. */
