@@ -1,10 +1,12 @@
 package io.starvationlab.experiment;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,6 +14,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.starvationlab.experiment.findings.Finding;
 import io.starvationlab.experiment.findings.Findings;
 import io.starvationlab.experiment.k6.K6Suite;
 import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
@@ -25,6 +28,10 @@ import io.starvationlab.experiment.run.Environment;
 import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.run.MatrixRun;
 import io.starvationlab.experiment.run.MeasuredMainPlan;
+import io.starvationlab.experiment.run.MeasuredMatrix;
+import io.starvationlab.experiment.run.MeasuredTime;
+import io.starvationlab.experiment.run.RunClock;
+import io.starvationlab.experiment.run.ServerStarts;
 import io.starvationlab.experiment.run.RunSettings;
 import io.starvationlab.harness.K6Binary;
 import io.starvationlab.harness.plan.ColdStart;
@@ -40,7 +47,7 @@ import io.starvationlab.harness.plan.Plan;
  * [--publish[=true|false]] [--repeat N] [--phases=a,b]}
  * <p>
  * {@code --publish}: a full run of the whole plan also copies its report and pictures to
- * {@code docs/results.md} and the matrix into the README's table; without it nothing outside
+ * {@code docs/results.md} and the matrix into the README's table (with {@code --repeat}, the last run's); without it nothing outside
  * {@code --out} is written. {@code --phases=a,b} runs only the plan's phases of those names
  * ({@code cold-start}: its fresh JVMs starved at once). With
  * {@code --repeat N} the plan runs N times, each run under {@code repeat-N/}, and {@link Repeats} gives
@@ -102,10 +109,13 @@ public final class ExperimentRunner {
             System.out.println();
             System.out.println(repeats.markdown());
             System.out.println("Repeats: " + out.resolve("repeats.md").toAbsolutePath());
-        } else if (publish && (quick || !only.isEmpty())) {
+        }
+        if (publish && (quick || !only.isEmpty())) {
             System.out.println("Not published: only a full run of the whole plan replaces docs/results.md and the README's table");
         } else if (publish) {
-            System.out.println("Published: " + ReportFiles.publish(reports.getFirst(), out, runner.settings.projectDir().resolve("docs")).toAbsolutePath());
+            // with --repeat, the last run's report: each run is a full run of the whole plan
+            Path published = repeat == 1 ? out : out.resolve("repeat-" + repeat);
+            System.out.println("Published: " + ReportFiles.publish(reports.getLast(), published, runner.settings.projectDir().resolve("docs")).toAbsolutePath());
         }
     }
 
@@ -122,25 +132,44 @@ public final class ExperimentRunner {
         return new ExperimentRunner(planFile, settings.quick(), settings.out(), settings.progress(), names);
     }
 
-    /** plan → run (measured) → results (judged) → findings → report (shown), written to {@code out}. */
+    /** plan → run (measured) → results (judged) → findings → report (shown), written to {@code out}; the run's own time at its end. */
     public ExperimentReport run() throws Exception {
+        RunClock clock = new RunClock();
         String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Plan plan = settings.plan();
         MeasuredMainPlan main;
         MeasuredPrometheus observed;
-        try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
-            Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());
-            if (k6.isEmpty()) {
-                settings.progress().accept("k6 beside the runner: not run, " + K6Binary.NOT_FOUND + " (" + K6Binary.HOW_TO_GET + ")");
+        MeasuredMatrix matrix;
+        try (ServerStarts starts = new ServerStarts(settings.logs())) {
+            // every server JVM of the job planned in the order it runs, so that each can start beside an earlier phase
+            MainRun mainRun = new MainRun(settings, starts);
+            MatrixRun matrixRun = new MatrixRun(settings, starts);
+            matrixRun.plan(clock);
+            starts.open(Duration.ofSeconds(5)); // the first server JVM starts while Prometheus does: neither is measured
+            try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
+                Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());
+                if (k6.isEmpty()) {
+                    settings.progress().accept("k6 beside the runner: not run, " + K6Binary.NOT_FOUND + " (" + K6Binary.HOW_TO_GET + ")");
+                }
+                main = mainRun.run(prometheus, k6, clock);
+                long finishing = System.nanoTime();
+                observed = prometheus.finish(Runtime.version().feature());
+                clock.add(RunClock.PROMETHEUS, RunClock.since(finishing));
             }
-            main = MainRun.run(settings, prometheus, k6);
-            observed = prometheus.finish(Runtime.version().feature());
+            // the JDK-sensitive cells on every JDK found, after the main plan
+            matrix = matrixRun.run(main.servers(), clock);
+            starts.settle();
+            long judging = System.nanoTime();
+            JudgedRun judged = JudgedRun.of(plan, main, observed, matrix);
+            List<Finding> findings = Findings.of(judged, plan);
+            clock.add(RunClock.REPORT, RunClock.since(judging));
+            ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
+                    plan.starved().describe(), judged, findings, MeasuredTime.of(clock, starts));
+            long writing = System.nanoTime();
+            ReportFiles.write(report, settings.out());
+            settings.progress().accept(String.format(Locale.ROOT, "The run took %.0f s; the report %.1f s to write", clock.seconds(),
+                    RunClock.since(writing)));
+            return report;
         }
-        // the JDK-sensitive cells on every JDK found, after the main plan
-        JudgedRun judged = JudgedRun.of(plan, main, observed, new MatrixRun(settings).run(main.servers()));
-        ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
-                plan.starved().describe(), judged, Findings.of(judged, plan));
-        ReportFiles.write(report, settings.out());
-        return report;
     }
 }

@@ -35,10 +35,17 @@ final class EventLoopFindings {
             + " the wait depends on the event loop, in some runs", String.format(Locale.ROOT, "unfair (slowest event loop's p50 >= %.0fx the"
                     + " fastest's, and >= %.0f %% of probes over twice the model) in at least one of the phases with several event loops, in none with"
                     + " one", UNFAIR_SPREAD, UNFAIR_SHARE * 100));
+    /**
+     * What one event loop may cost: the throughput of requests the event loops themselves limit (0 ms), as a share of
+     * the default's. Over five full runs here it read 0.73x to 1.10x (two cores shared by load and service), so the bound
+     * is what the runs support, not "no cost".
+     */
+    static final double LEAST_THROUGHPUT_SHARE = 0.6;
     static final Claim MITIGATION = new Claim("one-event-loop-bounds-the-tail", "One event loop bounds the tail by the queue, not by how long the"
-            + " starvation lasts, and leaves the median; here at no cost in throughput", "worst /probe/virtual p99 with one event loop <= 1/2 of the"
-            + " worst with several; unpinned 0 ms throughput at one event loop >= 0.85x the default's (2 cores shared by load and service: more cores"
-            + " may differ)");
+            + " starvation lasts, and leaves the median; what it costs is the throughput of requests the event loops themselves limit", String.format(
+                    Locale.ROOT, "worst /probe/virtual p99 with one event loop <= 1/2 of the worst with several; unpinned 0 ms throughput at one event"
+                            + " loop >= %.2fx the default's, its cost measured (2 cores shared by load and service: more cores may differ)",
+                    LEAST_THROUGHPUT_SHARE));
 
     private EventLoopFindings() {
     }
@@ -92,13 +99,14 @@ final class EventLoopFindings {
         JudgedPhase worstSeveral = several.stream().max(byP99).orElseThrow();
         double ratio = fast1.get().throughputPerSecond() / fastDefault.get().throughputPerSecond();
         return MITIGATION.judged(String.format(Locale.ROOT, "worst p99 %s (%s) vs %s (%s); p50 %s to %s with one, %s to %s with several;"
-                + " unpinned 0 ms: %.0f req/s at one event loop, %.0f at the default (%.2fx)%s",
+                + " unpinned 0 ms: %.0f req/s at one event loop, %.0f at the default (%.2fx: one event loop costs %s)%s",
                 Figures.seconds(worstOne.unrelatedWait().measured().p99Millis()), worstOne.name(),
                 Figures.seconds(worstSeveral.unrelatedWait().measured().p99Millis()), worstSeveral.name(), Figures.seconds(p50(one, false)),
                 Figures.seconds(p50(one, true)), Figures.seconds(p50(several, false)), Figures.seconds(p50(several, true)),
-                fast1.get().throughputPerSecond(), fastDefault.get().throughputPerSecond(), ratio, phase.apply("unpinned-0ms-eight-event-loops")
+                fast1.get().throughputPerSecond(), fastDefault.get().throughputPerSecond(), ratio, Figures.percent(Math.max(0, 1 - ratio)), phase.apply("unpinned-0ms-eight-event-loops")
                         .map(p -> String.format(Locale.ROOT, ", %.0f at eight", p.throughputPerSecond())).orElse("")),
-                worstOne.unrelatedWait().measured().p99Millis() <= worstSeveral.unrelatedWait().measured().p99Millis() / 2 && ratio >= 0.85);
+                worstOne.unrelatedWait().measured().p99Millis() <= worstSeveral.unrelatedWait().measured().p99Millis() / 2
+                        && ratio >= LEAST_THROUGHPUT_SHARE);
     }
 
     /** The highest ({@code max}) or lowest p50 of the unrelated request's wait among {@code phases}. */

@@ -20,7 +20,9 @@ import io.starvationlab.experiment.run.Environment;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.experiment.run.MeasuredTime;
 import io.starvationlab.experiment.run.ServerRun;
+import io.starvationlab.experiment.run.ServerStarts;
 import io.starvationlab.harness.CpuQuota;
 
 /** {@code report.md}, section by section; it only returns the text ({@link ReportFiles} writes it). */
@@ -63,7 +65,39 @@ public final class ReportText {
                 f.holds() == null ? "n/a" : f.holds() ? "holds" : "**fails**"));
         md.append("## Findings\n\n").append(findings).append("\nThe model limit is what runs out first: carriers (work that holds them), the permits, "
                 + "the worker pool, a shared lock, or the clients' concurrency; each divided by the call's duration.\n");
-        return md.append(alerts(run.prometheus())).toString();
+        return md.append(alerts(run.prometheus())).append(time(report.time())).toString();
+    }
+
+    /**
+     * The job's benchmark of itself: each part's seconds and share, the Maven build before the run included where Maven
+     * started it; a server JVM starting beside a phase counts only for the time the run waited for it.
+     */
+    static String time(MeasuredTime time) {
+        if (time == null) {
+            return "";
+        }
+        double total = time.runSeconds() + (time.buildSeconds() == null ? 0 : time.buildSeconds());
+        StringBuilder md = new StringBuilder("\n## How long this run took\n\n").append(String.format(Locale.ROOT, "%s in all%s. Each part as the run's "
+                + "own thread spent it: a server JVM that started beside a phase counts only for the time the run waited for it.%n%n",
+                minutes(total), time.buildSeconds() == null ? "" : String.format(Locale.ROOT, " (the Maven build before the run %.0f s, the run %s)",
+                        time.buildSeconds(), minutes(time.runSeconds()))));
+        Table parts = new Table("part", "seconds", "share");
+        if (time.buildSeconds() != null) {
+            parts.row("Maven build", String.format(Locale.ROOT, "%.0f", time.buildSeconds()), Figures.percent(time.buildSeconds() / total));
+        }
+        time.parts().forEach((part, seconds) -> parts.row(part, String.format(Locale.ROOT, "%.1f", seconds), Figures.percent(seconds / total)));
+        double rest = time.runSeconds() - time.parts().values().stream().mapToDouble(Double::doubleValue).sum();
+        parts.row("the rest (the runner's own start, k6, progress between parts)", String.format(Locale.ROOT, "%.1f", rest), Figures.percent(rest / total));
+        double starting = time.starts().stream().mapToDouble(ServerStarts.Start::seconds).sum();
+        double waited = time.starts().stream().mapToDouble(ServerStarts.Start::waitedSeconds).sum();
+        return md.append(parts).append(String.format(Locale.ROOT, "%nServer JVMs: %d started, %.0f s of starting in all; the run waited for %.0f s of it,"
+                + " the rest ran beside phases that hold the carriers in a wait.%n", time.starts().size(), starting, waited)).toString();
+    }
+
+    /** "9 min 41 s". */
+    private static String minutes(double seconds) {
+        long whole = Math.round(seconds);
+        return whole / 60 + " min " + whole % 60 + " s";
     }
 
     private static Table phases(List<JudgedPhase> phases) {

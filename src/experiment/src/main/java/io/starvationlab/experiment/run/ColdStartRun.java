@@ -1,6 +1,5 @@
 package io.starvationlab.experiment.run;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,37 +28,68 @@ public final class ColdStartRun {
     private ColdStartRun() {
     }
 
-    public static List<MeasuredColdStart> run(ColdStart plan, boolean quick, Jdks.Jdk jdk, Path logs, Consumer<String> progress) {
+    /** One fresh server JVM of the runs: its repeat, whether the bean is lazy, and the JVM. */
+    record Turn(int repeat, boolean lazy, ServerRun.Spec spec) {
+    }
+
+    /** Plans the runs' fresh JVMs into {@code starts}: per repeat the eager one, then the lazy one. */
+    static List<Turn> plan(ColdStart plan, boolean quick, Jdks.Jdk jdk, ServerStarts starts) {
+        List<Turn> turns = new ArrayList<>();
+        for (int repeat = 1; repeat <= plan.repeats(quick); repeat++) {
+            for (boolean lazy : List.of(false, true)) {
+                List<String> properties = ColdStartRace.properties(lazy).entrySet().stream().map(p -> "-D" + p.getKey() + "=" + p.getValue()).toList();
+                ServerRun.Spec spec = new ServerRun.Spec(ColdStart.NAME + "-" + (lazy ? "lazy" : "eager") + "-" + repeat,
+                        "a fresh JVM starved at once", jdk, properties, false, null);
+                starts.plan(spec);
+                turns.add(new Turn(repeat, lazy, spec));
+            }
+        }
+        return List.copyOf(turns);
+    }
+
+    /**
+     * Starves each planned fresh JVM at once. Another JVM may start beside a lazy run, whose judged figures (an event loop
+     * blocked for seconds, every malformed request refused) the holders' hold sets, but not beside an eager one, whose
+     * answers are judged by their latency.
+     */
+    static List<MeasuredColdStart> run(ColdStart plan, boolean quick, List<Turn> turns, ServerStarts starts, RunClock clock, Consumer<String> progress) {
         List<MeasuredColdStart> records = new ArrayList<>();
         Duration starved = plan.starved(quick);
-        int repeats = plan.repeats(quick);
         progress.accept(String.format(Locale.ROOT, "Cold start: %d x a fresh JVM with the bean eager and one with it lazy, starved %.0f s each",
-                repeats, starved.toMillis() / 1000.0));
-        for (int repeat = 1; repeat <= repeats; repeat++) {
-            for (boolean lazy : List.of(false, true)) {
-                MeasuredColdStart record = once(repeat, lazy, jdk, starved, logs);
+                plan.repeats(quick), starved.toMillis() / 1000.0));
+        for (Turn turn : turns) {
+            long began = System.nanoTime();
+            if (turn.lazy()) {
+                starts.open(ColdStartRace.HOLD);
+            } else {
+                starts.settle();
+            }
+            LabServer server = starts.take(turn.spec());
+            clock.add(RunClock.STARTS, RunClock.since(began));
+            long race = System.nanoTime();
+            try {
+                MeasuredColdStart record = once(turn, server, starts.seconds(turn.spec().name()), starved);
                 records.add(record);
                 progress.accept("  " + describe(record));
+            } finally {
+                starts.done(turn.spec());
+                clock.add(RunClock.COLD_STARTS, RunClock.since(race));
             }
         }
         return List.copyOf(records);
     }
 
-    private static MeasuredColdStart once(int repeat, boolean lazy, Jdks.Jdk jdk, Duration starved, Path logs) {
-        String name = ColdStart.NAME + "-" + (lazy ? "lazy" : "eager") + "-" + repeat;
-        long started = System.nanoTime();
-        try (LabServer server = LabServer.start(jdk, List.of(), ColdStartRace.properties(lazy), logs, name)) {
-            double startSeconds = (System.nanoTime() - started) / 1e9;
-            String mode = new LabClient(server.baseUri()).info().path("nativePinAvailable").asBoolean() ? "native" : "pinned";
-            ColdStartRace.Starved run = ColdStartRace.starve(server, mode, lazy, starved, () -> { });
-            Map<String, MeasuredColdStart.Probe> probes = new LinkedHashMap<>();
-            for (String probe : ColdStartRace.PROBES.keySet().stream().sorted().toList()) {
-                Latencies latencies = run.window().latencies().get(probe);
-                double serverMax = "malformed".equals(probe) ? run.serverMaxMillis("400", null) : run.serverMaxMillis("200", SERVER_URIS.get(probe));
-                probes.put(probe, new MeasuredColdStart.Probe(latencies.count(), latencies.statuses(), latencies.maxMillis(), serverMax));
-            }
-            return new MeasuredColdStart(repeat, lazy, name, mode, startSeconds, run.triggered(), EventLoopsBlocked.of(run.blocked()), probes);
+    private static MeasuredColdStart once(Turn turn, LabServer server, double startSeconds, Duration starved) {
+        String mode = new LabClient(server.baseUri()).info().path("nativePinAvailable").asBoolean() ? "native" : "pinned";
+        ColdStartRace.Starved run = ColdStartRace.starve(server, mode, turn.lazy(), starved, () -> { });
+        Map<String, MeasuredColdStart.Probe> probes = new LinkedHashMap<>();
+        for (String probe : ColdStartRace.PROBES.keySet().stream().sorted().toList()) {
+            Latencies latencies = run.window().latencies().get(probe);
+            double serverMax = "malformed".equals(probe) ? run.serverMaxMillis("400", null) : run.serverMaxMillis("200", SERVER_URIS.get(probe));
+            probes.put(probe, new MeasuredColdStart.Probe(latencies.count(), latencies.statuses(), latencies.maxMillis(), serverMax));
         }
+        return new MeasuredColdStart(turn.repeat(), turn.lazy(), turn.spec().name(), mode, startSeconds, run.triggered(),
+                EventLoopsBlocked.of(run.blocked()), probes);
     }
 
     private static String describe(MeasuredColdStart record) {

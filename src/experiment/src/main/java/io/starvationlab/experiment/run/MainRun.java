@@ -31,21 +31,27 @@ public final class MainRun {
      */
     public static final List<String> K6_QUICK_PHASES = List.of("unpinned", "cpu");
 
-    private MainRun() {
-    }
+    private final RunSettings run;
+    private final ServerStarts starts;
+    private final Jdks.Jdk current = Jdks.current();
+    private final int processors = Runtime.getRuntime().availableProcessors();
+    private final List<MeasuredMainPlan.Skipped> skipped = new ArrayList<>();
+    /** The server JVMs to run, in order, each with its phases; one sharing another's configuration right after it. */
+    private final Map<ServerRun.Spec, List<Plan.Phase>> servers = new LinkedHashMap<>();
+    private final String noQuota;
+    private final List<ColdStartRun.Turn> coldStarts;
 
     /**
-     * The chosen phases of the plan in quick or full mode, scraped by {@code prometheus}; then {@code k6} (when found) on the
-     * default server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them); then the cold-start runs.
+     * The chosen phases of the plan in quick or full mode, by server JVM, each server JVM and cold start planned into
+     * {@code starts} in the order they will run; a server JVM or phase for other JDKs is skipped and said so, and so is a
+     * server JVM inside a CPU quota where none can be set (a failure with {@code CI=true}) or of more CPUs than the machine has.
      */
-    public static MeasuredMainPlan run(RunSettings run, PrometheusRun prometheus, Optional<K6Suite> k6) {
+    public MainRun(RunSettings run, ServerStarts starts) {
+        this.run = run;
+        this.starts = starts;
         Plan plan = run.plan();
-        boolean quick = run.quick();
-        Jdks.Jdk current = Jdks.current();
-        int processors = Runtime.getRuntime().availableProcessors();
-        List<MeasuredMainPlan.Skipped> skipped = new ArrayList<>();
         Map<String, List<Plan.Phase>> groups = new LinkedHashMap<>();
-        plan.phasesByJvm(quick).forEach((jvm, phases) -> {
+        plan.phasesByJvm(run.quick()).forEach((jvm, phases) -> {
             List<Plan.Phase> chosen = phases.stream().filter(phase -> run.chosen(phase.name())).toList();
             chosen.stream().filter(phase -> !phase.appliesTo(current.feature()))
                     .forEach(phase -> skipped.add(new MeasuredMainPlan.Skipped(jvm, phase.name(), phase.jdk() + " only")));
@@ -54,7 +60,7 @@ public final class MainRun {
                 groups.put(jvm, chosen);
             }
         });
-        String noQuota = groups.keySet().stream().anyMatch(name -> plan.jvms().get(name).cpuQuota() != null)
+        this.noQuota = groups.keySet().stream().anyMatch(name -> plan.jvms().get(name).cpuQuota() != null)
                 ? CpuQuota.unavailableReason().orElse(null) : null;
         if (noQuota != null) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -62,22 +68,6 @@ public final class MainRun {
             }
             run.progress().accept("SKIPPED the server JVMs inside a CPU quota: " + noQuota);
         }
-        int total = groups.values().stream().mapToInt(List::size).sum();
-        run.progress().accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, groups.size(),
-                current.describe()));
-        List<String> k6Phases = groups.getOrDefault(K6_SERVER, List.of()).stream().map(Plan.Phase::name)
-                .filter(name -> !quick || K6_QUICK_PHASES.contains(name)).toList();
-        K6Suite.Run[] k6Run = new K6Suite.Run[1];
-        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(), run.logs()),
-                prometheus, run.progress(), total, k6.isEmpty() || k6Phases.isEmpty() ? null : (spec, server) -> {
-                    if (spec.name().equals(K6_SERVER)) {
-                        run.progress().accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
-                        k6Run[0] = k6.get().run(server.baseUri(), k6Phases, quick, run.out().resolve("k6"), run.logs().resolve("k6.log"));
-                        run.progress().accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
-                                k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
-                    }
-                });
-        List<MeasuredServer> servers = new ArrayList<>();
         groups.forEach((name, phases) -> {
             Plan.Jvm jvm = plan.jvms().get(name);
             Optional<String> why = whyNotHere(jvm, current.feature(), noQuota, processors);
@@ -86,20 +76,51 @@ public final class MainRun {
                 run.progress().accept("Skipping server " + name + " (" + why.get() + ")");
                 return;
             }
-            MeasuredServer server = loop.run(new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2(), jvm.cpuQuota()),
-                    phases, phase -> plan.phaseDuration(phase, quick));
+            ServerRun.Spec spec = new ServerRun.Spec(name, jvm.description(), current, jvm.commandLine(), jvm.http2(), jvm.cpuQuota());
+            starts.plan(spec);
+            servers.put(spec, phases);
+        });
+        this.coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME) ? ColdStartRun.plan(plan.coldStart(), run.quick(), current, starts)
+                : List.of();
+    }
+
+    /**
+     * Runs the planned server JVMs' phases, scraped by {@code prometheus}; then {@code k6} (when found) on the default
+     * server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them); then the cold-start runs; the time on {@code clock}.
+     */
+    public MeasuredMainPlan run(PrometheusRun prometheus, Optional<K6Suite> k6, RunClock clock) {
+        Plan plan = run.plan();
+        boolean quick = run.quick();
+        int total = servers.values().stream().mapToInt(List::size).sum();
+        run.progress().accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, servers.size(),
+                current.describe()));
+        List<String> k6Phases = servers.entrySet().stream().filter(server -> server.getKey().name().equals(K6_SERVER))
+                .flatMap(server -> server.getValue().stream()).map(Plan.Phase::name).filter(name -> !quick || K6_QUICK_PHASES.contains(name)).toList();
+        K6Suite.Run[] k6Run = new K6Suite.Run[1];
+        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(), run.logs()),
+                prometheus, starts, clock, run.progress(), total, k6.isEmpty() || k6Phases.isEmpty() ? null : (spec, server) -> {
+                    if (spec.name().equals(K6_SERVER)) {
+                        run.progress().accept("  k6 beside the runner: starvation.js on " + String.join(", ", k6Phases) + (quick ? " (quick)" : ""));
+                        k6Run[0] = k6.get().run(server.baseUri(), k6Phases, quick, run.out().resolve("k6"), run.logs().resolve("k6.log"));
+                        run.progress().accept(String.format(Locale.ROOT, "  k6: exit %d after %.0f s%s", k6Run[0].exitCode(), k6Run[0].seconds(),
+                                k6Run[0].failure() == null ? "" : ": " + k6Run[0].failure()));
+                    }
+                });
+        List<MeasuredServer> measured = new ArrayList<>();
+        servers.forEach((spec, phases) -> {
+            MeasuredServer server = loop.run(spec, phases, phase -> plan.phaseDuration(phase, quick), "phases: " + spec.name());
             if (!server.started()) {
                 // the plan's own server JVMs must start: unlike the matrix's attempts, a refusal here is a broken run
-                throw new IllegalStateException("server JVM " + name + " did not start: " + String.join(" / ", server.jvmSays())
-                        + " (see " + run.logs().resolve(name + ".log") + ")");
+                throw new IllegalStateException("server JVM " + spec.name() + " did not start: " + String.join(" / ", server.jvmSays())
+                        + " (see " + run.logs().resolve(spec.name() + ".log") + ")");
             }
-            servers.add(server);
+            measured.add(server);
         });
         String k6NotRun = k6.isEmpty() ? K6Binary.NOT_FOUND : k6Phases.isEmpty() ? "no phase of the default server JVM in this run"
                 : k6Run[0] == null ? "the default server JVM did not run its phases" : null;
-        List<MeasuredColdStart> coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME)
-                ? ColdStartRun.run(plan.coldStart(), quick, current, run.logs(), run.progress()) : List.of();
-        return new MeasuredMainPlan(List.copyOf(servers), List.copyOf(skipped), noQuota, processors, k6Run[0], k6NotRun, coldStarts);
+        List<MeasuredColdStart> cold = coldStarts.isEmpty() ? List.of()
+                : ColdStartRun.run(plan.coldStart(), quick, coldStarts, starts, clock, run.progress());
+        return new MeasuredMainPlan(List.copyOf(measured), List.copyOf(skipped), noQuota, processors, k6Run[0], k6NotRun, cold);
     }
 
     /**

@@ -35,27 +35,49 @@ public final class MatrixRun {
     private final MatrixPlan matrix;
     private final boolean quick;
     private final Consumer<String> progress;
+    private final ServerStarts starts;
+    private final Jdks.Jdk current = Jdks.current();
+    private Jdks jdks;
 
-    public MatrixRun(RunSettings run) {
+    public MatrixRun(RunSettings run, ServerStarts starts) {
         this.run = run;
         this.plan = run.plan();
         this.matrix = plan.matrix();
         this.quick = run.quick();
         this.progress = run.progress();
+        this.starts = starts;
+    }
+
+    /**
+     * Finds the matrix's JDKs (fetching the missing ones where it can) and plans the server JVMs of every JDK but the one
+     * running the main plan, whose cells may be the main run's; the time on {@code clock}.
+     */
+    public void plan(RunClock clock) {
+        if (matrix == null) {
+            return;
+        }
+        long began = System.nanoTime();
+        Set<Integer> wanted = new LinkedHashSet<>(matrix.jdks(quick));
+        progress.accept("JDK matrix: " + matrix.jdks() + (quick ? " (quick: " + wanted + ", " + matrix.quick().cells() + ")" : ""));
+        jdks = discover(wanted);
+        for (int feature : wanted) {
+            if (feature != current.feature()) {
+                jdks.byFeature(feature).ifPresent(jdk -> servers(jdk, List.of()).forEach(server -> starts.plan(server.spec())));
+            }
+        }
+        clock.add(RunClock.JDKS, RunClock.since(began));
     }
 
     /** The matrix, reusing the main run's phases ({@code main}) on the JDK that ran them; null when the plan has none. */
-    public MeasuredMatrix run(List<MeasuredServer> main) {
+    public MeasuredMatrix run(List<MeasuredServer> main, RunClock clock) {
         if (matrix == null) {
             return null;
         }
+        if (jdks == null) {
+            plan(clock);
+        }
         long started = System.nanoTime();
-        Jdks.Jdk current = Jdks.current();
         Set<Integer> wanted = new LinkedHashSet<>(matrix.jdks(quick));
-        progress.accept("JDK matrix: " + matrix.jdks() + (quick ? " (quick: " + wanted + ", " + matrix.quick().cells() + ")" : ""));
-        Jdks jdks = discover(wanted, current);
-        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), matrix.baseline(), matrix.drain(), plan.starved(), run.logs()),
-                PrometheusRun.off("the matrix is judged on its cells, not on alerts"), progress, 0, null);
         List<MeasuredMatrix.Column> columns = new ArrayList<>();
         for (int feature : matrix.jdks()) {
             Optional<Jdks.Jdk> jdk = feature == current.feature() ? Optional.of(current) : jdks.byFeature(feature);
@@ -66,33 +88,46 @@ public final class MatrixRun {
                 progress.accept("  JDK " + feature + ": " + why);
                 columns.add(new MeasuredMatrix.Column(feature, null, why, List.of(), Map.of()));
             } else {
-                columns.add(column(loop, jdk.get(), feature == current.feature() ? main : List.of()));
+                columns.add(column(jdk.get(), feature == current.feature() ? main : List.of(), clock));
             }
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
+        double seconds = RunClock.since(started);
         progress.accept(String.format(Locale.ROOT, "JDK matrix took %.0f s", seconds));
         return new MeasuredMatrix(quick, List.copyOf(columns), seconds);
     }
 
-    private MeasuredMatrix.Column column(ServerRun loop, Jdks.Jdk jdk, List<MeasuredServer> main) {
+    /** A server JVM of a JDK's column and the cells it measures. */
+    private record Server(ServerRun.Spec spec, List<MatrixPlan.Cell> cells) {
+    }
+
+    /** The server JVMs that measure {@code jdk}'s cells, but those the main run measured alike ({@code main}). */
+    private List<Server> servers(Jdks.Jdk jdk, List<MeasuredServer> main) {
         int feature = jdk.feature();
-        progress.accept("  " + jdk.describe());
-        Map<String, MeasuredMatrix.Reused> reused = new LinkedHashMap<>();
-        List<MatrixPlan.Cell> toMeasure = new ArrayList<>();
-        for (MatrixPlan.Cell cell : matrix.cells(quick)) {
-            if (matrix.whyNot(cell, feature).isPresent()) {
-                continue;
-            }
-            reusable(cell, main).ifPresentOrElse(found -> reused.put(cell.name(), found), () -> toMeasure.add(cell));
-        }
-        List<MeasuredServer> servers = new ArrayList<>();
+        List<MatrixPlan.Cell> toMeasure = matrix.cells(quick).stream().filter(cell -> matrix.whyNot(cell, feature).isEmpty())
+                .filter(cell -> reusable(cell, main).isEmpty()).toList();
+        List<Server> servers = new ArrayList<>();
         matrix.byJvm(toMeasure).forEach((jvmName, cells) -> {
             MatrixPlan.MatrixJvm jvm = matrix.jvms().get(jvmName);
             boolean attempt = !jvm.appliesTo(feature) && jvm.attemptedOn(feature);
             String description = jvm.description() + (attempt ? " (attempted: " + jvm.flags() + " is gone from JDK " + feature + ")" : "");
-            ServerRun.Spec spec = new ServerRun.Spec(MatrixPlan.serverName(feature, jvmName), description, jdk, jvm.commandLine(), false, null);
-            servers.add(loop.run(spec, cells.stream().map(matrix::phase).toList(), phase -> matrix.duration()));
+            servers.add(new Server(new ServerRun.Spec(MatrixPlan.serverName(feature, jvmName), description, jdk, jvm.commandLine(), false, null), cells));
         });
+        return servers;
+    }
+
+    private MeasuredMatrix.Column column(Jdks.Jdk jdk, List<MeasuredServer> main, RunClock clock) {
+        int feature = jdk.feature();
+        progress.accept("  " + jdk.describe());
+        ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), matrix.baseline(), matrix.drain(), plan.starved(), run.logs()),
+                PrometheusRun.off("the matrix is judged on its cells, not on alerts"), starts, clock, progress, 0, null);
+        Map<String, MeasuredMatrix.Reused> reused = new LinkedHashMap<>();
+        matrix.cells(quick).stream().filter(cell -> matrix.whyNot(cell, feature).isEmpty())
+                .forEach(cell -> reusable(cell, main).ifPresent(found -> reused.put(cell.name(), found)));
+        List<MeasuredServer> servers = new ArrayList<>();
+        for (Server server : servers(jdk, main)) {
+            servers.add(loop.run(server.spec(), server.cells().stream().map(matrix::phase).toList(), phase -> matrix.duration(),
+                    "JDK matrix: JDK " + feature));
+        }
         return new MeasuredMatrix.Column(feature, jdk, "measured", List.copyOf(servers), Map.copyOf(reused));
     }
 
@@ -115,7 +150,7 @@ public final class MatrixRun {
     }
 
     /** The JDKs found, after fetching the missing ones where {@code .ci/fetch-jdks} can. */
-    private Jdks discover(Set<Integer> wanted, Jdks.Jdk current) {
+    private Jdks discover(Set<Integer> wanted) {
         Jdks jdks = Jdks.discover();
         jdks.skipped().forEach(skip -> progress.accept("  left out: " + skip));
         List<Integer> missing = wanted.stream().filter(f -> f != current.feature() && jdks.byFeature(f).isEmpty()).toList();

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -63,41 +62,57 @@ public final class ServerRun {
 
     private final Settings settings;
     private final PrometheusRun prometheus;
+    private final ServerStarts starts;
+    private final RunClock clock;
     private final Consumer<String> progress;
     private final int total;
     private final BiConsumer<Spec, LabServer> after;
     private int done;
+    /** The seconds of the current turn already on the clock as another part's: waits for starts and for Prometheus. */
+    private double elsewhere;
 
     /**
-     * A loop of {@code total} phases in all (0: unknown), for its progress lines. {@code after} (or null) runs on each server
-     * JVM after its phases, before it stops: the run's probes stopped and Prometheus no longer scraping it, so that another
-     * client's load measures the server alone and raises no alert outside the phases'.
+     * A loop of {@code total} phases in all (0: unknown), for its progress lines, its server JVMs taken from {@code starts}
+     * and its time on {@code clock}. {@code after} (or null) runs on each server JVM after its phases: the run's probes stopped
+     * and Prometheus no longer scraping it, so that another client's load measures the server alone and raises no alert
+     * outside the phases'.
      */
-    public ServerRun(Settings settings, PrometheusRun prometheus, Consumer<String> progress, int total, BiConsumer<Spec, LabServer> after) {
+    public ServerRun(Settings settings, PrometheusRun prometheus, ServerStarts starts, RunClock clock, Consumer<String> progress, int total,
+            BiConsumer<Spec, LabServer> after) {
         this.settings = settings;
         this.prometheus = prometheus;
+        this.starts = starts;
+        this.clock = clock;
         this.progress = progress;
         this.total = total;
         this.after = after;
     }
 
-    /** Runs {@code phases} on a server JVM of {@code spec}, each for {@code duration}; a JVM that does not start is recorded so. */
-    public MeasuredServer run(Spec spec, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
+    /**
+     * Runs {@code phases} on a server JVM of {@code spec}, each for {@code duration}, its time on the clock as {@code part}; a JVM
+     * that does not start is recorded so.
+     */
+    public MeasuredServer run(Spec spec, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration, String part) {
         progress.accept("Server " + spec.name() + ": " + spec.description());
+        long began = System.nanoTime();
         LabServer server;
         try {
-            server = spec.cpuQuota() == null ? LabServer.start(spec.jdk(), spec.commandLine(), Map.of(), settings.logs(), spec.name())
-                    : LabServer.startInCpuQuota(spec.jdk(), spec.cpuQuota(), spec.commandLine(), Map.of(), settings.logs(), spec.name());
+            server = starts.take(spec);
         } catch (CpuQuota.Unavailable e) {
             throw e; // not the JVM's refusal: whoever planned a quota asked first whether one can be set
         } catch (IllegalStateException e) {
+            starts.done(spec);
+            clock.add(RunClock.STARTS, RunClock.since(began));
             List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
             progress.accept("  the JVM did not start: " + String.join(" / ", says));
             done += phases.size();
             return new MeasuredServer(spec, null, says, null, List.of(), null, null);
         }
-        try (server; PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
-                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = prometheus.scrape(spec.name(), server)) {
+        clock.add(RunClock.STARTS, RunClock.since(began));
+        long turn = System.nanoTime();
+        elsewhere = 0;
+        try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
+                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = scrape(spec, server)) {
             MeasuredServer measured = measure(spec, runner, phases, duration);
             if (after != null) {
                 awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
@@ -108,7 +123,31 @@ public final class ServerRun {
             return measured;
         } catch (Exception e) {
             throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+        } finally {
+            starts.done(spec);
+            clock.add(part, RunClock.since(turn) - elsewhere);
         }
+    }
+
+    /** Prometheus scraping the server JVM as {@code spec}'s, its wait for a first server's Prometheus on the clock as such. */
+    private AutoCloseable scrape(Spec spec, LabServer server) {
+        long began = System.nanoTime();
+        AutoCloseable scraped = prometheus.scrape(spec.name(), server);
+        elsewhere(RunClock.PROMETHEUS, began);
+        return scraped;
+    }
+
+    /** Waits for the start in progress and the stops, so that nothing runs beside what comes next; the wait on the clock as a start's. */
+    private void settle() {
+        long began = System.nanoTime();
+        starts.settle();
+        elsewhere(RunClock.STARTS, began);
+    }
+
+    private void elsewhere(String part, long began) {
+        double seconds = RunClock.since(began);
+        clock.add(part, seconds);
+        elsewhere += seconds;
     }
 
     private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
@@ -126,6 +165,7 @@ public final class ServerRun {
             progress.accept("  warm-up: " + describe(warmUpThrottling));
         }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
+        settle();
         Baseline baseline = baseline(runner);
         prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
                 baseline.start().plus(settings.baseline()), Instant.now());
@@ -136,6 +176,11 @@ public final class ServerRun {
                 awaitQuiet(runner.lab()); // requests that timed out may still hold carriers: the next phase starts once they are gone
             }
             Duration length = duration.apply(phase);
+            if (holdsCarriersIdle(phase, info, spec)) {
+                starts.open(length);
+            } else {
+                settle();
+            }
             done++;
             progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
                     phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
@@ -155,6 +200,16 @@ public final class ServerRun {
         }
         return new MeasuredServer(spec, info, says, baseline.result(), List.copyOf(measured), warmUpThrottling,
                 EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
+    }
+
+    /**
+     * Whether a load of {@code phase} holds the carriers in a wait, using next to no CPU: native work, or synchronized where this
+     * JVM pins it, over HTTP/1.1 (over one HTTP/2 connection the probes share the load's event loop). A server JVM may start
+     * beside it: what such a phase measures is the carriers' queue, which a starting JVM does not join.
+     */
+    static boolean holdsCarriersIdle(Plan.Phase phase, MeasuredServer.Info info, Spec spec) {
+        boolean holds = "native".equals(phase.mode()) ? info.nativePinAvailable() : "pinned".equals(phase.mode()) && Boolean.TRUE.equals(info.synchronizedPins());
+        return holds && !spec.http2();
     }
 
     /**

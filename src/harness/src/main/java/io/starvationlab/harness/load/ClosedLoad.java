@@ -34,6 +34,9 @@ public final class ClosedLoad implements AutoCloseable {
     public record Outcome(int status, String retryAfter, long millis, long startedAtNanos) {
     }
 
+    /** How long a stopped load waits for requests in flight when none is answered. */
+    private static final Duration UNANSWERED = Duration.ofSeconds(3);
+
     private final List<Thread> workers = new ArrayList<>();
     private final Latencies latencies = new Latencies();
     private final LongAdder okWhileRunning = new LongAdder();
@@ -49,6 +52,7 @@ public final class ClosedLoad implements AutoCloseable {
     private final long startedAt = System.nanoTime();
     private volatile boolean running = true;
     private volatile long stoppedAt;
+    private volatile long answeredAt;
 
     private ClosedLoad(HttpClient client, boolean ownsClient, URI target, int concurrency, Duration requestTimeout, boolean keepEach, boolean async) {
         this.outcomes = keepEach ? new ConcurrentLinkedQueue<>() : null;
@@ -158,6 +162,7 @@ public final class ClosedLoad implements AutoCloseable {
     private void record(HttpResponse<Void> response, long start) {
         int status = response == null ? 0 : response.statusCode();
         long took = System.nanoTime() - start;
+        answeredAt = start + took;
         latencies.record(took, status);
         if (running && status == 200) {
             okWhileRunning.increment();
@@ -168,13 +173,23 @@ public final class ClosedLoad implements AutoCloseable {
         }
     }
 
-    /** Stops sending and waits up to {@code drain} for the requests in flight, then abandons them. */
+    /**
+     * Stops sending and waits for the requests in flight while they are still being answered: up to {@code drain}, and
+     * no longer than {@link #UNANSWERED} (or twice the requests' own wait) without an answer: a load whose requests all
+     * hang, as when the carriers wait for a poller they hold, is over when it stopped. Then abandons them.
+     */
     public Result stop(Duration drain) {
         stoppedAt = System.nanoTime();
         running = false;
+        long deadline = stoppedAt + drain.toNanos();
+        long unanswered = Math.max(UNANSWERED.toNanos(), 2 * waitNanos);
         try {
-            if (!stopped.await(drain.toMillis(), TimeUnit.MILLISECONDS)) {
-                workers.forEach(Thread::interrupt);
+            while (!stopped.await(100, TimeUnit.MILLISECONDS)) {
+                long now = System.nanoTime();
+                if (now >= deadline || now - Math.max(answeredAt, stoppedAt) >= unanswered) {
+                    workers.forEach(Thread::interrupt);
+                    break;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

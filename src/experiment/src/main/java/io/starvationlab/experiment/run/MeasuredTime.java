@@ -1,0 +1,29 @@
+package io.starvationlab.experiment.run;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The job's benchmark of itself: how long it took and where the time went.
+ *
+ * @param buildSeconds the Maven build before the run, when Maven started it; null otherwise
+ * @param runSeconds   the run, from the plan read to the report written
+ * @param parts        each part's seconds on the run's own thread, in the order each first took time
+ * @param starts       every server JVM's start: how long it took, and how much of that the run waited for
+ */
+public record MeasuredTime(Double buildSeconds, double runSeconds, Map<String, Double> parts, List<ServerStarts.Start> starts) {
+
+    /** The run's time on {@code clock} so far, the build before it if Maven started this JVM, and the starts so far. */
+    public static MeasuredTime of(RunClock clock, ServerStarts starts) {
+        return new MeasuredTime(mavenBuildSeconds(clock).orElse(null), clock.seconds(), clock.parts(), starts.starts());
+    }
+
+    /** From the start of the Maven JVM that started this one (exec-maven-plugin's {@code exec}) to the clock's start. */
+    private static Optional<Double> mavenBuildSeconds(RunClock clock) {
+        return ProcessHandle.current().parent().map(ProcessHandle::info)
+                .filter(info -> info.commandLine().orElse("").contains("maven"))
+                .flatMap(ProcessHandle.Info::startInstant)
+                .map(start -> (clock.startedAt().toEpochMilli() - start.toEpochMilli()) / 1000.0);
+    }
+}

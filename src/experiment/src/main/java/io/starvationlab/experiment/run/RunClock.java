@@ -1,0 +1,51 @@
+package io.starvationlab.experiment.run;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where the run's time goes, part by part, as the run's own thread spends it: the job's benchmark of itself. What
+ * runs beside that thread (a server JVM starting ahead of its turn) is on the clock only as long as the run waited for it.
+ */
+public final class RunClock {
+
+    /** Waiting for a server JVM to start, or for one starting beside a phase before what comes next. */
+    public static final String STARTS = "server JVMs: waiting for their start";
+    /** Waiting for Prometheus to be ready, for the alerts to resolve, and reading it back. */
+    public static final String PROMETHEUS = "Prometheus: waits";
+    /** Finding the matrix's JDKs, and fetching those missing. */
+    public static final String JDKS = "JDK matrix: finding the JDKs";
+    public static final String COLD_STARTS = "cold starts";
+    /** Judging the run, its findings, and writing the report and its pictures. */
+    public static final String REPORT = "report";
+
+    private final long started = System.nanoTime();
+    private final Instant startedAt = Instant.now();
+    private final Map<String, Double> parts = new LinkedHashMap<>();
+
+    /** Adds {@code seconds} to {@code part}, which keeps its place from its first time. */
+    public synchronized void add(String part, double seconds) {
+        parts.merge(part, seconds, Double::sum);
+    }
+
+    /** Every part so far, in the order each first took time. */
+    public synchronized Map<String, Double> parts() {
+        return new LinkedHashMap<>(parts);
+    }
+
+    /** When the clock was made. */
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    /** Seconds since the clock was made. */
+    public double seconds() {
+        return since(started);
+    }
+
+    /** Seconds since {@code nanos} of {@link System#nanoTime()}. */
+    public static double since(long nanos) {
+        return (System.nanoTime() - nanos) / 1e9;
+    }
+}
