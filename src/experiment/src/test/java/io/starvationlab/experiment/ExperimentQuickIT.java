@@ -47,7 +47,7 @@ class ExperimentQuickIT {
 
         assertThat(out.resolve("report.json")).exists();
         String markdown = Files.readString(out.resolve("report.md"));
-        assertThat(markdown).contains("## Environment", "## Phases", "## Findings", report.verdictRule(), "probe-p99.svg");
+        assertThat(markdown).contains("## Environment", "## Phases", "## Findings", report.verdictRule(), "probe-p99.svg", "## How long this run took");
         String chart = Files.readString(out.resolve("probe-p99.svg"));
         assertThat(chart).startsWith("<svg").contains("<rect");
         assertThat(report.run().phases()).filteredOn(phase -> !phase.isBaseline())

@@ -1,5 +1,6 @@
 package io.starvationlab.experiment.run;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,9 +20,14 @@ public record MeasuredTime(Double buildSeconds, double runSeconds, Map<String, D
         return new MeasuredTime(mavenBuildSeconds(clock).orElse(null), clock.seconds(), clock.parts(), starts.starts());
     }
 
-    /** From the start of the Maven JVM that started this one (exec-maven-plugin's {@code exec}) to the clock's start. */
+    /**
+     * From the start of the Maven JVM that started this one to run the job (exec-maven-plugin's {@code exec}) to the clock's
+     * start; none where the job runs inside another JVM (a test's).
+     */
     private static Optional<Double> mavenBuildSeconds(RunClock clock) {
-        return ProcessHandle.current().parent().map(ProcessHandle::info)
+        boolean jobJvm = ProcessHandle.current().info().arguments().stream().flatMap(Arrays::stream)
+                .anyMatch(argument -> argument.equals("io.starvationlab.experiment.ExperimentRunner"));
+        return !jobJvm ? Optional.empty() : ProcessHandle.current().parent().map(ProcessHandle::info)
                 .filter(info -> info.commandLine().orElse("").contains("maven"))
                 .flatMap(ProcessHandle.Info::startInstant)
                 .map(start -> (clock.startedAt().toEpochMilli() - start.toEpochMilli()) / 1000.0);
