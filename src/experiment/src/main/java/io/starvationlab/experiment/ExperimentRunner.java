@@ -145,6 +145,7 @@ public final class ExperimentRunner {
             MainRun mainRun = new MainRun(settings, starts);
             MatrixRun matrixRun = new MatrixRun(settings, starts);
             matrixRun.plan(clock);
+            mainRun.planColdStarts();
             starts.open(Duration.ofSeconds(5)); // the first server JVM starts while Prometheus does: neither is measured
             try (PrometheusRun prometheus = PrometheusRun.start(settings.projectDir(), settings.out(), settings.progress())) {
                 Optional<K6Suite> k6 = K6Suite.find(settings.projectDir());

@@ -39,10 +39,10 @@ public final class MainRun {
     /** The server JVMs to run, in order, each with its phases; one sharing another's configuration right after it. */
     private final Map<ServerRun.Spec, List<Plan.Phase>> servers = new LinkedHashMap<>();
     private final String noQuota;
-    private final List<ColdStartRun.Turn> coldStarts;
+    private List<ColdStartRun.Turn> coldStarts = List.of();
 
     /**
-     * The chosen phases of the plan in quick or full mode, by server JVM, each server JVM and cold start planned into
+     * The chosen phases of the plan in quick or full mode, by server JVM, each server JVM planned into
      * {@code starts} in the order they will run; a server JVM or phase for other JDKs is skipped and said so, and so is a
      * server JVM inside a CPU quota where none can be set (a failure with {@code CI=true}) or of more CPUs than the machine has.
      */
@@ -80,7 +80,15 @@ public final class MainRun {
             starts.plan(spec);
             servers.put(spec, phases);
         });
-        this.coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME) ? ColdStartRun.plan(plan.coldStart(), run.quick(), current, starts)
+    }
+
+    /**
+     * Plans the cold starts' fresh JVMs into {@code starts}, after whatever was planned before: the matrix's JVMs go first,
+     * since the cold starts' lazy races hold windows of their own for the JVMs after them and the matrix's short cells none.
+     */
+    public void planColdStarts() {
+        Plan plan = run.plan();
+        coldStarts = plan.coldStart() != null && run.chosen(ColdStart.NAME) ? ColdStartRun.plan(plan.coldStart(), run.quick(), current, starts)
                 : List.of();
     }
 

@@ -26,7 +26,7 @@ public record MeasuredTime(Double buildSeconds, double runSeconds, Map<String, D
      */
     private static Optional<Double> mavenBuildSeconds(RunClock clock) {
         boolean jobJvm = ProcessHandle.current().info().arguments().stream().flatMap(Arrays::stream)
-                .anyMatch(argument -> argument.equals("io.starvationlab.experiment.ExperimentRunner"));
+                .anyMatch(argument -> argument.endsWith(".ExperimentRunner")); // the exec of the job's pom
         return !jobJvm ? Optional.empty() : ProcessHandle.current().parent().map(ProcessHandle::info)
                 .filter(info -> info.commandLine().orElse("").contains("maven"))
                 .flatMap(ProcessHandle.Info::startInstant)
