@@ -1,5 +1,7 @@
 package io.starvationlab.experiment.run;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +23,18 @@ public record MeasuredTime(Double buildSeconds, double runSeconds, Map<String, D
     }
 
     /**
-     * From the start of the Maven JVM that started this one to run the job (exec-maven-plugin's {@code exec}) to the clock's
-     * start; none where the job runs inside another JVM (a test's).
+     * From the start of the Maven JVM that started this one to run the job (exec-maven-plugin's {@code exec}) to this JVM's
+     * start, for the job's first run only (the clock within a minute of this JVM's start: a repeat's build is the first's);
+     * none where the job runs inside another JVM (a test's).
      */
     private static Optional<Double> mavenBuildSeconds(RunClock clock) {
-        boolean jobJvm = ProcessHandle.current().info().arguments().stream().flatMap(Arrays::stream)
-                .anyMatch(argument -> argument.endsWith(".ExperimentRunner")); // the exec of the job's pom
-        return !jobJvm ? Optional.empty() : ProcessHandle.current().parent().map(ProcessHandle::info)
-                .filter(info -> info.commandLine().orElse("").contains("maven"))
-                .flatMap(ProcessHandle.Info::startInstant)
-                .map(start -> (clock.startedAt().toEpochMilli() - start.toEpochMilli()) / 1000.0);
+        ProcessHandle.Info self = ProcessHandle.current().info();
+        boolean jobJvm = self.arguments().stream().flatMap(Arrays::stream).anyMatch(argument -> argument.endsWith(".ExperimentRunner"));
+        Optional<Instant> started = self.startInstant().filter(start -> Duration.between(start, clock.startedAt()).toSeconds() < 60);
+        if (!jobJvm || started.isEmpty()) {
+            return Optional.empty();
+        }
+        return ProcessHandle.current().parent().map(ProcessHandle::info).filter(info -> info.commandLine().orElse("").contains("maven"))
+                .flatMap(ProcessHandle.Info::startInstant).map(maven -> Duration.between(maven, started.get()).toMillis() / 1000.0);
     }
 }
