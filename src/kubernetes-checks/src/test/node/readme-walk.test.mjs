@@ -39,7 +39,7 @@ function buildImage(t, dockerfile) {
   const jvm = stagesOf(join(dirname(dockerfile), 'Dockerfile.jvm')).find((s) => s.alias === 'build');
   if (!native && existsSync(built) && JSON.stringify(jvm?.steps.map((s) => s.line)) === JSON.stringify(build?.steps.map((s) => s.line))) {
     t.diagnostic(`${basename(dockerfile)}: its build stage is Dockerfile.jvm's, built for real by ContainerBuildIT: ${built} judged`);
-    return checkImageContents(filesUnder(built), jdk.home).map((v) => `${basename(dockerfile)}: ${v.replace(`${REPO}/`, '')}`);
+    return checkImageContents(filesUnder(built)).map((v) => `${basename(dockerfile)}: ${v.replace(`${REPO}/`, '')}`);
   }
   t.diagnostic(`${basename(dockerfile)}: the build stage is FROM ${build?.from}; run here with ${jdk.version}${builds.has(key) ? ', as above' : ''}`);
   if (!builds.has(key)) builds.set(key, runBuildStage(dockerfile, { javaHome: jdk.home, extraMavenArgs: extra, log: (line) => t.diagnostic(line) }));
@@ -66,11 +66,11 @@ function buildImage(t, dockerfile) {
       continue;
     }
     if (matches.length === 0) violations.push(`${basename(dockerfile)}: ${line}: ${source} does not exist after the build stage`);
-    violations.push(...checkImageContents(matches.flatMap(filesUnder), jdk.home).map((v) => `${basename(dockerfile)}: ${v.replace(`${root}/`, '/')}`));
+    violations.push(...checkImageContents(matches.flatMap(filesUnder)).map((v) => `${basename(dockerfile)}: ${v.replace(`${root}/`, '/')}`));
   }
   if (native) {
     const compiled = filesUnder(join(nativeTarget, 'native-sources')).filter((f) => f.endsWith('.jar'));
-    const problems = checkImageContents(compiled, jdk.home, { postgresOnly: true });
+    const problems = checkImageContents(compiled, { postgresOnly: true });
     violations.push(...problems.map((v) => `${basename(dockerfile)}: native-image input ${v.replace(`${root}/`, '/')}`));
   }
   return violations;

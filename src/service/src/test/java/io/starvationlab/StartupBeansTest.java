@@ -9,6 +9,7 @@ import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import org.junit.jupiter.api.Test;
@@ -17,9 +18,8 @@ import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.InjectableBean;
 import io.quarkus.arc.InjectableContext;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 
 /**
  * Every application-scoped and singleton bean of the lab exists once the service has started, before
@@ -27,14 +27,15 @@ import io.quarkus.test.junit.TestProfile;
  * on a virtual thread that then waits for a starved carrier would hold every event loop that needs the
  * bean (docs/observability.md). A bean added without {@code @Startup} fails here, by name, until it is
  * created at start-up or listed in {@link #MAY_STAY_LAZY} with the reason.
+ * <p>
+ * It shares the default profile's application, where it runs first (Quarkus orders a profile's classes by
+ * name), and fails if any request was served before it: a request would have created beans on first use.
  */
 @QuarkusTest
-@TestProfile(StartupBeansTest.FreshStart.class)
 class StartupBeansTest {
 
-    /** A profile of its own: Quarkus starts afresh for this class, so no other test's request has created a bean. */
-    public static class FreshStart implements QuarkusTestProfile {
-    }
+    @Inject
+    MeterRegistry registry;
 
     /** What code on an event loop uses (admission, request hygiene, deadlines, probes, health): these above all. */
     static final List<String> USED_ON_EVENT_LOOPS = List.of(
@@ -52,6 +53,8 @@ class StartupBeansTest {
 
     @Test
     void everyBeanOfTheLabShouldExistBeforeTheFirstRequest() {
+        assertThat(registry.find("http.server.requests").timers())
+                .as("requests served before this test: it must run first in its application").isEmpty();
         ArcContainer arc = Arc.container();
         Set<String> lab = new TreeSet<>();
         Set<String> created = new TreeSet<>();
