@@ -36,7 +36,7 @@ public final class MainRun {
     private final Jdks.Jdk current = Jdks.current();
     private final int processors = Runtime.getRuntime().availableProcessors();
     private final List<MeasuredMainPlan.Skipped> skipped = new ArrayList<>();
-    /** The server JVMs to run, in order, each with its phases; one sharing another's configuration right after it. */
+    /** The server JVMs to run, in order, each a fresh process with its phases. */
     private final Map<ServerRun.Spec, List<Plan.Phase>> servers = new LinkedHashMap<>();
     private final String noQuota;
     private List<ColdStartRun.Turn> coldStarts = List.of();

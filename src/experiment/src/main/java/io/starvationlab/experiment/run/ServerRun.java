@@ -137,7 +137,7 @@ public final class ServerRun {
         return scraped;
     }
 
-    /** Waits for the start in progress and the stops, so that nothing runs beside what comes next; the wait on the clock as a start's. */
+    /** Waits for the start in progress, so that nothing runs beside what comes next; the wait on the clock as a start's. */
     private void settle() {
         long began = System.nanoTime();
         starts.settle();
