@@ -37,34 +37,37 @@ public final class Diagnose {
             TargetJvm.Facts facts = target.facts();
             System.err.printf("Watching %s (%s) for %d s ...%n", target.address(), facts.describe(), options.duration().toSeconds());
             Stacks stacks = new Stacks(options.skip());
+            var mxBean = target.scheduler();
             FlightRecording recording = null;
             String noRecording = null;
             if (!target.hasFlightRecorder()) {
                 noRecording = "this JVM has no FlightRecorder MXBean (no jdk.management.jfr module)";
             } else {
-                try {
-                    recording = FlightRecording.start(target, options.pinnedThreshold());
-                } catch (IOException | RuntimeException e) {
-                    noRecording = "the recording could not start: " + e.getMessage();
-                }
+                recording = FlightRecording.of(target, options.pinnedThreshold(), mxBean.isPresent());
             }
             try {
-                var mxBean = target.scheduler();
                 SchedulerSettings scheduler = SchedulerSettings.of(facts, mxBean);
-                Observation seen = new Sampler(target, options, stacks, scheduler.parallelism()).run();
+                Observation seen = new Sampler(target, options, stacks, scheduler.parallelism(), recording).run();
                 Holds pinned = new Holds();
                 FrameGroups samples = new FrameGroups();
                 if (recording != null) {
                     recording.finish();
+                }
+                if (recording != null && recording.notStarted() != null) {
+                    noRecording = recording.notStarted();
+                    recording.close();
+                    recording = null;
+                } else if (recording != null) {
                     recording.pinned().forEach(e -> pinned.add(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()));
                     recording.virtualSamples().forEach(frames -> samples.add(stacks.named(frames), frames, null, null, null, List.of()));
                     if (recording.failure() != null) {
                         noRecording = "the JFR stream failed: " + recording.failure();
                     }
                 }
+                seen.ownCpu = ProcessHandle.current().info().totalCpuDuration().orElse(null);
                 Verdict verdict = Verdict.judge(seen, pinned, samples, recording == null ? null : recording.starts(), scheduler.parallelism(), facts,
                         options.threshold());
-                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording, seen),
+                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording),
                         verdict, Report.visibility(seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());
                 System.out.print(report.text());
                 if (options.json() != null) {
