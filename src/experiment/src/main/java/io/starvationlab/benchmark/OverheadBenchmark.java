@@ -142,9 +142,17 @@ final class OverheadBenchmark {
 
     /** utime + stime of a process, in clock ticks, from /proc/<pid>/stat. */
     private static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+        return cpuTicks(String.valueOf(pid), false);
+    }
+
+    /**
+     * utime + stime of process {@code pid} ({@code self}: this one) in clock ticks, from /proc/<pid>/stat; with {@code children},
+     * cutime + cstime: of its children that ended and were waited for, and of theirs.
+     */
+    static long cpuTicks(String pid, boolean children) throws IOException {
+        String stat = Files.readString(Path.of("/proc", pid, "stat"));
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return Long.parseLong(fields[children ? 13 : 11]) + Long.parseLong(fields[children ? 14 : 12]);
     }
 
     private static void warmUp(LabServer server) {
