@@ -12,7 +12,7 @@ final class Fixtures {
     }
 
     static String read(String name) {
-        try (InputStream in = Fixtures.class.getResourceAsStream(name)) {
+        try (InputStream in = Fixtures.class.getResourceAsStream("fixtures/" + name)) {
             if (in == null) {
                 throw new IllegalStateException("no fixture " + name);
             }
