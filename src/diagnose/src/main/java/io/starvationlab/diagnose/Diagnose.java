@@ -1,8 +1,13 @@
 package io.starvationlab.diagnose;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code java -jar src/diagnose/target/starvation-diagnose.jar --pid <pid> | --jmx <host:port> [--seconds 30]}: watches a
@@ -11,10 +16,21 @@ import java.util.List;
  */
 public final class Diagnose {
 
+    /**
+     * This tool's own JVM: the C1 compiler alone and the serial collector. It runs for seconds on the cores of the
+     * service it watches, and with the defaults its JIT compilers used more CPU than its sampling
+     * (docs/starving.md, "What it costs the watched JVM").
+     */
+    private static final List<String> OWN_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    private static final String RELAUNCHED = "starvation.diagnose.relaunched";
+
     private Diagnose() {
     }
 
     public static void main(String[] args) {
+        if (System.getProperty(RELAUNCHED) == null) {
+            relaunched(args).ifPresent(System::exit);
+        }
         Options options;
         try {
             options = Options.parse(args);
@@ -31,40 +47,76 @@ public final class Diagnose {
         }
     }
 
+    /**
+     * Runs this tool again with {@link #OWN_FLAGS} (a jar's manifest cannot set JVM flags), with the JVM options it was given,
+     * and returns its exit status; empty where it cannot (not run from a jar, no launcher), to run here.
+     */
+    private static Optional<Integer> relaunched(String[] args) {
+        try {
+            Path jar = Path.of(Diagnose.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            if (!Files.isRegularFile(jar) || !Files.isExecutable(java)) {
+                return Optional.empty();
+            }
+            List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
+            // a JVM without these flags starts anyway, rather than exit 1, which would read as starved
+            List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+IgnoreUnrecognizedVMOptions"));
+            command.addAll(given);
+            // a collector the user chose stays: two are an error
+            OWN_FLAGS.stream().filter(flag -> !flag.endsWith("GC") || given.stream().noneMatch(g -> g.matches("-XX:\\+Use\\w+GC"))).forEach(command::add);
+            command.addAll(List.of("-D" + RELAUNCHED + "=true", "-cp", jar.toString(), Diagnose.class.getName()));
+            command.addAll(List.of(args));
+            Process child = new ProcessBuilder(command).inheritIO().start();
+            Thread stop = new Thread(child::destroy);
+            Runtime.getRuntime().addShutdownHook(stop);
+            int exit = child.waitFor();
+            Runtime.getRuntime().removeShutdownHook(stop);
+            return Optional.of(exit);
+        } catch (IOException | URISyntaxException | RuntimeException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of(2);
+        }
+    }
+
     /** Diagnoses, prints the report, and returns the exit status: 0 not starved, 1 starved. */
     static int run(Options options) throws IOException {
         try (TargetJvm target = TargetJvm.connect(options)) {
             TargetJvm.Facts facts = target.facts();
             System.err.printf("Watching %s (%s) for %d s ...%n", target.address(), facts.describe(), options.duration().toSeconds());
             Stacks stacks = new Stacks(options.skip());
+            var mxBean = target.scheduler();
             FlightRecording recording = null;
             String noRecording = null;
             if (!target.hasFlightRecorder()) {
                 noRecording = "this JVM has no FlightRecorder MXBean (no jdk.management.jfr module)";
             } else {
-                try {
-                    recording = FlightRecording.start(target, options.pinnedThreshold());
-                } catch (IOException | RuntimeException e) {
-                    noRecording = "the recording could not start: " + e.getMessage();
-                }
+                recording = FlightRecording.of(target, options.pinnedThreshold(), mxBean.isPresent());
             }
             try {
-                var mxBean = target.scheduler();
                 SchedulerSettings scheduler = SchedulerSettings.of(facts, mxBean);
-                Observation seen = new Sampler(target, options, stacks, scheduler.parallelism()).run();
+                Observation seen = new Sampler(target, options, stacks, scheduler.parallelism(), recording).run();
                 Holds pinned = new Holds();
                 FrameGroups samples = new FrameGroups();
                 if (recording != null) {
                     recording.finish();
+                }
+                if (recording != null && recording.notStarted() != null) {
+                    noRecording = recording.notStarted();
+                    recording.close();
+                    recording = null;
+                } else if (recording != null) {
                     recording.pinned().forEach(e -> pinned.add(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()));
                     recording.virtualSamples().forEach(frames -> samples.add(stacks.named(frames), frames, null, null, null, List.of()));
                     if (recording.failure() != null) {
                         noRecording = "the JFR stream failed: " + recording.failure();
                     }
                 }
+                seen.ownCpu = ProcessHandle.current().info().totalCpuDuration().orElse(null);
                 Verdict verdict = Verdict.judge(seen, pinned, samples, recording == null ? null : recording.starts(), scheduler.parallelism(), facts,
                         options.threshold());
-                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording, seen),
+                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording),
                         verdict, Report.visibility(seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());
                 System.out.print(report.text());
                 if (options.json() != null) {

@@ -18,11 +18,50 @@ import jdk.management.jfr.RemoteRecordingStream;
  * JFR events streamed from the target over its JMX connection ({@code RemoteRecordingStream}, JDK 16+):
  * {@code jdk.VirtualThreadPinned} above the threshold, with stacks; execution samples of virtual threads
  * (what runs on the carriers); and {@code jdk.VirtualThreadStart}, whose rate is how fast the carriers
- * take new virtual threads. The recording ends with the diagnosis.
+ * take new virtual threads. Started only once every carrier is taken with threads queued ({@link #pressed}):
+ * nobody waits for a carrier before, and a recording costs both JVMs (its start, the first in a JVM most).
+ * Then starts, one event per virtual thread (thousands a second in a busy service), in spans of
+ * {@link #STARTS_SPAN} at least {@link #STARTS_REST} apart, and only where the scheduler MXBean counts the
+ * queue the rate is judged with; execution samples only where {@code Thread.print} shows no mounted stacks
+ * (before JDK 25), while pressed and {@link Sampler#PRESSURE} after. It ends with the diagnosis.
  */
 final class FlightRecording implements AutoCloseable {
 
     private static final Duration SAMPLE_PERIOD = Duration.ofMillis(50);
+    static final Duration STARTS_SPAN = Duration.ofSeconds(1);
+    static final Duration STARTS_REST = Duration.ofSeconds(3);
+
+    /**
+     * The virtual threads started while starts were recorded, and when they were, on this machine's clock.
+     *
+     * @param at    each start's time, including any another recording in the target asked for
+     * @param spans when starts were recorded
+     */
+    record Starts(List<Instant> at, List<Span> spans) {
+
+        record Span(Instant from, Instant to) {
+            boolean covers(Instant t) {
+                return !t.isBefore(from) && !t.isAfter(to);
+            }
+        }
+
+        boolean covers(Instant t) {
+            return spans.stream().anyMatch(span -> span.covers(t));
+        }
+
+        double seconds() {
+            return spans.stream().mapToLong(span -> Duration.between(span.from(), span.to()).toNanos()).sum() / 1e9;
+        }
+
+        long count() {
+            return at.stream().filter(this::covers).count();
+        }
+
+        /** Starts a second while recorded; NaN when never recorded. */
+        double perSecond() {
+            return spans.isEmpty() ? Double.NaN : count() / Math.max(1e-3, seconds());
+        }
+    }
 
     /**
      * One pinned episode.
@@ -41,34 +80,56 @@ final class FlightRecording implements AutoCloseable {
         }
     }
 
-    private final RemoteRecordingStream stream;
+    private final TargetJvm target;
     private final Duration threshold;
+    private RemoteRecordingStream stream;
+    private String notStarted;
+    /** The target's clock ahead of this machine's: spans of a second are compared with its events' times. */
+    private volatile Duration targetAhead = Duration.ZERO;
     private final List<PinnedEpisode> pinned = new ArrayList<>();
     private final List<List<Frame>> virtualSamples = new ArrayList<>();
     private final List<Instant> starts = new ArrayList<>();
+    private final List<Starts.Span> startSpans = new ArrayList<>();
+    private final boolean countsStarts;
+    private Instant spanFrom;
+    private Instant lastSpanEnd;
+    private boolean sampling;
+    private Instant calmSince;
     private volatile Throwable failure;
     private volatile List<String> pinnedFields = List.of();
 
-    private FlightRecording(RemoteRecordingStream stream, Duration threshold) {
-        this.stream = stream;
+    private FlightRecording(TargetJvm target, Duration threshold, boolean countsStarts) {
+        this.target = target;
         this.threshold = threshold;
+        this.countsStarts = countsStarts;
     }
 
-    static FlightRecording start(TargetJvm target, Duration pinnedThreshold) throws IOException {
-        RemoteRecordingStream stream = new RemoteRecordingStream(target.connection());
-        FlightRecording recording = new FlightRecording(stream, pinnedThreshold);
-        stream.enable("jdk.VirtualThreadPinned").withThreshold(pinnedThreshold).withStackTrace();
-        stream.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
-        // thousands a second where many threads live: their times are needed, not their stacks
-        stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
-        stream.onEvent("jdk.VirtualThreadPinned", recording::onPinned);
-        stream.onEvent("jdk.ExecutionSample", recording::onSample);
-        stream.onEvent("jdk.VirtualThreadStart", recording::onStart);
-        stream.onError(error -> recording.failure = error);
-        stream.onMetadata(metadata -> metadata.getEventTypes().stream().filter(type -> type.getName().equals("jdk.VirtualThreadPinned"))
-                .findFirst().ifPresent(type -> recording.pinnedFields = type.getFields().stream().map(f -> f.getName()).toList()));
-        stream.startAsync();
-        return recording;
+    /** A recording of {@code target} to start once pressed; {@code countsStarts}: whether the start rate is judged (the scheduler MXBean counts the queue, JDK 24+). */
+    static FlightRecording of(TargetJvm target, Duration pinnedThreshold, boolean countsStarts) {
+        return new FlightRecording(target, pinnedThreshold, countsStarts);
+    }
+
+    private boolean start() {
+        if (notStarted != null) {
+            return false;
+        }
+        try {
+            targetAhead = target.clockAhead();
+            stream = new RemoteRecordingStream(target.connection());
+            stream.enable("jdk.VirtualThreadPinned").withThreshold(threshold).withStackTrace();
+            stream.onEvent("jdk.VirtualThreadPinned", this::onPinned);
+            stream.onEvent("jdk.ExecutionSample", this::onSample);
+            stream.onEvent("jdk.VirtualThreadStart", this::onStart);
+            stream.onError(error -> failure = error);
+            stream.onMetadata(metadata -> metadata.getEventTypes().stream().filter(type -> type.getName().equals("jdk.VirtualThreadPinned"))
+                    .findFirst().ifPresent(type -> pinnedFields = type.getFields().stream().map(f -> f.getName()).toList()));
+            stream.startAsync();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            notStarted = "the recording could not start: " + e.getMessage();
+            stream = null;
+            return false;
+        }
     }
 
     private void onPinned(RecordedEvent event) {
@@ -95,8 +156,9 @@ final class FlightRecording implements AutoCloseable {
     }
 
     private void onStart(RecordedEvent event) {
+        Instant here = event.getStartTime().minus(targetAhead);
         synchronized (this) {
-            starts.add(event.getStartTime());
+            starts.add(here);
         }
     }
 
@@ -116,9 +178,57 @@ final class FlightRecording implements AutoCloseable {
         return List.copyOf(frames);
     }
 
+    /**
+     * Whether the carriers are all taken with threads queued now, and whether execution samples are wanted (no stacks of mounted
+     * threads in {@code Thread.print}): starts the recording, and a span of starts or the samples, as above (the settings of a
+     * running recording, changed over the connection).
+     */
+    void pressed(boolean pressed, Instant at, boolean samples) {
+        if (stream == null && (!pressed || !start())) {
+            return;
+        }
+        if (spanFrom != null && !at.isBefore(spanFrom.plus(STARTS_SPAN))) {
+            endSpan(at);
+            stream.disable("jdk.VirtualThreadStart");
+        } else if (pressed && countsStarts && spanFrom == null && (lastSpanEnd == null || !at.isBefore(lastSpanEnd.plus(STARTS_REST)))) {
+            // their times are needed, not their stacks; counted from when they surely are (a recording's first start takes a while)
+            stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
+            spanFrom = Instant.now();
+        }
+        calmSince = pressed ? null : calmSince == null ? at : calmSince;
+        if (pressed && samples && !sampling) {
+            stream.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
+            sampling = true;
+        } else if (sampling && (!samples || calmSince != null && !Duration.between(calmSince, at).minus(Sampler.PRESSURE).isNegative())) {
+            stream.disable("jdk.ExecutionSample");
+            sampling = false;
+        }
+    }
+
+    private synchronized void endSpan(Instant end) {
+        if (spanFrom != null) {
+            startSpans.add(new Starts.Span(spanFrom, end));
+            spanFrom = null;
+            lastSpanEnd = end;
+        }
+    }
+
     /** Ends the recording once every event recorded so far has arrived. */
     void finish() {
-        stream.stop();
+        endSpan(Instant.now());
+        if (stream != null) {
+            stream.stop();
+        }
+    }
+
+    /** Whether it started: once every carrier was taken with threads queued. */
+    boolean started() {
+        return stream != null;
+    }
+
+    /** Why it did not start when asked to, or null. */
+    String notStarted() {
+        return notStarted;
     }
 
     synchronized List<PinnedEpisode> pinned() {
@@ -129,8 +239,8 @@ final class FlightRecording implements AutoCloseable {
         return List.copyOf(virtualSamples);
     }
 
-    synchronized List<Instant> starts() {
-        return List.copyOf(starts);
+    synchronized Starts starts() {
+        return new Starts(List.copyOf(starts), List.copyOf(startSpans));
     }
 
     /** The fields of this JVM's {@code jdk.VirtualThreadPinned}: {@code pinnedReason} and {@code blockingOperation} from JDK 24. */
@@ -144,6 +254,8 @@ final class FlightRecording implements AutoCloseable {
 
     @Override
     public void close() {
-        stream.close();
+        if (stream != null) {
+            stream.close();
+        }
     }
 }

@@ -20,6 +20,9 @@ final class Observation {
     /** Whether the dumps recorded states, carriers and owned monitors (JDK 25+). */
     boolean dumpsRecordState;
     int dumps;
+    int prints;
+    /** The CPU this tool's own JVM used up to the report, or null where the OS does not say. */
+    Duration ownCpu;
     /** What the dumps cost here and in the target: the time from asking for one to having read it, summed. */
     Duration dumpTime = Duration.ZERO;
     /** The threads of the largest dump. */

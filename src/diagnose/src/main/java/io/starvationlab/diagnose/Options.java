@@ -13,7 +13,7 @@ import java.util.List;
  * @param pid             the process to attach to, or null
  * @param jmx             the JMX address, or null
  * @param duration        how long to watch
- * @param interval        how often to sample the carriers, the scheduler and the thread dump
+ * @param interval        how often to sample the scheduler, and the carriers while every one is taken ({@link Sampler})
  * @param threshold       a wait for a carrier at least this long is starvation
  * @param pinnedThreshold the shortest pinned episode JFR reports
  * @param skip            class-name prefixes never named as "the frame", beyond the JDK and common frameworks
@@ -31,7 +31,7 @@ record Options(Long pid, String jmx, Duration duration, Duration interval, Durat
               --pid <pid>                a local JVM, attached through the Attach API (same user)
               --jmx <host:port>          a JVM's JMX port, e.g. a pod through kubectl port-forward
               --seconds <n>              how long to watch (default 30)
-              --interval-ms <n>          sampling interval (default 250)
+              --interval-ms <n>          sampling interval (default 250; Thread.print every 2 s while a carrier is free)
               --threshold-ms <n>         a wait for a carrier this long is starvation (default 500)
               --pinned-threshold-ms <n>  shortest pinned episode reported by JFR (default 20)
               --skip <prefix,...>        class-name prefixes never named as the frame (your own clients, say),

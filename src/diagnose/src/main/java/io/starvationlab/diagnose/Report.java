@@ -1,7 +1,6 @@
 package io.starvationlab.diagnose;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,8 +49,9 @@ final class Report {
 
     String text() {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Starvation diagnosis of %s, %s: watched %.1f s, a sample every %d ms%n%n", address, facts.describe(),
-                seen.length().toNanos() / 1e9, options.interval().toMillis()));
+        out.append(String.format(Locale.ROOT, "Starvation diagnosis of %s, %s: watched %.1f s, a sample every %d ms (Thread.print every %d ms"
+                + " while a carrier was free)%n%n", address, facts.describe(), seen.length().toNanos() / 1e9, options.interval().toMillis(),
+                Math.max(options.interval().toMillis(), Sampler.BACKGROUND.toMillis())));
         out.append(verdict.starved() ? "STARVED" : "NOT STARVED");
         if (verdict.starved()) {
             out.append(" - ").append(verdict.cause().words);
@@ -62,7 +62,7 @@ final class Report {
         out.append('\n');
         out.append("  wait for a carrier: ").append(verdict.inferredWait() == null ? "not inferred" : millis(verdict.inferredWait()))
                 .append(" (threshold ").append(millis(options.threshold())).append("), ").append(verdict.waitBasis()).append('\n');
-        out.append(String.format(Locale.ROOT, "  every carrier taken in %.0f %% of the samples; %s %.0f %% blocked, %.0f %% running%n",
+        out.append(String.format(Locale.ROOT, "  every carrier taken %.0f %% of the time; %s %.0f %% blocked, %.0f %% running%n",
                 100 * verdict.saturatedShare(), seen.mounted.count() > 0 ? "of the mounted threads' stacks," : "of the carriers' time,",
                 100 * verdict.pinnedShare(), 100 * verdict.runningShare()));
         verdict.details().forEach(detail -> out.append("  ").append(detail).append('\n'));
@@ -75,8 +75,12 @@ final class Report {
         timeline(out);
         pinned(out);
         running(out);
-        out.append(String.format(Locale.ROOT, "%nVirtual threads started: %s%n",
-                Double.isNaN(startsPerSecond) ? "not seen (no JFR)" : String.format(Locale.ROOT, "%.1f a second (JFR jdk.VirtualThreadStart)", startsPerSecond)));
+        out.append(String.format(Locale.ROOT, "%nVirtual threads started: %s%n", Double.isNaN(startsPerSecond)
+                ? "not recorded (JFR records them only while every carrier is taken with threads queued, where the scheduler MXBean counts the queue)"
+                : String.format(Locale.ROOT, "%.1f a second while every carrier was taken with threads queued (JFR jdk.VirtualThreadStart, in spans"
+                        + " of %d s at least %d s apart)", startsPerSecond, FlightRecording.STARTS_SPAN.toSeconds(), FlightRecording.STARTS_REST.toSeconds())));
+        out.append(String.format(Locale.ROOT, "%nThe diagnosis took %d Thread.prints and %d thread dumps%s.%n", seen.prints, seen.dumps,
+                seen.ownCpu == null ? "" : " and used " + millis(seen.ownCpu) + " of CPU in its own JVM"));
         out.append("\nWhat this JVM lets the diagnosis see:\n");
         for (Visibility v : visibility) {
             out.append(v.sees() ? "  yes  " : "  no   ").append(v.what()).append('\n');
@@ -221,6 +225,8 @@ final class Report {
         Map<String, Object> sampling = new LinkedHashMap<>();
         sampling.put("meanDumpMillis", seen.dumps == 0 ? null : seen.dumpTime.toMillis() / (double) seen.dumps);
         sampling.put("dumpThreads", seen.dumpThreads);
+        sampling.put("threadPrints", seen.prints);
+        sampling.put("ownCpuMillis", seen.ownCpu == null ? null : seen.ownCpu.toMillis());
         sampling.put("summary", sampling(seen));
         root.put("sampling", sampling);
         root.put("visibility", visibility.stream().map(x -> Map.of("sees", x.sees(), "what", x.what())).toList());
@@ -302,8 +308,12 @@ final class Report {
         }
         if (recording == null) {
             list.add(new Visibility(false, "JFR: " + noRecording + "; no pinned episodes, no samples of running code"));
+        } else if (!recording.started()) {
+            list.add(new Visibility(false, "JFR: not started, as every carrier was never taken with threads queued (it records only from then);"
+                    + " no pinned episodes, no samples of running code"));
         } else {
-            list.add(new Visibility(true, "pinned episodes with their stacks, execution samples and virtual thread starts (JFR over JMX)"));
+            list.add(new Visibility(true, "pinned episodes with their stacks, virtual thread starts and, without stacks of mounted threads in"
+                    + " Thread.print, execution samples, from when every carrier was taken with threads queued (JFR over JMX)"));
             boolean reasons = recording.pinnedFields().contains("pinnedReason");
             list.add(new Visibility(reasons, reasons ? "why a thread pinned and what blocked (JFR pinnedReason, blockingOperation: JDK 24+)"
                     : "why a thread pinned: this JVM's jdk.VirtualThreadPinned has no pinnedReason (JDK 24+)"));
@@ -311,12 +321,7 @@ final class Report {
         return list;
     }
 
-    static double startsPerSecond(FlightRecording recording, Observation seen) {
-        if (recording == null) {
-            return Double.NaN;
-        }
-        Instant end = seen.start.plus(seen.length());
-        long started = recording.starts().stream().filter(t -> !t.isBefore(seen.start) && !t.isAfter(end)).count();
-        return started / Math.max(1e-3, seen.length().toNanos() / 1e9);
+    static double startsPerSecond(FlightRecording recording) {
+        return recording == null ? Double.NaN : recording.starts().perSecond();
     }
 }

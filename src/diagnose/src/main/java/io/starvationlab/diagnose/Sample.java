@@ -4,20 +4,21 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The carriers at one moment. What a source could not give is null.
+ * The carriers at one moment. What a source could not give, or was not asked (no {@code Thread.print} while a
+ * carrier is free, {@link Sampler}), is null.
  *
  * @param poolSize       the scheduler's platform threads (its MXBean on JDK 24+, else the carriers {@code Thread.print} lists)
  * @param carrying       carriers carrying a virtual thread ({@code Thread.print}, every JDK)
- * @param carrierCpuMillis the carriers' CPU time so far, summed ({@code Thread.print}); NaN before any carrier was seen carrying
+ * @param carrierCpuMillis the carriers' CPU time so far, summed ({@code Thread.print}); NaN before any carrier was seen carrying, or without it
  * @param mounted        mounted virtual threads (scheduler MXBean, JDK 24+)
  * @param queued         virtual threads queued to start or continue (scheduler MXBean, JDK 24+)
  * @param waiting        virtual threads waiting for a carrier (thread dump)
  * @param pinned         mounted virtual threads whose stacks show them holding the carrier blocked ({@link Stacks#hold})
  * @param running        mounted virtual threads whose stacks show them computing
  * @param longestWait    the longest wait for a carrier seen so far (thread dumps)
- * @param heldIdle       carriers carrying the same virtual thread as at the last sample and using almost no CPU since:
+ * @param heldIdle       carriers carrying the same virtual thread as at the last {@code Thread.print} and using almost no CPU since:
  *                       blocked while mounted, seen without a stack ({@code Thread.print})
  */
-record Sample(Instant at, int poolSize, int carrying, double carrierCpuMillis, Integer mounted, Long queued, Integer waiting, Integer pinned,
-        Integer running, Duration longestWait, int heldIdle) {
+record Sample(Instant at, int poolSize, Integer carrying, double carrierCpuMillis, Integer mounted, Long queued, Integer waiting, Integer pinned,
+        Integer running, Duration longestWait, Integer heldIdle) {
 }

@@ -13,14 +13,16 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Samples the carriers every interval for the stated time: {@code Thread.print} (the carriers, what they carry
- * and, from JDK 25, its stack: cheap, however many virtual threads live), the scheduler MXBean (JDK 24+) and,
- * where the target's files can be read, a JSON thread dump (every virtual thread: who waits for a carrier,
- * and what the mounted ones do). A dump costs the target and this tool time in proportion to its threads
- * (seconds for 10,000), so it is taken only once every carrier has been taken, with threads queued where the
- * MXBean counts them, for {@link #PRESSURE} (nobody waits for a carrier while one is free), and the next only
- * once the last one's time is at most {@link #DUMP_SHARE} of the time since; the MXBean and JFR carry the
- * wait in between.
+ * Samples the carriers every interval for the stated time, as closely as they are pressed. Every interval the
+ * scheduler MXBean (JDK 24+: mounted and queued virtual threads, one cheap read); {@code Thread.print} (the
+ * carriers, what they carry and, from JDK 25, its stack; a safepoint in the target) at the same interval while
+ * every carrier is taken, by the MXBean or, without one, by the last {@code Thread.print}, and every
+ * {@link #BACKGROUND} otherwise: while a carrier is free nobody waits for one. Where the target's files can be
+ * read, a JSON thread dump (every virtual thread: who waits for a carrier, and what the mounted ones do): it
+ * costs the target and this tool time in proportion to its threads (seconds for 10,000), so it is taken only
+ * once every carrier has been taken, with threads queued where the MXBean counts them, for {@link #PRESSURE},
+ * and the next only once the last one's time is at most {@link #DUMP_SHARE} of the time since; the MXBean and
+ * JFR carry the wait in between, JFR recording only once pressed ({@link FlightRecording#pressed}).
  */
 final class Sampler {
 
@@ -28,22 +30,29 @@ final class Sampler {
     static final double DUMP_SHARE = 0.1;
     /** How long every carrier must have been taken before a dump: a busy service takes them all for moments. */
     static final Duration PRESSURE = Duration.ofSeconds(1);
+    /** How often {@code Thread.print} comes while a carrier is free. */
+    static final Duration BACKGROUND = Duration.ofSeconds(2);
 
     private final TargetJvm target;
     private final Options options;
     private final Stacks stacks;
     private final Observation observation;
+    private final FlightRecording recording;
+    private Long lastPrintNanos;
+    private boolean allTakenAtLastPrint;
     private Map<Long, Carriers.PlatformThread> lastCarriers = Map.of();
     private Instant lastAt;
     private final int parallelism;
     private long nextDumpNanos;
     private Instant pressedSince;
 
-    Sampler(TargetJvm target, Options options, Stacks stacks, int parallelism) {
+    /** {@code recording} is null where there is none. */
+    Sampler(TargetJvm target, Options options, Stacks stacks, int parallelism, FlightRecording recording) {
         this.target = target;
         this.options = options;
         this.stacks = stacks;
         this.parallelism = parallelism;
+        this.recording = recording;
         this.observation = new Observation(Instant.now());
         this.observation.noThreadDumps = target.whyNoThreadDumps(options.threadDumps()).orElse(null);
     }
@@ -70,6 +79,21 @@ final class Sampler {
 
     private void sampleOnce() throws IOException {
         Instant at = Instant.now();
+        Optional<Map<String, Object>> scheduler = target.scheduler();
+        Integer mounted = scheduler.map(s -> ((Number) s.get("MountedVirtualThreadCount")).intValue()).orElse(null);
+        Long queued = scheduler.map(s -> ((Number) s.get("QueuedVirtualThreadCount")).longValue()).orElse(null);
+        boolean allTaken = mounted == null ? allTakenAtLastPrint : mounted >= parallelism;
+        long background = Math.max(options.interval().toNanos(), BACKGROUND.toNanos());
+        if (!allTaken && lastPrintNanos != null && System.nanoTime() - lastPrintNanos < background) {
+            pressed(false, at);
+            if (scheduler.isPresent()) {
+                observation.samples.add(new Sample(at, ((Number) scheduler.get().get("PoolSize")).intValue(), null, Double.NaN, mounted, queued,
+                        null, null, null, null, null));
+            }
+            return;
+        }
+        lastPrintNanos = System.nanoTime();
+        observation.prints++;
         List<Carriers.PlatformThread> threads = Carriers.parse(target.threadPrint());
         if (observation.carrierPool == null) {
             observation.carrierPool = Carriers.poolPrefix(threads).orElse(null);
@@ -78,15 +102,14 @@ final class Sampler {
         Set<Long> carried = pool.stream().map(Carriers.PlatformThread::carrying).filter(id -> id != null).collect(Collectors.toSet());
         // NaN until the pool is known: its CPU so far would count as this window's
         double cpu = pool.isEmpty() ? Double.NaN : pool.stream().mapToDouble(Carriers.PlatformThread::cpuMillis).filter(Double::isFinite).sum();
-        Optional<Map<String, Object>> scheduler = target.scheduler();
-        Integer mounted = scheduler.map(s -> ((Number) s.get("MountedVirtualThreadCount")).intValue()).orElse(null);
-        Long queued = scheduler.map(s -> ((Number) s.get("QueuedVirtualThreadCount")).longValue()).orElse(null);
+        allTakenAtLastPrint = carried.size() >= parallelism;
+        observation.printShowsMounted |= pool.stream().anyMatch(c -> !c.mounted().stack().isEmpty());
         int poolSize = scheduler.map(s -> ((Number) s.get("PoolSize")).intValue()).orElse(pool.size());
 
         Integer waiting = null;
         Map<Long, ThreadDump.Thread> dumped = new HashMap<>();
         boolean pressed = Math.max(mounted == null ? 0 : mounted, carried.size()) >= parallelism && (queued == null || queued > 0);
-        pressedSince = !pressed ? null : pressedSince == null ? at : pressedSince;
+        pressed(pressed, at);
         boolean due = pressed && !Duration.between(pressedSince, at).minus(PRESSURE).isNegative() && System.nanoTime() >= nextDumpNanos;
         Optional<ThreadDump> dump = due ? dump() : Optional.empty();
         if (dump.isPresent()) {
@@ -110,7 +133,6 @@ final class Sampler {
         int running = 0;
         for (Carriers.PlatformThread carrier : pool) {
             Mounted seen = carrier.mounted();
-            observation.printShowsMounted |= !seen.stack().isEmpty();
             ThreadDump.Thread inDump = carrier.carrying() == null ? null : dumped.get(carrier.carrying());
             if (seen.stack().isEmpty() && inDump != null) {
                 seen = seen.withStack(inDump.stack(), inDump.monitorOwners());
@@ -131,6 +153,13 @@ final class Sampler {
                 stacksSeen ? running : null, dump.isPresent() ? observation.waits.longest().atLeast() : null, heldIdle(pool, at)));
         lastCarriers = pool.stream().collect(Collectors.toMap(Carriers.PlatformThread::id, c -> c, (a, b) -> a));
         lastAt = at;
+    }
+
+    private void pressed(boolean pressed, Instant at) {
+        pressedSince = !pressed ? null : pressedSince == null ? at : pressedSince;
+        if (recording != null) {
+            recording.pressed(pressed, at, !observation.printShowsMounted);
+        }
     }
 
     /** Whether the carrier used under {@link Verdict#BUSY_CPU} of the time since the last sample on CPU; false where unknown. */

@@ -189,6 +189,18 @@ final class TargetJvm implements AutoCloseable {
         }
     }
 
+    /** How far the target's clock is ahead of this machine's: its start time plus its uptime, against the middle of the call. */
+    Duration clockAhead() throws IOException {
+        try {
+            Instant before = Instant.now();
+            long uptime = ((Number) connection.getAttribute(new ObjectName(ManagementFactory.RUNTIME_MXBEAN_NAME), "Uptime")).longValue();
+            Instant here = before.plus(Duration.between(before, Instant.now()).dividedBy(2));
+            return Duration.between(here, facts.startTime().plusMillis(uptime));
+        } catch (JMException e) {
+            throw new IOException("reading the target's uptime: " + e, e);
+        }
+    }
+
     boolean hasFlightRecorder() throws IOException {
         return connection.isRegistered(FLIGHT_RECORDER);
     }

@@ -5,14 +5,17 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The one rule of the diagnosis. <b>Starved</b> when virtual threads waited for a carrier at least the
  * threshold: the longest wait the thread dumps show (a lower bound), or, where there are none or they are
  * further apart than the threshold, the mean wait the scheduler's queue and the start rate give by Little's
- * law (JDK 24+ with JFR), whichever is longer. Where no wait can be inferred (JDK 21 seen from another machine)
- * or the dumps miss threads (JDK 21's show no state, so a thread waiting to continue is not seen), starved
- * also means every carrier taken in most samples.
+ * law (JDK 24+ with JFR) while every carrier was taken with threads queued, whichever is longer. Where no
+ * wait can be inferred (JDK 21 seen from another machine) or the dumps miss threads (JDK 21's show no state,
+ * so a thread waiting to continue is not seen), starved also means every carrier taken most of the time.
+ * Each sample weighs the time until the next: they come faster while every carrier is taken ({@link Sampler}).
  * <p>
  * The cause: what held the carriers in most stacks of mounted virtual threads ({@link Stacks#hold}: in
  * {@code Thread.print} from JDK 25, in thread dumps on every JDK); without stacks, JFR's pinned episodes
@@ -48,7 +51,7 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
         }
     }
 
-    /** Share of samples in which every carrier was taken, past which a JDK 21 seen from afar counts as starved. */
+    /** Share of the time every carrier was taken, past which a JDK 21 seen from afar counts as starved. */
     static final double SATURATED = 0.8;
     /** Share of the carriers' mounted time that decides a cause. */
     static final double DOMINANT = 0.5;
@@ -56,11 +59,12 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
     static final double BUSY_CPU = 0.1;
 
     /** {@code starts} is null where JFR recorded none (no recording). */
-    static Verdict judge(Observation seen, Holds pinnedEvents, FrameGroups virtualSamples, List<Instant> starts, int parallelism,
+    static Verdict judge(Observation seen, Holds pinnedEvents, FrameGroups virtualSamples, FlightRecording.Starts starts, int parallelism,
             TargetJvm.Facts facts, Duration threshold) {
         List<Sample> samples = seen.samples;
+        Instant end = seen.start.plus(seen.length());
         double window = Math.max(1e-3, seen.length().toNanos() / 1e9);
-        double saturated = samples.isEmpty() ? 0 : samples.stream().filter(s -> taken(s) >= parallelism).count() / (double) samples.size();
+        double saturated = samples.isEmpty() ? 0 : mean(samples, end, s -> true, s -> taken(s) >= parallelism ? 1 : 0);
 
         Duration wait = null;
         String basis = "no wait can be inferred: no thread dump and no scheduler MXBean here";
@@ -74,16 +78,22 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
         }
         boolean dumpsSeeTheThreshold = seen.hasThreadDumps() && seen.dumps > 1 && window / (seen.dumps - 1) <= threshold.toNanos() / 1e9;
         if (!dumpsSeeTheThreshold && starts != null && !samples.isEmpty() && samples.stream().allMatch(s -> s.queued() != null)) {
-            double queued = samples.stream().mapToLong(Sample::queued).average().orElse(0);
-            long started = starts.stream().filter(t -> !t.isBefore(seen.start) && !t.isAfter(seen.start.plus(seen.length()))).count();
-            double rate = started / window;
-            Duration little = queued < 1 ? Duration.ZERO : rate > 0 ? Duration.ofNanos((long) (queued / rate * 1e9)) : seen.length();
+            Duration little = Duration.ZERO;
+            String littleBasis = "none, by the scheduler MXBean: never every carrier taken with virtual threads queued";
+            if (!starts.spans().isEmpty()) {
+                double queued = mean(samples, end, s -> starts.covers(s.at()), Sample::queued);
+                double rate = starts.perSecond();
+                little = !(queued >= 1) ? Duration.ZERO : rate > 0 ? Duration.ofNanos((long) (queued / rate * 1e9)) : Duration.ofNanos((long) (starts.seconds() * 1e9));
+                littleBasis = rate > 0 || !(queued >= 1)
+                        ? String.format("about, by Little's law: %.1f queued on average, %.1f virtual threads started a second, over %.1f s of"
+                                + " starts recorded while every carrier was taken with threads queued", queued, rate, starts.seconds())
+                        : String.format("at least: %.1f queued on average and no virtual thread started in %.1f s recorded while every carrier was taken",
+                                queued, starts.seconds());
+            }
             if (wait == null || little.compareTo(wait) > 0) {
                 wait = little;
                 waitMissesThreads = false;
-                basis = rate > 0 || queued < 1
-                        ? String.format("about, by Little's law: %.1f queued on average, %.1f virtual threads started a second", queued, rate)
-                        : String.format("at least: %.1f queued on average and no virtual thread started in the window", queued);
+                basis = littleBasis;
             }
         }
         boolean starved = wait != null && wait.compareTo(threshold) >= 0 || (wait == null || waitMissesThreads) && saturated >= SATURATED;
@@ -101,10 +111,8 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
         } else {
             double pinnedByEvents = Math.min(1, pinnedEvents.total().toNanos() / 1e9 / (window * parallelism));
             // a pin longer than the window ends after it, and JFR records it only then: carriers held idle show it meanwhile
-            double heldIdle = samples.size() < 2 ? 0
-                    : samples.stream().skip(1).mapToInt(Sample::heldIdle).sum() / (double) ((samples.size() - 1) * parallelism);
-            pinned = Math.min(1, Math.max(pinnedByEvents, heldIdle));
-            double taken = samples.stream().mapToInt(Verdict::taken).average().orElse(0) / Math.max(1, parallelism);
+            pinned = Math.min(1, Math.max(pinnedByEvents, heldIdle(samples, parallelism)));
+            double taken = samples.isEmpty() ? 0 : mean(samples, end, s -> true, Verdict::taken) / Math.max(1, parallelism);
             running = carrierCpuPerCarrier(samples, parallelism) >= BUSY_CPU || !virtualSamples.isEmpty() ? Math.max(0, taken - pinned) : 0;
             if (pinned >= DOMINANT || pinned > running) {
                 cause = pinnedEvents.dominant(Cause.CPU_BOUND).orElse(Cause.PINNED);
@@ -164,7 +172,41 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
 
     /** Carriers taken: mounted by the scheduler's count where there is one, else carrying in {@code Thread.print}. */
     static int taken(Sample sample) {
-        return sample.mounted() != null ? Math.max(sample.mounted(), sample.carrying()) : sample.carrying();
+        return sample.mounted() != null ? Math.max(sample.mounted(), sample.carrying() == null ? 0 : sample.carrying()) : sample.carrying();
+    }
+
+    /**
+     * The mean of {@code value} over the samples {@code which} keeps, each weighing the time until the next sample (the last:
+     * until {@code end}); NaN when it keeps none.
+     */
+    static double mean(List<Sample> samples, Instant end, Predicate<Sample> which, ToDoubleFunction<Sample> value) {
+        double sum = 0;
+        double time = 0;
+        for (int i = 0; i < samples.size(); i++) {
+            Sample sample = samples.get(i);
+            if (which.test(sample)) {
+                double weight = Math.max(1e-6, Duration.between(sample.at(), i + 1 < samples.size() ? samples.get(i + 1).at() : end).toNanos() / 1e9);
+                sum += weight * value.applyAsDouble(sample);
+                time += weight;
+            }
+        }
+        return time == 0 ? Double.NaN : sum / time;
+    }
+
+    /** The share of the carriers' time between {@code Thread.print}s that they were held idle by the thread they carried. */
+    private static double heldIdle(List<Sample> samples, int parallelism) {
+        double held = 0;
+        double time = 0;
+        Sample last = null;
+        for (Sample sample : samples.stream().filter(s -> s.heldIdle() != null).toList()) {
+            if (last != null) {
+                double gap = Duration.between(last.at(), sample.at()).toNanos() / 1e9;
+                held += gap * sample.heldIdle();
+                time += gap;
+            }
+            last = sample;
+        }
+        return time == 0 ? 0 : held / (time * Math.max(1, parallelism));
     }
 
     /** The carriers' CPU time over the window, per carrier and second of wall time; NaN when Thread.print shows none. */

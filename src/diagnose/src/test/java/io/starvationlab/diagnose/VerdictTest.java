@@ -159,6 +159,29 @@ class VerdictTest {
         assertThat(verdict.starved()).isFalse();
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.NONE);
         assertThat(verdict.frame()).isNull();
+
+        Observation busy = observation(20, 2, 3L, null);
+        busy.noThreadDumps = "remote";
+        Verdict neverPressed = Verdict.judge(busy, new Holds(), new FrameGroups(), new FlightRecording.Starts(List.of(), List.of()), 4, JDK25, THRESHOLD);
+        assertThat(neverPressed.inferredWait()).as("starts are recorded only while every carrier is taken with threads queued").isZero();
+        assertThat(neverPressed.waitBasis()).contains("never every carrier taken");
+        assertThat(neverPressed.starved()).isFalse();
+    }
+
+    /** Samples come every 250 ms while every carrier is taken and every 2 s otherwise: each weighs the time until the next. */
+    @Test
+    void sparseSamplesWhileACarrierIsFreeWeighTheTimeTheyStandFor() {
+        Observation seen = new Observation(T0);
+        for (int i = 0; i < 10; i++) {
+            Instant at = i < 8 ? T0.plusMillis(250L * i) : T0.plusSeconds(2L * (i - 7));
+            seen.samples.add(new Sample(at, 4, i < 8 ? 4 : 1, 10.0 * i, null, null, null, null, null, null, 0));
+        }
+        seen.end = T0.plusSeconds(6);
+        seen.noThreadDumps = "remote";
+        Verdict verdict = judge(seen, new Holds(), new FrameGroups(), JDK21);
+        assertThat(verdict.saturatedShare()).as("every carrier taken in 8 of 10 samples, for 2 s of 6").isCloseTo(1 / 3.0,
+                org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(verdict.starved()).isFalse();
     }
 
     private static void mounted(Observation seen, List<Frame> stack, List<Frame> owners, boolean carrierIdle) {
@@ -173,8 +196,10 @@ class VerdictTest {
         return judge(seen, pinned, samples, facts, List.of());
     }
 
+    /** {@code starts}: those recorded over the whole window, as while every carrier is taken with threads queued. */
     private static Verdict judge(Observation seen, Holds pinned, FrameGroups samples, TargetJvm.Facts facts, List<Instant> starts) {
-        return Verdict.judge(seen, pinned, samples, starts, 4, facts, THRESHOLD);
+        return Verdict.judge(seen, pinned, samples, new FlightRecording.Starts(starts, List.of(new FlightRecording.Starts.Span(T0, seen.end))), 4, facts,
+                THRESHOLD);
     }
 
     /** {@code count} samples a quarter second apart over 5 s, {@code carrying} carriers taken in each, none held idle. */
