@@ -58,23 +58,23 @@ public final class ColdStartRun {
         progress.accept(String.format(Locale.ROOT, "Cold start: %d x a fresh JVM with the bean eager and one with it lazy, starved %.0f s each",
                 plan.repeats(quick), starved.toMillis() / 1000.0));
         for (Turn turn : turns) {
-            long began = System.nanoTime();
-            if (turn.lazy()) {
-                starts.open(ColdStartRace.HOLD);
-            } else {
-                starts.settle();
-            }
-            LabServer server = starts.take(turn.spec());
-            clock.add(RunClock.STARTS, RunClock.since(began));
-            long race = System.nanoTime();
-            try {
-                MeasuredColdStart record = once(turn, server, starts.seconds(turn.spec().name()), starved);
-                records.add(record);
-                progress.accept("  " + describe(record));
-            } finally {
-                starts.done(turn.spec());
-                clock.add(RunClock.COLD_STARTS, RunClock.since(race));
-            }
+            LabServer server = clock.time(RunClock.STARTS, () -> {
+                if (turn.lazy()) {
+                    starts.open(ColdStartRace.HOLD);
+                } else {
+                    starts.settle();
+                }
+                return starts.take(turn.spec());
+            });
+            clock.time(RunClock.COLD_STARTS, () -> {
+                try {
+                    MeasuredColdStart record = once(turn, server, starts.seconds(turn.spec().name()), starved);
+                    records.add(record);
+                    progress.accept("  " + describe(record));
+                } finally {
+                    starts.done(turn.spec());
+                }
+            });
         }
         return List.copyOf(records);
     }

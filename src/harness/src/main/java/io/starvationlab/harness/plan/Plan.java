@@ -87,6 +87,19 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
         public String workPath() {
             return "/work/" + mode + "?ms=" + ms + "&downstream=" + downstream + "&lock=" + lock;
         }
+
+        /**
+         * Whether a load of this phase holds its carriers on a server JVM where a native frame pins ({@code nativePins}) and
+         * synchronized pins or not ({@code synchronizedPins}): native or pinned work where it pins, and work on the CPU.
+         */
+        public boolean holdsCarriers(boolean nativePins, boolean synchronizedPins) {
+            return switch (mode) {
+                case "native" -> nativePins;
+                case "pinned" -> synchronizedPins;
+                case "cpu" -> true;
+                default -> false;
+            };
+        }
     }
 
     /** The project's own plan: {@code k6/plan.json}. */
