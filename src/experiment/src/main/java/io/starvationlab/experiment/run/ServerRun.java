@@ -158,7 +158,7 @@ public final class ServerRun {
         warmUp(runner, phases, info, quota.isPresent());
         CpuQuota.Throttling warmUpThrottling = quota.map(q -> q.throttling().since(beforeWarmUp)).orElse(null);
         if (warmUpThrottling != null) {
-            progress.accept("  warm-up: " + describe(warmUpThrottling));
+            progress.accept("  warm-up: throttled in " + throttled(warmUpThrottling));
         }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
         settle();
@@ -302,10 +302,10 @@ public final class ServerRun {
         return cpus == Math.rint(cpus) ? String.valueOf((long) cpus) : String.valueOf(cpus);
     }
 
-    /** "throttled in 3 of 80 periods (41 ms)". */
-    private static String describe(CpuQuota.Throttling throttling) {
-        return String.format(Locale.ROOT, "throttled in %d of %d periods (%.0f ms)", throttling.throttledPeriods(), throttling.periods(),
-                throttling.throttledMillis());
+    /** "3 of 80 periods (41 ms)", or "-" outside a quota. */
+    public static String throttled(CpuQuota.Throttling throttling) {
+        return throttling == null ? "-" : String.format(Locale.ROOT, "%d of %d periods (%.0f ms)", throttling.throttledPeriods(),
+                throttling.periods(), throttling.throttledMillis());
     }
 
     /** The phase's raw figures and its verdict by the plan's rule ({@code verdict}), in a line. */
@@ -322,7 +322,7 @@ public final class ServerRun {
                 + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s", result.throughput(), steady == null ? "" : steady.whole()
                         ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", steady.fromSeconds()),
                 result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1),
-                result.canaryP99Millis(), result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
+                result.canaryP99Millis(), result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; throttled in " + throttled(record.throttling()));
     }
 
     /** What the JVM printed about the flags of its command line: its warning, or why it would not start. */
