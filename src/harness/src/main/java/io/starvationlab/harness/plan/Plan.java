@@ -88,17 +88,9 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
             return "/work/" + mode + "?ms=" + ms + "&downstream=" + downstream + "&lock=" + lock;
         }
 
-        /**
-         * Whether a load of this phase holds its carriers on a server JVM where a native frame pins ({@code nativePins}) and
-         * synchronized pins or not ({@code synchronizedPins}): native or pinned work where it pins, and work on the CPU.
-         */
+        /** Whether a load of this phase holds its carriers: cpu work, native where a native frame pins, pinned where synchronized pins. */
         public boolean holdsCarriers(boolean nativePins, boolean synchronizedPins) {
-            return switch (mode) {
-                case "native" -> nativePins;
-                case "pinned" -> synchronizedPins;
-                case "cpu" -> true;
-                default -> false;
-            };
+            return "cpu".equals(mode) || "native".equals(mode) && nativePins || "pinned".equals(mode) && synchronizedPins;
         }
     }
 
