@@ -153,17 +153,13 @@ public final class ExperimentRunner {
                     settings.progress().accept("k6 beside the runner: not run, " + K6Binary.NOT_FOUND + " (" + K6Binary.HOW_TO_GET + ")");
                 }
                 main = mainRun.run(prometheus, k6, clock);
-                long finishing = System.nanoTime();
-                observed = prometheus.finish(Runtime.version().feature());
-                clock.add(RunClock.PROMETHEUS, RunClock.since(finishing));
+                observed = clock.time(RunClock.PROMETHEUS, () -> prometheus.finish(Runtime.version().feature()));
             }
             // the JDK-sensitive cells on every JDK found, after the main plan
             matrix = matrixRun.run(main.servers(), clock);
             starts.settle();
-            long judging = System.nanoTime();
-            JudgedRun judged = JudgedRun.of(plan, main, observed, matrix);
-            List<Finding> findings = Findings.of(judged, plan);
-            clock.add(RunClock.REPORT, RunClock.since(judging));
+            JudgedRun judged = clock.time(RunClock.REPORT, () -> JudgedRun.of(plan, main, observed, matrix));
+            List<Finding> findings = clock.time(RunClock.REPORT, () -> Findings.of(judged, plan));
             ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
                     plan.starved().describe(), judged, findings, MeasuredTime.of(clock, starts));
             long writing = System.nanoTime();

@@ -59,7 +59,7 @@ final class ColdStartFindings {
                 answered(run, "live", 200, PROBES_WITHIN_MILLIS, wrong);
                 answered(run, "event-loop", 200, PROBES_WITHIN_MILLIS, wrong);
             }
-            tally.add(describe(run) + (wrong.isEmpty() ? "" : " — NOT as expected: " + String.join(", ", wrong)), wrong.isEmpty());
+            tally.add(run.describe() + (wrong.isEmpty() ? "" : " — NOT as expected: " + String.join(", ", wrong)), wrong.isEmpty());
         }
         return tally.judged(LAZY_BEAN, "; ");
     }
@@ -95,16 +95,5 @@ final class ColdStartFindings {
         if (!(probe.serverMaxMillis() < withinMillis)) {
             wrong.add(String.format(Locale.ROOT, "%s slowest %s ms on the service's clock", name, Figures.fixed(probe.serverMaxMillis())));
         }
-    }
-
-    private static String describe(MeasuredColdStart run) {
-        String blocked = run.eventLoopsBlocked().any() ? String.format(Locale.ROOT, "%d blocked-thread warnings, longest %s",
-                run.eventLoopsBlocked().warnings(), Figures.seconds(run.eventLoopsBlocked().longestMillis())) : "no event loop blocked";
-        Map<String, MeasuredColdStart.Probe> probes = run.probes();
-        return String.format(Locale.ROOT, "repeat %d %s: %s, live max %s ms, event-loop max %s ms, malformed %s max %s ms (client; service %s / %s / %s ms)",
-                run.repeat(), run.lazy() ? "lazy" : "eager", blocked, Figures.fixed(probes.get("live").maxMillis()),
-                Figures.fixed(probes.get("event-loop").maxMillis()), probes.get("malformed").statuses(), Figures.fixed(probes.get("malformed").maxMillis()),
-                Figures.fixed(probes.get("live").serverMaxMillis()), Figures.fixed(probes.get("event-loop").serverMaxMillis()),
-                Figures.fixed(probes.get("malformed").serverMaxMillis()));
     }
 }

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedQuota;
+import io.starvationlab.experiment.run.ServerRun;
 import io.starvationlab.harness.CpuQuota;
 
 /** The finding on the server JVMs inside a CPU quota: the quota sets the carriers, and carrier-bound work runs at quota ÷ wait. */
@@ -45,8 +46,7 @@ final class QuotaFindings {
                 line.append(String.format(Locale.ROOT, "; %s %s vs %s (%+.1f %%)", phase.name(), Figures.perSecond(phase.figures().throughputPerSecond()),
                         Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)));
                 if (phase.throttling() != null) {
-                    line.append(String.format(Locale.ROOT, ", throttled in %d of %d periods", phase.throttling().throttledPeriods(),
-                            phase.throttling().periods()));
+                    line.append(", throttled in ").append(ServerRun.throttled(phase.throttling()));
                 }
             }
             tally.add(line.toString());

@@ -1,7 +1,6 @@
 package io.starvationlab.experiment.prometheus;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,14 +19,8 @@ public record ScrapeTarget(String address, Map<String, String> labels) {
     /** The run's server JVM {@code jvm}, process {@code pid}, serving at {@code base}. */
     public static ScrapeTarget of(String jvm, long pid, URI base) {
         String service = "lab-" + jvm;
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put("job", service);
-        labels.put("namespace", NAMESPACE);
-        labels.put("service", service);
-        labels.put("pod", service + "-" + pid);
-        labels.put("container", "lab");
-        labels.put("endpoint", "http");
-        return new ScrapeTarget("127.0.0.1:" + base.getPort(), Map.copyOf(labels));
+        return new ScrapeTarget("127.0.0.1:" + base.getPort(), Map.of("job", service, "namespace", NAMESPACE, "service", service, "pod",
+                service + "-" + pid, "container", "lab", "endpoint", "http"));
     }
 
     public String pod() {

@@ -199,12 +199,12 @@ public final class ReportText {
             MeasuredServer.Info.Container container = server.info().container();
             servers.row(server.jvm(), cpus(server.cpus()), container.cpuQuotaMicros() + " / " + container.cpuPeriodMicros(), container.cgroupVersion(),
                     container.effectiveCpuCount(), server.info().availableProcessors(), server.info().carriers(), container.garbageCollector(),
-                    throttled(server.warmUpThrottling()));
+                    ServerRun.throttled(server.warmUpThrottling()));
             for (JudgedQuota.Phase phase : server.phases()) {
                 JudgedPhase figures = phase.figures();
                 phases.row(figures.name(), figures.mode() + (phase.carrierBound() ? " (carrier-bound)" : ""), figures.ms() + " x " + figures.concurrency(),
                         Figures.fixed(figures.throughputPerSecond()), Figures.fixed(phase.modelPerSecond()), Figures.ratio(phase.throughputToModel()),
-                        throttled(phase.throttling()), Figures.fixed(p(figures, "virtual", false)) + " / " + Figures.fixed(p(figures, "virtual", true)),
+                        ServerRun.throttled(phase.throttling()), Figures.fixed(p(figures, "virtual", false)) + " / " + Figures.fixed(p(figures, "virtual", true)),
                         Figures.fixed(figures.unrelatedWait() == null ? Double.NaN : figures.unrelatedWait().modelMillis()), Figures.fixed(p(figures, "worker", true))
                                 + " / " + Figures.fixed(p(figures, "event-loop", true)) + " / " + Figures.fixed(p(figures, "health-live", true)),
                         figures.verdict());
@@ -237,12 +237,6 @@ public final class ReportText {
     /** "1 CPU", "2 CPUs", "1.5 CPUs". */
     private static String cpus(double cpus) {
         return ServerRun.cpus(cpus) + (cpus == 1 ? " CPU" : " CPUs");
-    }
-
-    /** "3 of 80 periods (41 ms)", or "-" outside a quota. */
-    private static String throttled(CpuQuota.Throttling throttling) {
-        return throttling == null ? "-" : String.format(Locale.ROOT, "%d of %d periods (%.0f ms)", throttling.throttledPeriods(),
-                throttling.periods(), throttling.throttledMillis());
     }
 
     /** The k6 suite beside the Java runner, and how the runner's probes came through the event loops. */

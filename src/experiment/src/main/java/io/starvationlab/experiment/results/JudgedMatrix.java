@@ -90,12 +90,12 @@ public record JudgedMatrix(boolean quick, List<Column> columns, List<String> row
         MatrixPlan.MatrixJvm jvm = matrix.jvms().get(cell.jvm());
         Prediction prediction = Prediction.of(feature, cell.mode(), cell.downstream(), jvm.flags(), jvm.properties());
         if (!"measured".equals(column.status())) {
-            return column.jdk() == null && !column.status().startsWith("not in") ? Optional.of(empty(feature, cell, prediction, "no JDK " + feature))
-                    : Optional.empty();
+            return column.jdk() == null && !column.status().startsWith("not in") ? Optional.of(judged(feature, cell, prediction, null,
+                    "no JDK " + feature, null)) : Optional.empty();
         }
         Optional<String> whyNot = matrix.whyNot(cell, feature);
         if (whyNot.isPresent()) {
-            return Optional.of(empty(feature, cell, prediction, whyNot.get()));
+            return Optional.of(judged(feature, cell, prediction, null, whyNot.get(), null));
         }
         MeasuredMatrix.Reused reused = column.reused().get(cell.name());
         if (reused != null) {
@@ -105,8 +105,7 @@ public record JudgedMatrix(boolean quick, List<Column> columns, List<String> row
         String serverName = MatrixPlan.serverName(feature, cell.jvm());
         MeasuredServer server = column.servers().stream().filter(s -> s.name().equals(serverName)).findFirst().orElseThrow();
         if (!server.started()) {
-            return Optional.of(new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), Prediction.Outcome.REFUSED.label(),
-                    prediction.outcome().label(), prediction.why(), prediction.outcome() == Prediction.Outcome.REFUSED,
+            return Optional.of(judged(feature, cell, prediction, Prediction.Outcome.REFUSED.label(),
                     "the JVM refused to start: " + String.join(" / ", server.jvmSays()), null));
         }
         MeasuredPhase phase = server.phases().stream().filter(p -> p.name().equals(cell.name())).findFirst().orElseThrow();
@@ -114,21 +113,19 @@ public record JudgedMatrix(boolean quick, List<Column> columns, List<String> row
             MeasuredPhase.Answer answer = phase.answer();
             boolean unavailable = answer.status() == 501 && answer.contentType().startsWith("application/problem+json");
             String outcome = unavailable ? Prediction.Outcome.UNAVAILABLE.label() : "answered " + answer.status();
-            return Optional.of(new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), outcome, prediction.outcome().label(),
-                    prediction.why(), prediction.outcome().label().equals(outcome), "measured: " + answer.status() + " " + answer.contentType(), null));
+            return Optional.of(judged(feature, cell, prediction, outcome, "measured: " + answer.status() + " " + answer.contentType(), null));
         }
         return Optional.of(measured(feature, cell, prediction, JudgedPhase.of(phase, server, plan.starved()), "measured"));
     }
 
     private static Cell measured(int feature, MatrixPlan.Cell cell, Prediction prediction, JudgedPhase figures, String source) {
-        Prediction.Outcome outcome = outcome(figures);
-        return new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), outcome.label(), prediction.outcome().label(),
-                prediction.why(), outcome == prediction.outcome(), source, figures);
+        return judged(feature, cell, prediction, outcome(figures).label(), source, figures);
     }
 
-    private static Cell empty(int feature, MatrixPlan.Cell cell, Prediction prediction, String why) {
-        return new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), null, prediction.outcome().label(), prediction.why(),
-                null, why, null);
+    /** A JDK's cell with its {@code outcome} (null: not measured, and {@code source} says why) set beside its prediction. */
+    private static Cell judged(int feature, MatrixPlan.Cell cell, Prediction prediction, String outcome, String source, JudgedPhase figures) {
+        return new Cell(feature, cell.name(), cell.mode(), cell.downstream(), cell.jvm(), outcome, prediction.outcome().label(), prediction.why(),
+                outcome == null ? null : prediction.outcome().label().equals(outcome), source, figures);
     }
 
     /** Collapsed under half the model limit; otherwise starved or free by the plan's rule. */

@@ -92,8 +92,6 @@ public record JudgedPhase(String name, String jvm, String mode, String downstrea
             if (locked) {
                 return new Model(perSlot, "shared-lock");
             }
-            boolean holdsCarriers = "native".equals(phase.mode()) || "cpu".equals(phase.mode())
-                    || ("pinned".equals(phase.mode()) && Boolean.TRUE.equals(server.synchronizedPins()));
             int slots = phase.concurrency();
             String basis = "concurrency";
             if (!"cpu".equals(phase.mode()) && server.permits(phase.downstream()) < slots) {
@@ -104,7 +102,7 @@ public record JudgedPhase(String name, String jvm, String mode, String downstrea
                 slots = server.workerThreads();
                 basis = "worker-pool";
             }
-            if (holdsCarriers && server.carriers() < slots) {
+            if (phase.holdsCarriers(server.nativePinAvailable(), Boolean.TRUE.equals(server.synchronizedPins())) && server.carriers() < slots) {
                 slots = server.carriers();
                 basis = "carriers";
             }

@@ -58,23 +58,24 @@ public final class ColdStartRun {
         progress.accept(String.format(Locale.ROOT, "Cold start: %d x a fresh JVM with the bean eager and one with it lazy, starved %.0f s each",
                 plan.repeats(quick), starved.toMillis() / 1000.0));
         for (Turn turn : turns) {
-            long began = System.nanoTime();
-            if (turn.lazy()) {
-                starts.open(ColdStartRace.HOLD);
-            } else {
-                starts.settle();
-            }
-            LabServer server = starts.take(turn.spec());
-            clock.add(RunClock.STARTS, RunClock.since(began));
-            long race = System.nanoTime();
-            try {
-                MeasuredColdStart record = once(turn, server, starts.seconds(turn.spec().name()), starved);
-                records.add(record);
-                progress.accept("  " + describe(record));
-            } finally {
-                starts.done(turn.spec());
-                clock.add(RunClock.COLD_STARTS, RunClock.since(race));
-            }
+            LabServer server = clock.time(RunClock.STARTS, () -> {
+                if (turn.lazy()) {
+                    starts.open(ColdStartRace.HOLD);
+                } else {
+                    starts.settle();
+                }
+                return starts.take(turn.spec());
+            });
+            clock.time(RunClock.COLD_STARTS, () -> {
+                try {
+                    MeasuredColdStart record = once(turn, server, starts.seconds(turn.spec().name()), starved);
+                    records.add(record);
+                    progress.accept(String.format(Locale.ROOT, "  %s (started in %.1f s%s): %s", record.server(), record.startSeconds(),
+                            record.triggered() ? "" : ", the event loops never needed the bean", record.describe()));
+                } finally {
+                    starts.done(turn.spec());
+                }
+            });
         }
         return List.copyOf(records);
     }
@@ -90,15 +91,5 @@ public final class ColdStartRun {
         }
         return new MeasuredColdStart(turn.repeat(), turn.lazy(), turn.spec().name(), mode, startSeconds, run.triggered(),
                 EventLoopsBlocked.of(run.blocked()), probes);
-    }
-
-    private static String describe(MeasuredColdStart record) {
-        EventLoopsBlocked blocked = record.eventLoopsBlocked();
-        MeasuredColdStart.Probe malformed = record.probe("malformed");
-        return String.format(Locale.ROOT, "%s (started in %.1f s%s): %d blocked-thread warnings, longest %d ms; live max %.0f ms (server %.1f),"
-                + " event-loop max %.0f ms (server %.1f), malformed %s max %.0f ms (server %.1f)", record.server(), record.startSeconds(),
-                record.triggered() ? "" : ", the event loops never needed the bean", blocked.warnings(), blocked.longestMillis(),
-                record.probe("live").maxMillis(), record.probe("live").serverMaxMillis(), record.probe("event-loop").maxMillis(),
-                record.probe("event-loop").serverMaxMillis(), malformed.statuses(), malformed.maxMillis(), malformed.serverMaxMillis());
     }
 }

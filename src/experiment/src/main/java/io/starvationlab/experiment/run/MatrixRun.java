@@ -56,16 +56,16 @@ public final class MatrixRun {
         if (matrix == null) {
             return;
         }
-        long began = System.nanoTime();
-        Set<Integer> wanted = new LinkedHashSet<>(matrix.jdks(quick));
-        progress.accept("JDK matrix: " + matrix.jdks() + (quick ? " (quick: " + wanted + ", " + matrix.quick().cells() + ")" : ""));
-        jdks = discover(wanted);
-        for (int feature : wanted) {
-            if (feature != current.feature()) {
-                jdks.byFeature(feature).ifPresent(jdk -> servers(jdk, List.of()).forEach(server -> starts.plan(server.spec())));
+        clock.time(RunClock.JDKS, () -> {
+            Set<Integer> wanted = new LinkedHashSet<>(matrix.jdks(quick));
+            progress.accept("JDK matrix: " + matrix.jdks() + (quick ? " (quick: " + wanted + ", " + matrix.quick().cells() + ")" : ""));
+            jdks = discover(wanted);
+            for (int feature : wanted) {
+                if (feature != current.feature()) {
+                    jdks.byFeature(feature).ifPresent(jdk -> servers(jdk, List.of(), new LinkedHashMap<>()).forEach(server -> starts.plan(server.spec())));
+                }
             }
-        }
-        clock.add(RunClock.JDKS, RunClock.since(began));
+        });
     }
 
     /** The matrix, reusing the main run's phases ({@code main}) on the JDK that ran them; null when the plan has none. */
@@ -100,11 +100,12 @@ public final class MatrixRun {
     private record Server(ServerRun.Spec spec, List<MatrixPlan.Cell> cells) {
     }
 
-    /** The server JVMs that measure {@code jdk}'s cells, but those the main run measured alike ({@code main}). */
-    private List<Server> servers(Jdks.Jdk jdk, List<MeasuredServer> main) {
+    /** The server JVMs that measure {@code jdk}'s cells, but those the main run measured alike ({@code main}), put in {@code reused}. */
+    private List<Server> servers(Jdks.Jdk jdk, List<MeasuredServer> main, Map<String, MeasuredMatrix.Reused> reused) {
         int feature = jdk.feature();
-        List<MatrixPlan.Cell> toMeasure = matrix.cells(quick).stream().filter(cell -> matrix.whyNot(cell, feature).isEmpty())
-                .filter(cell -> reusable(cell, main).isEmpty()).toList();
+        List<MatrixPlan.Cell> toMeasure = new ArrayList<>();
+        matrix.cells(quick).stream().filter(cell -> matrix.whyNot(cell, feature).isEmpty())
+                .forEach(cell -> reusable(cell, main).ifPresentOrElse(found -> reused.put(cell.name(), found), () -> toMeasure.add(cell)));
         List<Server> servers = new ArrayList<>();
         matrix.byJvm(toMeasure).forEach((jvmName, cells) -> {
             MatrixPlan.MatrixJvm jvm = matrix.jvms().get(jvmName);
@@ -121,10 +122,8 @@ public final class MatrixRun {
         ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), matrix.baseline(), matrix.drain(), plan.starved(), run.logs()),
                 PrometheusRun.off("the matrix is judged on its cells, not on alerts"), starts, clock, progress, 0, null);
         Map<String, MeasuredMatrix.Reused> reused = new LinkedHashMap<>();
-        matrix.cells(quick).stream().filter(cell -> matrix.whyNot(cell, feature).isEmpty())
-                .forEach(cell -> reusable(cell, main).ifPresent(found -> reused.put(cell.name(), found)));
         List<MeasuredServer> servers = new ArrayList<>();
-        for (Server server : servers(jdk, main)) {
+        for (Server server : servers(jdk, main, reused)) {
             servers.add(loop.run(server.spec(), server.cells().stream().map(matrix::phase).toList(), phase -> matrix.duration(),
                     "JDK matrix: JDK " + feature));
         }

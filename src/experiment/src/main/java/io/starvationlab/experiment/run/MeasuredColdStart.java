@@ -1,5 +1,6 @@
 package io.starvationlab.experiment.run;
 
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -24,5 +25,15 @@ public record MeasuredColdStart(int repeat, boolean lazy, String server, String 
 
     public Probe probe(String name) {
         return probes.get(name);
+    }
+
+    /** The run in a line: its event loops blocked, and each probe's slowest answer on the client and on the service's clock. */
+    public String describe() {
+        String blocked = eventLoopsBlocked.any() ? String.format(Locale.ROOT, "%d blocked-thread warnings, longest %.2f s", eventLoopsBlocked.warnings(),
+                eventLoopsBlocked.longestMillis() / 1000.0) : "no event loop blocked";
+        return String.format(Locale.ROOT, "repeat %d %s: %s, live max %.0f ms (service %.1f), event-loop max %.0f ms (service %.1f), malformed %s max"
+                + " %.0f ms (service %.1f)", repeat, lazy ? "lazy" : "eager", blocked, probe("live").maxMillis(), probe("live").serverMaxMillis(),
+                probe("event-loop").maxMillis(), probe("event-loop").serverMaxMillis(), probe("malformed").statuses(), probe("malformed").maxMillis(),
+                probe("malformed").serverMaxMillis());
     }
 }

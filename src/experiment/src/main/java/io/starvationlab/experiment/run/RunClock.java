@@ -3,6 +3,7 @@ package io.starvationlab.experiment.run;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Where the run's time goes, part by part, as the run's own thread spends it: the job's benchmark of itself. What
@@ -27,6 +28,23 @@ public final class RunClock {
     /** Adds {@code seconds} to {@code part}, which keeps its place from its first time. */
     public synchronized void add(String part, double seconds) {
         parts.merge(part, seconds, Double::sum);
+    }
+
+    /** Runs {@code work}, its time on {@code part}; what it returns. */
+    public <T> T time(String part, Supplier<T> work) {
+        long began = System.nanoTime();
+        try {
+            return work.get();
+        } finally {
+            add(part, since(began));
+        }
+    }
+
+    public void time(String part, Runnable work) {
+        time(part, () -> {
+            work.run();
+            return null;
+        });
     }
 
     /** Every part so far, in the order each first took time. */

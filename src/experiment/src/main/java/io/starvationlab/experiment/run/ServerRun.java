@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
@@ -94,25 +95,23 @@ public final class ServerRun {
      */
     public MeasuredServer run(Spec spec, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration, String part) {
         progress.accept("Server " + spec.name() + ": " + spec.description());
-        long began = System.nanoTime();
         LabServer server;
         try {
-            server = starts.take(spec);
+            server = clock.time(RunClock.STARTS, () -> starts.take(spec));
         } catch (CpuQuota.Unavailable e) {
             throw e; // not the JVM's refusal: whoever planned a quota asked first whether one can be set
         } catch (IllegalStateException e) {
             starts.done(spec);
-            clock.add(RunClock.STARTS, RunClock.since(began));
             List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
             progress.accept("  the JVM did not start: " + String.join(" / ", says));
             done += phases.size();
             return new MeasuredServer(spec, null, says, null, List.of(), null, null);
         }
-        clock.add(RunClock.STARTS, RunClock.since(began));
         long turn = System.nanoTime();
         elsewhere = 0;
         try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
-                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2()); AutoCloseable scraped = scrape(spec, server)) {
+                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2());
+                AutoCloseable scraped = elsewhere(RunClock.PROMETHEUS, () -> prometheus.scrape(spec.name(), server))) {
             MeasuredServer measured = measure(spec, runner, phases, duration);
             if (after != null) {
                 awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
@@ -129,25 +128,22 @@ public final class ServerRun {
         }
     }
 
-    /** Prometheus scraping the server JVM as {@code spec}'s, its wait for a first server's Prometheus on the clock as such. */
-    private AutoCloseable scrape(Spec spec, LabServer server) {
-        long began = System.nanoTime();
-        AutoCloseable scraped = prometheus.scrape(spec.name(), server);
-        elsewhere(RunClock.PROMETHEUS, began);
-        return scraped;
-    }
-
     /** Waits for the start in progress, so that nothing runs beside what comes next; the wait on the clock as a start's. */
     private void settle() {
-        long began = System.nanoTime();
-        starts.settle();
-        elsewhere(RunClock.STARTS, began);
+        elsewhere(RunClock.STARTS, () -> {
+            starts.settle();
+            return null;
+        });
     }
 
-    private void elsewhere(String part, long began) {
-        double seconds = RunClock.since(began);
-        clock.add(part, seconds);
-        elsewhere += seconds;
+    /** Runs {@code work} with its time on the clock as {@code part}'s, not the turn's. */
+    private <T> T elsewhere(String part, Supplier<T> work) {
+        long began = System.nanoTime();
+        try {
+            return clock.time(part, work);
+        } finally {
+            elsewhere += RunClock.since(began);
+        }
     }
 
     private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
@@ -162,7 +158,7 @@ public final class ServerRun {
         warmUp(runner, phases, info, quota.isPresent());
         CpuQuota.Throttling warmUpThrottling = quota.map(q -> q.throttling().since(beforeWarmUp)).orElse(null);
         if (warmUpThrottling != null) {
-            progress.accept("  warm-up: " + describe(warmUpThrottling));
+            progress.accept("  warm-up: throttled in " + throttled(warmUpThrottling));
         }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
         settle();
@@ -208,8 +204,8 @@ public final class ServerRun {
      * beside it: what such a phase measures is the carriers' queue, which a starting JVM does not join.
      */
     static boolean holdsCarriersIdle(Plan.Phase phase, MeasuredServer.Info info, Spec spec) {
-        boolean holds = "native".equals(phase.mode()) ? info.nativePinAvailable() : "pinned".equals(phase.mode()) && Boolean.TRUE.equals(info.synchronizedPins());
-        return holds && !spec.http2();
+        return phase.holdsCarriers(info.nativePinAvailable(), Boolean.TRUE.equals(info.synchronizedPins())) && !"cpu".equals(phase.mode())
+                && !spec.http2();
     }
 
     /**
@@ -306,10 +302,10 @@ public final class ServerRun {
         return cpus == Math.rint(cpus) ? String.valueOf((long) cpus) : String.valueOf(cpus);
     }
 
-    /** "throttled in 3 of 80 periods (41 ms)". */
-    private static String describe(CpuQuota.Throttling throttling) {
-        return String.format(Locale.ROOT, "throttled in %d of %d periods (%.0f ms)", throttling.throttledPeriods(), throttling.periods(),
-                throttling.throttledMillis());
+    /** "3 of 80 periods (41 ms)", or "-" outside a quota. */
+    public static String throttled(CpuQuota.Throttling throttling) {
+        return throttling == null ? "-" : String.format(Locale.ROOT, "%d of %d periods (%.0f ms)", throttling.throttledPeriods(),
+                throttling.periods(), throttling.throttledMillis());
     }
 
     /** The phase's raw figures and its verdict by the plan's rule ({@code verdict}), in a line. */
@@ -326,7 +322,7 @@ public final class ServerRun {
                 + " canary p99 %.1f ms, request wait p99 %.1f ms: %s%s", result.throughput(), steady == null ? "" : steady.whole()
                         ? "over the whole window, no steady part" : String.format(Locale.ROOT, "in steady state from %.1f s", steady.fromSeconds()),
                 result.load() == null ? 0 : result.load().windowThroughput(), rule.probe(), rule.percentile(), loaded, loaded / Math.max(idle, 0.1),
-                result.canaryP99Millis(), result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; " + describe(record.throttling()));
+                result.canaryP99Millis(), result.requestWaitP99Millis(), verdict, record.throttling() == null ? "" : "; throttled in " + throttled(record.throttling()));
     }
 
     /** What the JVM printed about the flags of its command line: its warning, or why it would not start. */

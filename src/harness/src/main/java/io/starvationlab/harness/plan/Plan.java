@@ -87,6 +87,11 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
         public String workPath() {
             return "/work/" + mode + "?ms=" + ms + "&downstream=" + downstream + "&lock=" + lock;
         }
+
+        /** Whether a load of this phase holds its carriers: cpu work, native where a native frame pins, pinned where synchronized pins. */
+        public boolean holdsCarriers(boolean nativePins, boolean synchronizedPins) {
+            return "cpu".equals(mode) || "native".equals(mode) && nativePins || "pinned".equals(mode) && synchronizedPins;
+        }
     }
 
     /** The project's own plan: {@code k6/plan.json}. */
