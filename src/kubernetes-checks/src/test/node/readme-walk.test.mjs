@@ -33,12 +33,12 @@ function buildImage(t, dockerfile) {
   const native = (build?.steps.find((s) => s.instruction === 'RUN')?.args ?? []).some((a) => /^-P(.*,)?native(,|$)/.test(a));
   const extra = native ? ['-Dquarkus.native.sources-only=true'] : [];
   const key = JSON.stringify([build?.steps.map((s) => s.line), extra]);
-  // the same build stage as Dockerfile.jvm's, which ContainerBuildIT built for real with podman earlier in ./mvnw verify:
+  // the same build stage as Dockerfile.jvm's, which ContainerImageIT built for real with podman earlier in ./mvnw verify:
   // its /deployments (copied out of the image) is judged instead of running the build stage again here
   const built = join(REPO, 'target/container-build/quarkus-app');
   const jvm = stagesOf(join(dirname(dockerfile), 'Dockerfile.jvm')).find((s) => s.alias === 'build');
   if (!native && existsSync(built) && JSON.stringify(jvm?.steps.map((s) => s.line)) === JSON.stringify(build?.steps.map((s) => s.line))) {
-    t.diagnostic(`${basename(dockerfile)}: its build stage is Dockerfile.jvm's, built for real by ContainerBuildIT: ${built} judged`);
+    t.diagnostic(`${basename(dockerfile)}: its build stage is Dockerfile.jvm's, built for real by ContainerImageIT: ${built} judged`);
     return checkImageContents(filesUnder(built)).map((v) => `${basename(dockerfile)}: ${v.replace(`${REPO}/`, '')}`);
   }
   t.diagnostic(`${basename(dockerfile)}: the build stage is FROM ${build?.from}; run here with ${jdk.version}${builds.has(key) ? ', as above' : ''}`);

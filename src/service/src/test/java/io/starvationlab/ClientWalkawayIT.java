@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,22 +43,22 @@ class ClientWalkawayIT {
     void abandonedRequestsShouldReleasePermitsAndConnectionsAtOnce(String downstream) {
         LabClient lab = new LabClient(server.baseUri());
         CountDownLatch leave = new CountDownLatch(1);
-        List<Thread> clients = new ArrayList<>();
-        for (int i = 0; i < 3 * PERMITS; i++) {
-            clients.add(Thread.ofPlatform().start(() -> RawHttp.abandon(server.baseUri(),
-                    "/work/unpinned?ms=20000&downstream=" + downstream, leave)));
-        }
-        try {
-            // the calls last 20 s: well before that, every client holds a permit or waits for one
-            await("every client holding or waiting for a permit").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
-                    .pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
-                        Gauges busy = Gauges.read(lab);
-                        assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
-                        assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
-                    });
-        } finally {
-            leave.countDown();
-            clients.forEach(ClientWalkawayIT::join);
+        // closing the clients waits for each to have walked away
+        try (ExecutorService clients = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())) {
+            for (int i = 0; i < 3 * PERMITS; i++) {
+                clients.execute(() -> RawHttp.abandon(server.baseUri(), "/work/unpinned?ms=20000&downstream=" + downstream, leave));
+            }
+            try {
+                // the calls last 20 s: well before that, every client holds a permit or waits for one
+                await("every client holding or waiting for a permit").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+                            Gauges busy = Gauges.read(lab);
+                            assertThat(busy.permitsInUse()).as("all permits taken").isEqualTo(PERMITS);
+                            assertThat(busy.permitsWaiting()).as("the rest waits").isEqualTo(2 * PERMITS);
+                        });
+            } finally {
+                leave.countDown();
+            }
         }
 
         long walkedAway = System.nanoTime();
@@ -68,13 +68,5 @@ class ClientWalkawayIT {
         long start = System.nanoTime();
         assertThat(lab.get("/work/unpinned?ms=10&downstream=" + downstream).statusCode()).isEqualTo(200);
         assertThat((System.nanoTime() - start) / 1_000_000).as("no permit wait left").isLessThan(1_000);
-    }
-
-    private static void join(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

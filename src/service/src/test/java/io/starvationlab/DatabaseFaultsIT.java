@@ -13,10 +13,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,7 +72,7 @@ class DatabaseFaultsIT {
 
     @Test
     void stoppingTheDatabaseMidLoadShouldGiveFast503sAndRecoverWithoutARestart() throws IOException {
-        List<ClosedLoad.Outcome> outcomes;
+        ClosedLoad.Result result;
         try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=100"), LOAD_CLIENTS, Duration.ofSeconds(60))) {
             ServiceConditions.awaitGauges(lab, Duration.ofSeconds(30), "the load's queries running on the database",
                     gauges -> gauges.connectionsInUse() > 0);
@@ -102,12 +100,11 @@ class DatabaseFaultsIT {
             long servedBefore = load.result().latencies().ok();
             await("the load served again").atMost(Duration.ofSeconds(30))
                     .until(() -> load.result().latencies().ok() >= servedBefore + LOAD_CLIENTS);
-            outcomes = load.stop(Duration.ofSeconds(30)).outcomes();
+            result = load.stop(Duration.ofSeconds(30));
         }
-        Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
-        System.out.println("database stopped and started under load: " + statuses);
-        assertThat(statuses.keySet()).containsOnly(200, 503);
-        assertThat(outcomes).as("nothing hangs: ms + acquisition timeout + 5 s")
+        System.out.println("database stopped and started under load: " + result.latencies().statuses());
+        assertThat(result.latencies().statuses().keySet()).containsOnly(200, 503);
+        assertThat(result.outcomes()).as("nothing hangs: ms + acquisition timeout + 5 s")
                 .allSatisfy(outcome -> assertThat(outcome.millis()).isLessThan(100 + ACQUISITION_TIMEOUT.toMillis() + 5_000));
         ServiceConditions.awaitIdle(lab, Duration.ofSeconds(5), "no permit or connection left behind");
     }

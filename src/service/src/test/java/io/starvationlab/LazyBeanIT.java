@@ -40,33 +40,13 @@ class LazyBeanIT {
     static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
     static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
 
-    @Test
-    void aBeanLeftToItsFirstUseShouldHoldTheEventLoopsWhileItsCreatorWaitsForACarrier() {
-        Starved lazy = starve("lazy-bean");
-
-        assertThat(lazy.blocked()).as("event loops reported blocked with the bean left lazy").isNotEmpty();
-        // the oracle every other server of the tests is judged by (Servers) fails on them, with their stacks
-        assertThatThrownBy(() -> ServiceConditions.assertNoEventLoopBlocked("lazy-bean", lazy.blocked()))
-                .hasMessageContaining("has been blocked for").hasMessageContaining(WAITER_FRAME);
-        assertThat(lazy.blocked()).as("waiting on ArC's lock for the bean, to refuse a request")
-                .anySatisfy(warning -> assertThat(warning.warning()).contains(WAITER_FRAME, "ProblemResponses_ClientProxy.end"));
-        assertThat(lazy.holder()).as("the thread dump taken during the stall: the creator, a virtual thread").isNotNull();
-        assertThat(lazy.waiters()).as("event loops in that dump waiting on ArC's lock").isNotEmpty();
-        assertThat(lazy.holder().path("virtual").asBoolean()).isTrue();
-        assertThat(lazy.holder().has("carrier")).as("unmounted: waiting for a carrier, not running on one").isFalse();
-        assertThat(lazy.live().maxMillis()).as("liveness waits with the event loops, ms").isGreaterThan(1_000);
-        assertThat(lazy.malformed().maxMillis()).as("a malformed request's 400 waits with them, ms").isGreaterThan(1_000);
-    }
-
     /**
-     * What one fresh JVM under the load showed: the checker's warnings; from a thread dump taken once the
+     * What one fresh JVM under the load shows: the checker's warnings; from a thread dump taken once the
      * checker warned, the bean's creator and the event loops waiting on ArC's lock; liveness and malformed requests.
      */
-    record Starved(List<LabServer.BlockedEventLoop> blocked, JsonNode holder, List<String> waiters, Latencies live, Latencies malformed) {
-    }
-
-    private static Starved starve(String name) {
-        LabServer server = servers.labExpectingBlockedEventLoops(name, ColdStartRace.properties(true));
+    @Test
+    void aBeanLeftToItsFirstUseShouldHoldTheEventLoopsWhileItsCreatorWaitsForACarrier() {
+        LabServer server = servers.labExpectingBlockedEventLoops("lazy-bean", ColdStartRace.properties(true));
         LabClient lab = new LabClient(server.baseUri());
         AtomicReference<JsonNode> dumped = new AtomicReference<>();
         ColdStartRace.Starved starved = ColdStartRace.starve(server, ServerJdk.of(lab).starvingMode(), true, STARVED, () -> {
@@ -88,15 +68,27 @@ class LazyBeanIT {
                 .filter(thread -> frames(thread).stream().anyMatch(frame -> frame.contains(WAITER_FRAME)))
                 .map(thread -> thread.path("name").asText()).toList();
         Latencies malformed = window.latencies().get("malformed");
-        System.out.printf("%s: event loops blocked (longest warning each, ms) %s; liveness max %.0f ms, event-loop probe max %.0f ms,"
-                + " malformed %s max %.0f ms; in the dump, the bean's creator: %s, event loops waiting for it: %s%n", name, longest,
+        System.out.printf("lazy-bean: event loops blocked (longest warning each, ms) %s; liveness max %.0f ms, event-loop probe max %.0f ms,"
+                + " malformed %s max %.0f ms; in the dump, the bean's creator: %s, event loops waiting for it: %s%n", longest,
                 live.maxMillis(), window.latencies().get("event-loop").maxMillis(), malformed.statuses(), malformed.maxMillis(), holder == null ? "none" : holder.path("name").asText() + " "
                         + holder.path("state").asText() + (holder.has("carrier") ? " on " + holder.path("carrier").asText() : ", unmounted"),
                 waiters);
         if (holder != null) {
             System.out.println("  " + String.join("\n  ", frames(holder)));
         }
-        return new Starved(blocked, holder, waiters, live, malformed);
+
+        assertThat(blocked).as("event loops reported blocked with the bean left lazy").isNotEmpty();
+        // the oracle every other server of the tests is judged by (Servers) fails on them, with their stacks
+        assertThatThrownBy(() -> ServiceConditions.assertNoEventLoopBlocked("lazy-bean", blocked))
+                .hasMessageContaining("has been blocked for").hasMessageContaining(WAITER_FRAME);
+        assertThat(blocked).as("waiting on ArC's lock for the bean, to refuse a request")
+                .anySatisfy(warning -> assertThat(warning.warning()).contains(WAITER_FRAME, "ProblemResponses_ClientProxy.end"));
+        assertThat(holder).as("the thread dump taken during the stall: the creator, a virtual thread").isNotNull();
+        assertThat(waiters).as("event loops in that dump waiting on ArC's lock").isNotEmpty();
+        assertThat(holder.path("virtual").asBoolean()).isTrue();
+        assertThat(holder.has("carrier")).as("unmounted: waiting for a carrier, not running on one").isFalse();
+        assertThat(live.maxMillis()).as("liveness waits with the event loops, ms").isGreaterThan(1_000);
+        assertThat(malformed.maxMillis()).as("a malformed request's 400 waits with them, ms").isGreaterThan(1_000);
     }
 
     private static List<String> frames(JsonNode thread) {

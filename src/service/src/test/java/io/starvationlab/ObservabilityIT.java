@@ -2,6 +2,8 @@ package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.InstanceOfAssertFactories.DOUBLE;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -127,10 +129,11 @@ class ObservabilityIT {
         if (info.path("cpuQuotaMicros").isNull()) {
             assertThat(metrics.samples("lab_container_cpu_quota_seconds")).as("no quota, no series").isEmpty();
         } else {
-            assertThat(metrics.samples("lab_container_cpu_quota_seconds")).singleElement().extracting(PrometheusText.Sample::value)
-                    .isEqualTo(info.path("cpuQuotaMicros").asDouble() / 1e6);
-            assertThat(metrics.samples("lab_container_cpu_period_seconds")).singleElement().extracting(PrometheusText.Sample::value)
-                    .isEqualTo(info.path("cpuPeriodMicros").asDouble() / 1e6);
+            // the service's seconds from microseconds may differ in the last bit: 100000 µs reads 0.09999999999999999 s
+            assertThat(metrics.samples("lab_container_cpu_quota_seconds")).singleElement().extracting(PrometheusText.Sample::value, DOUBLE)
+                    .isCloseTo(info.path("cpuQuotaMicros").asDouble() / 1e6, within(1e-9));
+            assertThat(metrics.samples("lab_container_cpu_period_seconds")).singleElement().extracting(PrometheusText.Sample::value, DOUBLE)
+                    .isCloseTo(info.path("cpuPeriodMicros").asDouble() / 1e6, within(1e-9));
         }
         if (info.path("memoryLimitBytes").isNull()) {
             assertThat(metrics.samples("lab_container_memory_limit_bytes")).as("no memory limit, no series").isEmpty();

