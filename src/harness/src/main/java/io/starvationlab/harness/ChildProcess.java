@@ -157,16 +157,21 @@ public final class ChildProcess {
     public static void endTree(ProcessHandle root) {
         List<ProcessHandle> tree = new ArrayList<>(root.descendants().toList());
         tree.add(0, root);
-        tree.forEach(ProcessHandle::destroy);
-        CompletableFuture<?>[] exits = tree.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
+        end(tree);
+    }
+
+    /** SIGTERM to each process, then SIGKILL to those still alive after the grace. */
+    static void end(List<ProcessHandle> processes) {
+        processes.forEach(ProcessHandle::destroy);
         try {
-            CompletableFuture.allOf(exits).get(TERMINATION_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(processes.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new))
+                    .get(TERMINATION_GRACE.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             // some ignored SIGTERM: killed below
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        processes.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     private static String read(Path output) throws IOException {
