@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.starvationlab.jdk.JdkFacts;
+
 /**
  * The JDKs (21 or newer) the service can be started on, one per feature version, found in this order,
  * the first found winning: the explicit list ({@code -Dlab.jdks} or {@code LAB_JDKS}: comma-separated
@@ -24,7 +26,7 @@ import java.util.TreeMap;
  */
 public final class Jdks {
 
-    /** Older JDKs have no virtual threads. */
+    /** Older JDKs have no virtual threads (and JDK 8's "1.8" reads as feature 1: too old either way). */
     public static final int OLDEST_FEATURE = 21;
 
     /**
@@ -130,7 +132,7 @@ public final class Jdks {
                     + "java.specification.version and java.runtime.version");
         }
         String vendor = properties.getOrDefault("java.vendor", properties.getOrDefault("java.vm.vendor", "unknown vendor"));
-        return new Jdk(Path.of(properties.get("java.home")), launcher, feature(specification), version, vendor);
+        return new Jdk(Path.of(properties.get("java.home")), launcher, JdkFacts.feature(specification), version, vendor);
     }
 
     /** What {@code java -XshowSettings:properties -version} prints: one "key = value" a line, indented. */
@@ -154,12 +156,6 @@ public final class Jdks {
             }
         }
         return properties;
-    }
-
-    /** "21" → 21, and the old "1.8" → 8. */
-    static int feature(String specificationVersion) {
-        String[] parts = specificationVersion.split("\\.");
-        return Integer.parseInt(parts[0].equals("1") && parts.length > 1 ? parts[1] : parts[0]);
     }
 
     /** The installed JDK homes, in the order they are preferred. */
@@ -200,7 +196,7 @@ public final class Jdks {
             if (version.isEmpty()) {
                 return true;
             }
-            int feature = feature(version.get());
+            int feature = JdkFacts.feature(version.get());
             return feature >= OLDEST_FEATURE && !found.containsKey(feature);
         } catch (IOException | RuntimeException e) {
             // no readable release file: ask the JVM itself

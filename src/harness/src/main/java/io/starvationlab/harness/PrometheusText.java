@@ -15,8 +15,10 @@ import java.util.regex.Pattern;
  * A parser of the Prometheus text exposition format (version 0.0.4): HELP and TYPE lines, samples
  * with escaped label values, special floats and optional timestamps. Malformed input is an error,
  * not a skipped line, so a broken scrape fails the test that reads it.
+ *
+ * @param types the TYPE declared for each metric family that declares one
  */
-public final class PrometheusText {
+public record PrometheusText(List<Sample> samples, Map<String, String> types) {
 
     /** One sample line. */
     public record Sample(String name, Map<String, String> labels, double value) {
@@ -30,14 +32,6 @@ public final class PrometheusText {
     private static final Pattern LABEL = Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"\\s*(?:,|$)");
     private static final Pattern UNTERMINATED = Pattern.compile("\\s*[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\]|\\\\.)*\\\\?$");
     private static final Pattern ESCAPE = Pattern.compile("\\\\(.)");
-
-    private final List<Sample> samples;
-    private final Map<String, String> types;
-
-    private PrometheusText(List<Sample> samples, Map<String, String> types) {
-        this.samples = samples;
-        this.types = types;
-    }
 
     public static PrometheusText parse(String text) {
         List<Sample> samples = new ArrayList<>();

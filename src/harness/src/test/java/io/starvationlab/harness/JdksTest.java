@@ -95,13 +95,6 @@ class JdksTest {
         assertThat(Jdks.discover("", List.of(broken, good), temp).byFeature(FEATURE).orElseThrow().home()).isEqualTo(HOME);
     }
 
-    @Test
-    void shouldReadTheFeatureOfOldAndNewSpecificationVersions() {
-        assertThat(Jdks.feature("1.8")).isEqualTo(8);
-        assertThat(Jdks.feature("21")).isEqualTo(21);
-        assertThat(Jdks.feature("27.0.1.0.3")).isEqualTo(27);
-    }
-
     /** A JDK home whose java fails as Debian's does on an older C library. */
     private static Path brokenJdk(Path home) throws IOException {
         Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
