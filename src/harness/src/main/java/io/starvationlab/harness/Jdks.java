@@ -43,11 +43,6 @@ public final class Jdks {
         public String describe() {
             return "JDK " + feature + " (" + version + ", " + vendor + ")";
         }
-
-        /** A tool of this JDK beside its launcher, e.g. {@code jcmd}. */
-        public Path tool(String name) {
-            return launcher.resolveSibling(name);
-        }
     }
 
     private final Map<Integer, Jdk> byFeature;
