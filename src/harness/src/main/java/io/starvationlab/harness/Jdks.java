@@ -184,15 +184,9 @@ public final class Jdks {
     /** Skips starting a JVM whose release file already says it is too old or of a feature version found. */
     private static boolean worthProbing(Path home, Map<Integer, Jdk> found) {
         try {
-            Optional<String> version = Files.readAllLines(home.resolve("release")).stream()
-                    .filter(line -> line.startsWith("JAVA_VERSION="))
-                    .map(line -> line.substring("JAVA_VERSION=".length()).replace("\"", ""))
-                    .findFirst();
-            if (version.isEmpty()) {
-                return true;
-            }
-            int feature = JdkFacts.feature(version.get());
-            return feature >= OLDEST_FEATURE && !found.containsKey(feature);
+            return Files.readAllLines(home.resolve("release")).stream().filter(line -> line.startsWith("JAVA_VERSION="))
+                    .map(line -> JdkFacts.feature(line.substring("JAVA_VERSION=".length()).replace("\"", ""))).findFirst()
+                    .map(feature -> feature >= OLDEST_FEATURE && !found.containsKey(feature)).orElse(true);
         } catch (IOException | RuntimeException e) {
             // no readable release file: ask the JVM itself
             return true;

@@ -13,6 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.starvationlab.harness.LabServer;
 
@@ -34,6 +36,7 @@ public final class ClosedLoad implements AutoCloseable {
 
     /** How long a stopped load waits for requests in flight when none is answered. */
     private static final Duration UNANSWERED = Duration.ofSeconds(3);
+    private static final Pattern OWN_WAIT = Pattern.compile("(?:^|&)ms=(\\d{1,9})(?=&|$)");
 
     private final List<Thread> workers = new ArrayList<>();
     private final Latencies latencies = new Latencies();
@@ -203,19 +206,8 @@ public final class ClosedLoad implements AutoCloseable {
 
     /** The wait a work request asks for, its {@code ?ms=}; zero for a request that names none. */
     static Duration ownWait(URI target) {
-        String query = target.getRawQuery();
-        if (query != null) {
-            for (String pair : query.split("&")) {
-                if (pair.startsWith("ms=")) {
-                    try {
-                        return Duration.ofMillis(Long.parseLong(pair.substring(3)));
-                    } catch (NumberFormatException e) {
-                        return Duration.ZERO;
-                    }
-                }
-            }
-        }
-        return Duration.ZERO;
+        Matcher ms = OWN_WAIT.matcher(target.getRawQuery() == null ? "" : target.getRawQuery());
+        return ms.find() ? Duration.ofMillis(Long.parseLong(ms.group(1))) : Duration.ZERO;
     }
 
     @Override
