@@ -21,8 +21,13 @@ import java.util.concurrent.TimeoutException;
  * A command run to its end within a bound, the one way the lab runs a program it waits for. The
  * output goes to a file, never to a pipe this JVM must drain, so the wait is bounded whatever the
  * program prints; past the bound the program and every process it started are ended.
+ *
+ * @param directory       the working directory; null: this JVM's
+ * @param environment     variables added to the inherited environment
+ * @param input           the file standard input is read from; null: none, its end at once
+ * @param errorsToConsole standard error to this JVM's, so that the output is standard output alone
  */
-public final class ChildProcess {
+public record ChildProcess(List<String> command, Path directory, Map<String, String> environment, Path input, boolean errorsToConsole) {
 
     /** How long processes get to end after SIGTERM before they are killed. */
     static final Duration TERMINATION_GRACE = Duration.ofSeconds(5);
@@ -36,18 +41,9 @@ public final class ChildProcess {
                 .findFirst();
     }
 
-    private final List<String> command;
-    private final Path directory;
-    private final Map<String, String> environment;
-    private final Path input;
-    private final boolean errorsToConsole;
-
-    private ChildProcess(List<String> command, Path directory, Map<String, String> environment, Path input, boolean errorsToConsole) {
-        this.command = List.copyOf(command);
-        this.directory = directory;
-        this.environment = Map.copyOf(environment);
-        this.input = input;
-        this.errorsToConsole = errorsToConsole;
+    public ChildProcess {
+        command = List.copyOf(command);
+        environment = Map.copyOf(environment);
     }
 
     /** The command, run in the working directory, with this JVM's environment and no input. */
@@ -157,16 +153,21 @@ public final class ChildProcess {
     public static void endTree(ProcessHandle root) {
         List<ProcessHandle> tree = new ArrayList<>(root.descendants().toList());
         tree.add(0, root);
-        tree.forEach(ProcessHandle::destroy);
-        CompletableFuture<?>[] exits = tree.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
+        end(tree);
+    }
+
+    /** SIGTERM to each process, then SIGKILL to those still alive after the grace. */
+    static void end(List<ProcessHandle> processes) {
+        processes.forEach(ProcessHandle::destroy);
         try {
-            CompletableFuture.allOf(exits).get(TERMINATION_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            CompletableFuture.allOf(processes.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new))
+                    .get(TERMINATION_GRACE.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             // some ignored SIGTERM: killed below
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        processes.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
     }
 
     private static String read(Path output) throws IOException {

@@ -41,7 +41,7 @@ public final class CpuQuota implements AutoCloseable {
     private CpuQuota(Path group, double cpus) {
         this.group = group;
         this.cpus = cpus;
-        this.removeAtExit = new Thread(this::remove, "remove-" + group.getFileName());
+        this.removeAtExit = new Thread(() -> removeGroup(group), "remove-" + group.getFileName());
         Runtime.getRuntime().addShutdownHook(removeAtExit);
     }
 
@@ -157,16 +157,12 @@ public final class CpuQuota implements AutoCloseable {
             return;
         }
         closed = true;
-        remove();
+        removeGroup(group);
         try {
             Runtime.getRuntime().removeShutdownHook(removeAtExit);
         } catch (IllegalStateException e) {
             // the JVM is exiting: the hook runs remove() anyway
         }
-    }
-
-    private void remove() {
-        removeGroup(group);
     }
 
     /** A group left by a run whose JVM is gone: whatever it started still runs there, and nothing else will end it. */
@@ -186,23 +182,22 @@ public final class CpuQuota implements AutoCloseable {
 
     private static void removeGroup(Path group) {
         long start = System.nanoTime();
-        List<ProcessHandle> left = pids(group).stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
-        left.forEach(ProcessHandle::destroy);
-        while (left.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() - start < ChildProcess.TERMINATION_GRACE.toNanos()) {
-            LabServer.sleep(Duration.ofMillis(100));
-        }
-        left.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        ChildProcess.end(processes(group));
         // the kernel refuses to remove a group until its last task is gone, which lags a kill a little
         while (Files.exists(group) && System.nanoTime() - start < REMOVAL_BOUND.toNanos()) {
             delete(group);
             if (Files.exists(group)) {
-                pids(group).stream().map(ProcessHandle::of).flatMap(Optional::stream).forEach(ProcessHandle::destroyForcibly);
+                processes(group).forEach(ProcessHandle::destroyForcibly);
                 LabServer.sleep(Duration.ofMillis(100));
             }
         }
         if (Files.exists(group)) {
             System.err.println("WARNING: could not remove the cgroup " + group + "; pids still in it: " + pids(group));
         }
+    }
+
+    private static List<ProcessHandle> processes(Path group) {
+        return pids(group).stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
     }
 
     private static List<Long> pids(Path group) {
@@ -214,22 +209,19 @@ public final class CpuQuota implements AutoCloseable {
         }
     }
 
-    /** rmdir: a cgroup's files go with it; a folder laid out as one (tests) is emptied first. */
+    /** rmdir: a cgroup's files go with it (the kernel refuses to unlink them); a folder laid out as one (tests) is emptied first. */
     private static void delete(Path group) {
+        try (Stream<Path> files = Files.list(group)) {
+            for (Path file : files.toList()) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            // a live group's files: rmdir removes them with it
+        }
         try {
-            Files.delete(group);
-        } catch (IOException notEmpty) {
-            if (Files.exists(group.resolve("cpu.stat"))) {
-                return; // a live group: the kernel keeps its files until its last task is gone
-            }
-            try (Stream<Path> files = Files.list(group)) {
-                for (Path file : files.toList()) {
-                    Files.deleteIfExists(file);
-                }
-                Files.deleteIfExists(group);
-            } catch (IOException e) {
-                // reported by the caller, which sees the group still there
-            }
+            Files.deleteIfExists(group);
+        } catch (IOException e) {
+            // reported by the caller, which sees the group still there
         }
     }
 

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -32,10 +33,15 @@ public record Gauges(double permitsInUse, double permitsWaiting, double connecti
 
     /** Polls until everything is idle or {@code within} passes; returns the last reading either way. */
     public static Gauges awaitIdle(LabClient lab, Duration within) {
+        return awaitUntil(lab, within, Gauges::idle);
+    }
+
+    /** Polls every 50 ms until the gauges satisfy {@code condition} or {@code within} passes; returns the last reading either way. */
+    public static Gauges awaitUntil(LabClient lab, Duration within, Predicate<Gauges> condition) {
         AtomicReference<Gauges> last = new AtomicReference<>(read(lab));
         try {
-            await("idle").atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
-                    .until(() -> last.updateAndGet(previous -> read(lab)).idle());
+            await("the gauges").atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                    .until(() -> condition.test(last.updateAndGet(previous -> read(lab))));
         } catch (ConditionTimeoutException e) {
             // the caller judges the last reading
         }

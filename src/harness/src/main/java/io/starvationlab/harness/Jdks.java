@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import io.starvationlab.jdk.JdkFacts;
+
 /**
  * The JDKs (21 or newer) the service can be started on, one per feature version, found in this order,
  * the first found winning: the explicit list ({@code -Dlab.jdks} or {@code LAB_JDKS}: comma-separated
@@ -24,7 +26,7 @@ import java.util.TreeMap;
  */
 public final class Jdks {
 
-    /** Older JDKs have no virtual threads. */
+    /** Older JDKs have no virtual threads (and JDK 8's "1.8" reads as feature 1: too old either way). */
     public static final int OLDEST_FEATURE = 21;
 
     /**
@@ -40,11 +42,6 @@ public final class Jdks {
         /** e.g. "JDK 21 (21.0.13+9-1-deb13u2-Debian, Debian)", as reports name it. */
         public String describe() {
             return "JDK " + feature + " (" + version + ", " + vendor + ")";
-        }
-
-        /** A tool of this JDK beside its launcher, e.g. {@code jcmd}. */
-        public Path tool(String name) {
-            return launcher.resolveSibling(name);
         }
     }
 
@@ -130,7 +127,7 @@ public final class Jdks {
                     + "java.specification.version and java.runtime.version");
         }
         String vendor = properties.getOrDefault("java.vendor", properties.getOrDefault("java.vm.vendor", "unknown vendor"));
-        return new Jdk(Path.of(properties.get("java.home")), launcher, feature(specification), version, vendor);
+        return new Jdk(Path.of(properties.get("java.home")), launcher, JdkFacts.feature(specification), version, vendor);
     }
 
     /** What {@code java -XshowSettings:properties -version} prints: one "key = value" a line, indented. */
@@ -154,12 +151,6 @@ public final class Jdks {
             }
         }
         return properties;
-    }
-
-    /** "21" → 21, and the old "1.8" → 8. */
-    static int feature(String specificationVersion) {
-        String[] parts = specificationVersion.split("\\.");
-        return Integer.parseInt(parts[0].equals("1") && parts.length > 1 ? parts[1] : parts[0]);
     }
 
     /** The installed JDK homes, in the order they are preferred. */
@@ -193,15 +184,9 @@ public final class Jdks {
     /** Skips starting a JVM whose release file already says it is too old or of a feature version found. */
     private static boolean worthProbing(Path home, Map<Integer, Jdk> found) {
         try {
-            Optional<String> version = Files.readAllLines(home.resolve("release")).stream()
-                    .filter(line -> line.startsWith("JAVA_VERSION="))
-                    .map(line -> line.substring("JAVA_VERSION=".length()).replace("\"", ""))
-                    .findFirst();
-            if (version.isEmpty()) {
-                return true;
-            }
-            int feature = feature(version.get());
-            return feature >= OLDEST_FEATURE && !found.containsKey(feature);
+            return Files.readAllLines(home.resolve("release")).stream().filter(line -> line.startsWith("JAVA_VERSION="))
+                    .map(line -> JdkFacts.feature(line.substring("JAVA_VERSION=".length()).replace("\"", ""))).findFirst()
+                    .map(feature -> feature >= OLDEST_FEATURE && !found.containsKey(feature)).orElse(true);
         } catch (IOException | RuntimeException e) {
             // no readable release file: ask the JVM itself
             return true;

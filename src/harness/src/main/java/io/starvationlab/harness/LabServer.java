@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * or inside a CPU quota whose CPUs set them ({@link #startInCpuQuota}), and whatever flags a phase needs, so load and probes come from another JVM than the one they measure;
  * on the JDK running this code, or on any other JDK {@link Jdks} found.
  */
-public final class LabServer implements AutoCloseable {
+public final class LabServer extends ServerProcess {
 
     public static final int CARRIERS = 4;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
@@ -24,21 +24,13 @@ public final class LabServer implements AutoCloseable {
     /** Vert.x's words: "Thread Thread[#45,vert.x-eventloop-thread-2,5,main] has been blocked for 2345 ms, time limit is 2000 ms". */
     private static final Pattern BLOCKED_EVENT_LOOP = Pattern.compile("Thread\\[[^\\]]*?(vert\\.x-eventloop-thread-\\d+)[^\\]]*\\] has been blocked for (\\d+) ms");
 
-    private final ServerProcess process;
-    private final URI baseUri;
     private final Jdks.Jdk jdk;
     private final CpuQuota quota;
 
-    private LabServer(ServerProcess process, URI baseUri, Jdks.Jdk jdk, CpuQuota quota) {
-        this.process = process;
-        this.baseUri = baseUri;
+    private LabServer(ServerProcess process, Jdks.Jdk jdk, CpuQuota quota) {
+        super(process);
         this.jdk = jdk;
         this.quota = quota;
-    }
-
-    /** The java launcher of the JVM running this code, so server and client run the same JDK. */
-    public static String javaLauncher() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** Starts the service on the JDK running this code; see {@link #start(Jdks.Jdk, List, Map, Path, String)}. */
@@ -77,14 +69,13 @@ public final class LabServer implements AutoCloseable {
 
     private static LabServer launch(Jdks.Jdk jdk, CpuQuota quota, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
             String name) {
-        int port = ServerProcess.freePort();
+        int port = freePort();
         List<String> command = command(jdk, quota == null, jvmFlags, port, properties);
-        URI base = URI.create("http://localhost:" + port);
-        ServerProcess process = ServerProcess.start(name, quota == null ? command : quota.wrap(command), Map.of(),
-                logDirectory.resolve(name + ".log"), base.resolve("/q/health/ready"), START_TIMEOUT);
+        ServerProcess process = ServerProcess.start(name, quota == null ? command : quota.wrap(command), logDirectory.resolve(name + ".log"),
+                URI.create("http://localhost:" + port), "/q/health/ready", START_TIMEOUT);
         // /lab/info answers once the start-up measurement of synchronized pinning is done
-        ServerProcess.status(base.resolve("/lab/info"), Duration.ofSeconds(30));
-        return new LabServer(process, base, jdk, quota);
+        status(process.uri("/lab/info"), Duration.ofSeconds(30));
+        return new LabServer(process, jdk, quota);
     }
 
     private static List<String> command(Jdks.Jdk jdk, boolean fixedCarriers, List<String> jvmFlags, int port, Map<String, String> properties) {
@@ -109,12 +100,7 @@ public final class LabServer implements AutoCloseable {
      * @throws ChildProcess.TimedOut when it still runs after {@code timeout}: it and what it started are ended
      */
     public static Exit runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
-        return runUntilExit(Jdks.current(), jvmFlags, properties, timeout);
-    }
-
-    /** As {@link #runUntilExit(List, Map, Duration)}, on {@code jdk}. */
-    public static Exit runUntilExit(Jdks.Jdk jdk, List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
-        ChildProcess.Result result = ChildProcess.of(command(jdk, false, jvmFlags, ServerProcess.freePort(), properties)).run(timeout);
+        ChildProcess.Result result = ChildProcess.of(command(Jdks.current(), false, jvmFlags, freePort(), properties)).run(timeout);
         return new Exit(result.exitCode(), result.output());
     }
 
@@ -125,34 +111,6 @@ public final class LabServer implements AutoCloseable {
     /** The JDK the service runs on. */
     public Jdks.Jdk jdk() {
         return jdk;
-    }
-
-    public long pid() {
-        return process.pid();
-    }
-
-    public URI baseUri() {
-        return baseUri;
-    }
-
-    public URI uri(String pathAndQuery) {
-        return baseUri.resolve(pathAndQuery);
-    }
-
-    public Process process() {
-        return process.process();
-    }
-
-    public Path log() {
-        return process.log();
-    }
-
-    public List<String> command() {
-        return process.command();
-    }
-
-    public String logText() {
-        return process.logText();
     }
 
     /** A warning of Vert.x's blocked-thread checker about an event loop: which, for how long so far, and the whole entry with its stack. */
@@ -181,11 +139,6 @@ public final class LabServer implements AutoCloseable {
         return warnings;
     }
 
-    /** SIGTERM, as Kubernetes does; returns the exit code, or -1 if it had to be killed. */
-    public int stop(Duration grace) {
-        return process.stop(grace);
-    }
-
     /** The CPU quota the server runs in, if it was started in one. */
     public Optional<CpuQuota> cpuQuota() {
         return Optional.ofNullable(quota);
@@ -193,14 +146,10 @@ public final class LabServer implements AutoCloseable {
 
     @Override
     public void close() {
-        process.close();
+        super.close();
         if (quota != null) {
             quota.close();
         }
-    }
-
-    public static int freePort() {
-        return ServerProcess.freePort();
     }
 
     public static void sleep(Duration duration) {

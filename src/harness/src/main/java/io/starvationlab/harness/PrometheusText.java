@@ -2,20 +2,23 @@ package io.starvationlab.harness;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A parser of the Prometheus text exposition format (version 0.0.4): HELP and TYPE lines, samples
  * with escaped label values, special floats and optional timestamps. Malformed input is an error,
  * not a skipped line, so a broken scrape fails the test that reads it.
+ *
+ * @param types the TYPE declared for each metric family that declares one
  */
-public final class PrometheusText {
+public record PrometheusText(List<Sample> samples, Map<String, String> types) {
 
     /** One sample line. */
     public record Sample(String name, Map<String, String> labels, double value) {
@@ -24,13 +27,11 @@ public final class PrometheusText {
         }
     }
 
-    private final List<Sample> samples;
-    private final Map<String, String> types;
-
-    private PrometheusText(List<Sample> samples, Map<String, String> types) {
-        this.samples = samples;
-        this.types = types;
-    }
+    /** A sample line: name, the label set (the last '}' closes it: values never hold one after it), value, optional timestamp. */
+    private static final Pattern SAMPLE = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)(?:\\s+(-?\\d+))?\\s*");
+    private static final Pattern LABEL = Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"\\s*(?:,|$)");
+    private static final Pattern UNTERMINATED = Pattern.compile("\\s*[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\]|\\\\.)*\\\\?$");
+    private static final Pattern ESCAPE = Pattern.compile("\\\\(.)");
 
     public static PrometheusText parse(String text) {
         List<Sample> samples = new ArrayList<>();
@@ -45,7 +46,7 @@ public final class PrometheusText {
                 if (line.startsWith("#")) {
                     parseComment(line, types);
                 } else {
-                    samples.add(new Cursor(line).sample());
+                    samples.add(sample(line));
                 }
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("line " + lineNumber + ": " + e.getMessage() + ": " + line, e);
@@ -67,10 +68,6 @@ public final class PrometheusText {
         }
     }
 
-    public List<Sample> samples() {
-        return samples;
-    }
-
     /** The TYPE declared for a metric family, if any. */
     public Optional<String> type(String family) {
         return Optional.ofNullable(types.get(family));
@@ -84,7 +81,6 @@ public final class PrometheusText {
         return samples.stream().filter(sample -> sample.name().equals(name) && filter.test(sample)).toList();
     }
 
-    /** Sum of the samples of {@code name} that pass {@code filter}; empty if there is none. */
     /**
      * The longest answer to a GET with that status and, if given, URI, in milliseconds, on the service's own
      * clock ({@code http_server_requests_seconds_max}); empty when no such answer was recorded.
@@ -95,6 +91,7 @@ public final class PrometheusText {
                 .stream().mapToDouble(sample -> sample.value() * 1000).max();
     }
 
+    /** Sum of the samples of {@code name} that pass {@code filter}; empty if there is none. */
     public Optional<Double> sum(String name, Predicate<Sample> filter) {
         List<Sample> matching = samples(name, filter);
         return matching.isEmpty() ? Optional.empty() : Optional.of(matching.stream().mapToDouble(Sample::value).sum());
@@ -160,96 +157,25 @@ public final class PrometheusText {
         };
     }
 
-    /** Reads one sample line left to right. */
-    private static final class Cursor {
-        private final String line;
-        private int at;
-
-        Cursor(String line) {
-            this.line = line;
+    private static Sample sample(String line) {
+        Matcher sample = SAMPLE.matcher(line);
+        if (!sample.matches()) {
+            throw new IllegalArgumentException("expected a name, optional {labels}, a value and an optional timestamp");
         }
-
-        Sample sample() {
-            String name = name(true);
-            Map<String, String> labels = new LinkedHashMap<>();
-            if (peek() == '{') {
-                at++;
-                while (peek() != '}') {
-                    String label = name(false);
-                    expect('=');
-                    labels.put(label, quoted());
-                    if (peek() == ',') {
-                        at++;
-                    } else if (peek() != '}') {
-                        throw new IllegalArgumentException("expected ',' or '}' at column " + at);
-                    }
-                }
-                at++;
+        Map<String, String> labels = new HashMap<>();
+        String text = sample.group(2) == null ? "" : sample.group(2);
+        Matcher label = LABEL.matcher(text);
+        for (int at = 0; at < text.length(); at = label.end()) {
+            if (!label.region(at, text.length()).lookingAt()) {
+                throw new IllegalArgumentException((UNTERMINATED.matcher(text.substring(at)).matches() ? "unterminated label value"
+                        : "expected name=\"value\" and ',' or '}'") + " at label column " + at);
             }
-            String[] rest = line.substring(at).trim().split("\\s+");
-            if (rest.length < 1 || rest.length > 2 || rest[0].isEmpty()) {
-                throw new IllegalArgumentException("expected a value and an optional timestamp");
-            }
-            if (rest.length == 2) {
-                Long.parseLong(rest[1]);
-            }
-            return new Sample(name, Map.copyOf(labels), parseValue(rest[0]));
+            labels.put(label.group(1), ESCAPE.matcher(label.group(2)).replaceAll(escape -> Matcher.quoteReplacement(switch (escape.group(1)) {
+                case "n" -> "\n";
+                case "\\", "\"" -> escape.group(1);
+                default -> throw new IllegalArgumentException("unknown escape \\" + escape.group(1));
+            })));
         }
-
-        private String name(boolean metric) {
-            int start = at;
-            while (at < line.length()) {
-                char c = line.charAt(at);
-                boolean letter = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (metric && c == ':');
-                if (!(letter || (at > start && c >= '0' && c <= '9'))) {
-                    break;
-                }
-                at++;
-            }
-            if (at == start) {
-                throw new IllegalArgumentException("expected a " + (metric ? "metric" : "label") + " name at column " + at);
-            }
-            return line.substring(start, at);
-        }
-
-        private String quoted() {
-            expect('"');
-            StringBuilder value = new StringBuilder();
-            while (at < line.length()) {
-                char c = line.charAt(at++);
-                if (c == '"') {
-                    return value.toString();
-                }
-                if (c == '\\') {
-                    if (at >= line.length()) {
-                        break;
-                    }
-                    char escaped = line.charAt(at++);
-                    value.append(switch (escaped) {
-                        case 'n' -> '\n';
-                        case '\\' -> '\\';
-                        case '"' -> '"';
-                        default -> throw new IllegalArgumentException("unknown escape \\" + escaped);
-                    });
-                } else {
-                    value.append(c);
-                }
-            }
-            throw new IllegalArgumentException("unterminated label value");
-        }
-
-        private char peek() {
-            if (at >= line.length()) {
-                throw new IllegalArgumentException("unexpected end of line");
-            }
-            return line.charAt(at);
-        }
-
-        private void expect(char c) {
-            if (peek() != c) {
-                throw new IllegalArgumentException("expected '" + c + "' at column " + at);
-            }
-            at++;
-        }
+        return new Sample(sample.group(1), Map.copyOf(labels), parseValue(sample.group(3)));
     }
 }

@@ -3,12 +3,11 @@ package io.starvationlab.harness;
 import java.util.List;
 import java.util.Map;
 
-import io.starvationlab.harness.plan.Prediction;
 import io.starvationlab.jdk.JdkFacts;
 
 /**
  * The JDK the service under test runs on, as {@code /lab/info} reports it, and what that JDK does
- * according to {@link JdkFacts} and {@link Prediction}, the places that say it: every expectation that holds
+ * according to {@link JdkFacts}, the place that says it: every expectation that holds
  * on some JDKs only is guarded by one of these, not by the JDK that runs the tests.
  */
 public record ServerJdk(int feature) {
@@ -25,16 +24,6 @@ public record ServerJdk(int feature) {
     /** What this JDK does with its default flags, on Linux as the lab's JVMs run. */
     public JdkFacts facts() {
         return JdkFacts.of(feature, "Linux", List.of(), Map.of()).orElseThrow();
-    }
-
-    /** What {@code mode} on {@code downstream} does on this JDK with its default flags. */
-    public Prediction.Outcome outcome(String mode, String downstream) {
-        return Prediction.of(feature, mode, downstream, List.of(), Map.of()).outcome();
-    }
-
-    /** Whether {@code mode} on {@code downstream} starves this JDK's service by the plan's rule (a collapse included). */
-    public boolean starves(String mode, String downstream) {
-        return outcome(mode, downstream).starved();
     }
 
     public boolean hasFfm() {

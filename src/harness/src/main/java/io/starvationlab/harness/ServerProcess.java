@@ -13,64 +13,60 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * A server the lab starts as its own process and waits for: the service, the second service, Prometheus. The one
- * way to start and stop one: its output goes to a log file, never to a pipe this JVM must drain; it counts as
- * started once a URL of its answers 200 (a process that exits meanwhile fails at once, with its log); it is
- * stopped with SIGTERM, as Kubernetes does, and it and everything it started are ended after a grace.
+ * A server the lab starts as its own process and waits for: the service ({@link LabServer}) and the second service
+ * ({@link SecondServiceProcess}) are this with what each says of itself. The one way to start and stop one: its
+ * output goes to a log file, never to a pipe this JVM must drain; it counts as started once a URL of its answers 200
+ * (a process that exits meanwhile fails at once, with its log); it is stopped with SIGTERM, as Kubernetes does, and
+ * it and everything it started are ended after a grace.
  */
-public final class ServerProcess implements AutoCloseable {
+public class ServerProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private final String name;
     private final Process process;
     private final Path log;
-    private final List<String> command;
+    private final URI base;
 
-    private ServerProcess(String name, Process process, Path log, List<String> command) {
-        this.name = name;
+    private ServerProcess(Process process, Path log, URI base) {
         this.process = process;
         this.log = log;
-        this.command = List.copyOf(command);
+        this.base = base;
+    }
+
+    /** The server {@code started}, as a kind of server that says more of itself. */
+    protected ServerProcess(ServerProcess started) {
+        this(started.process, started.log, started.base);
     }
 
     /**
-     * Starts {@code command} with {@code environment} added to this JVM's, its output in {@code log}, and returns once
-     * {@code ready} answers 200 within {@code within}; otherwise the process is ended and the start fails with its log.
+     * Starts {@code command}, its output in {@code log}, and returns once {@code readyPath} under {@code base} answers
+     * 200 within {@code within}; otherwise the process is ended and the start fails with its log.
      */
-    public static ServerProcess start(String name, List<String> command, Map<String, String> environment, Path log, URI ready,
-            Duration within) {
+    public static ServerProcess start(String name, List<String> command, Path log, URI base, String readyPath, Duration within) {
         Process process;
         try {
             Files.createDirectories(log.getParent());
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().putAll(environment);
-            process = builder.start();
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + ": " + String.join(" ", command), e);
         }
-        ServerProcess server = new ServerProcess(name, process, log, command);
+        ServerProcess server = new ServerProcess(process, log, base);
+        URI ready = base.resolve(readyPath);
         try {
             await(name + " answering " + ready).atMost(within).pollDelay(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(200))
                     .failFast(name + " exited while starting", () -> !process.isAlive())
-                    .until(() -> status(ready) == 200);
+                    .until(() -> status(ready, Duration.ofSeconds(5)) == 200);
         } catch (ConditionTimeoutException | org.awaitility.core.TerminalFailureException e) {
             String why = process.isAlive() ? " did not answer " + ready + " within " + within : " exited with " + process.exitValue();
             server.close();
             throw new IllegalStateException(name + why + ": " + String.join(" ", command) + "\n" + server.logText(), e);
         }
         return server;
-    }
-
-    /** The status {@code uri} answers a GET with within 5 s, or 0 while nothing listens there. */
-    public static int status(URI uri) {
-        return status(uri, Duration.ofSeconds(5));
     }
 
     /** The status {@code uri} answers a GET with within {@code timeout}, or 0 when nothing listens there or no answer comes. */
@@ -96,24 +92,20 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    public String name() {
-        return name;
+    public URI baseUri() {
+        return base;
+    }
+
+    public URI uri(String pathAndQuery) {
+        return base.resolve(pathAndQuery);
     }
 
     public long pid() {
         return process.pid();
     }
 
-    public Process process() {
-        return process;
-    }
-
     public Path log() {
         return log;
-    }
-
-    public List<String> command() {
-        return command;
     }
 
     public String logText() {
@@ -124,7 +116,7 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM; returns the exit code, or -1 when it and what it started had to be ended after {@code grace}. */
+    /** SIGTERM, as Kubernetes does; returns the exit code, or -1 when it and what it started had to be ended after {@code grace}. */
     public int stop(Duration grace) {
         if (!process.isAlive()) {
             return process.exitValue();

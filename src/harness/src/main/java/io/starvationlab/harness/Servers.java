@@ -1,5 +1,7 @@
 package io.starvationlab.harness;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
+
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.function.Executable;
 
 /**
  * The one lifecycle of the servers an integration test starts:
@@ -108,43 +111,19 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
 
     /** Each running lab server's new warnings about its event loops: none, or a failure with their stacks. */
     private void judgeEventLoops() {
-        List<AssertionError> failures = new ArrayList<>();
-        for (Map.Entry<LabServer, Integer> server : judged.entrySet()) {
+        assertAll(judged.entrySet().stream().<Executable>map(server -> () -> {
             List<LabServer.BlockedEventLoop> warnings = server.getKey().eventLoopBlockedWarnings();
             List<LabServer.BlockedEventLoop> fresh = List.copyOf(warnings.subList(server.getValue(), warnings.size()));
             server.setValue(warnings.size());
-            try {
-                ServiceConditions.assertNoEventLoopBlocked(server.getKey().log().toString(), fresh);
-            } catch (AssertionError e) {
-                failures.add(e);
-            }
-        }
-        if (!failures.isEmpty()) {
-            AssertionError first = failures.getFirst();
-            failures.stream().skip(1).forEach(first::addSuppressed);
-            throw first;
-        }
+            ServiceConditions.assertNoEventLoopBlocked(server.getKey().log().toString(), fresh);
+        }));
     }
 
-    private void closeAll(Deque<AutoCloseable> resources) throws Exception {
-        Exception failed = null;
-        while (!resources.isEmpty()) {
-            AutoCloseable resource = resources.pop();
-            if (resource instanceof LabServer server) {
-                judged.remove(server);
-            }
-            try {
-                resource.close();
-            } catch (Exception e) {
-                if (failed == null) {
-                    failed = e;
-                } else {
-                    failed.addSuppressed(e);
-                }
-            }
-        }
-        if (failed != null) {
-            throw failed;
-        }
+    /** Closes each, last kept first, and then fails with whatever failed to close. */
+    private void closeAll(Deque<AutoCloseable> resources) {
+        List<AutoCloseable> closing = new ArrayList<>(resources);
+        resources.clear();
+        closing.forEach(judged::remove);
+        assertAll(closing.stream().<Executable>map(resource -> resource::close));
     }
 }

@@ -1,11 +1,9 @@
 package io.starvationlab.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -24,19 +22,14 @@ public final class ServiceConditions {
 
     /** Waits until no permit, connection, request or stalled canary is left; {@code what} says why the test expects that. */
     public static Gauges awaitIdle(LabClient lab, Duration within, String what) {
-        Gauges last = Gauges.awaitIdle(lab, within);
-        assertThat(last.idle()).as("%s within %s: %s", what, within, last).isTrue();
-        return last;
+        return awaitGauges(lab, within, what + " within " + within, Gauges::idle);
     }
 
-    /** Waits until the gauges satisfy {@code condition}; returns that reading. */
+    /** Waits until the gauges satisfy {@code condition}; returns that reading, or fails with the last one. */
     public static Gauges awaitGauges(LabClient lab, Duration within, String what, Predicate<Gauges> condition) {
-        AtomicReference<Gauges> last = new AtomicReference<>();
-        await(what).atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
-            last.set(Gauges.read(lab));
-            assertThat(condition.test(last.get())).as("%s: %s", what, last.get()).isTrue();
-        });
-        return last.get();
+        Gauges last = Gauges.awaitUntil(lab, within, condition);
+        assertThat(condition.test(last)).as("%s: %s", what, last).isTrue();
+        return last;
     }
 
     /**

@@ -75,7 +75,7 @@ class CpuQuotaTest {
     }
 
     @Test
-    void shouldRemoveAGroupLeftByARunThatIsGone() throws IOException {
+    void shouldRemoveAGroupLeftByARunThatIsGoneAndTakeTheGroupItIsGiven() throws IOException {
         write(Map.of("proc/self/mountinfo", "31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n",
                 "proc/self/cgroup", "1:cpu:/\n",
                 "sys/fs/cgroup/cpu/" + CpuQuota.PREFIX + "2147483646-1/cpu.cfs_quota_us", "100000",
@@ -86,11 +86,6 @@ class CpuQuotaTest {
             assertThat(root.resolve("sys/fs/cgroup/cpu/unrelated-group")).exists();
             assertThat(quota.group()).exists();
         }
-    }
-
-    @Test
-    void shouldTakeTheGroupItIsGiven() throws IOException {
-        write(Map.of("proc/self/mountinfo", "31 30 0:28 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n", "proc/self/cgroup", "1:cpu:/\n"));
         Path delegated = Files.createDirectories(root.resolve("sys/fs/cgroup/cpu/delegated"));
 
         try (CpuQuota quota = CpuQuota.create(root, 1, Optional.of(delegated))) {

@@ -25,29 +25,30 @@ class JdksTest {
     @TempDir
     Path temp;
 
+    /** The running JVM as its own properties say it, which is what its java reports when named by its home. */
     @Test
     void shouldFindTheJdkOfAnExplicitHomeAsItsJavaReportsItself() {
-        Jdk jdk = Jdks.discover(HOME.toString(), List.of(), temp).byFeature(FEATURE).orElseThrow();
+        Jdk current = Jdks.current();
+        assertThat(current.launcher()).isEqualTo(HOME.resolve("bin/java"));
+        assertThat(current.describe()).startsWith("JDK " + FEATURE + " (" + System.getProperty("java.runtime.version"));
 
-        assertThat(jdk.feature()).isEqualTo(FEATURE);
-        assertThat(jdk.version()).isEqualTo(System.getProperty("java.runtime.version"));
-        assertThat(jdk.vendor()).isEqualTo(System.getProperty("java.vendor"));
-        assertThat(jdk.home()).isEqualTo(HOME);
-        assertThat(jdk.launcher()).isEqualTo(HOME.resolve("bin/java"));
-        assertThat(jdk.describe()).startsWith("JDK " + FEATURE + " (" + System.getProperty("java.runtime.version"));
+        assertThat(Jdks.discover(HOME.toString(), List.of(), temp).byFeature(FEATURE)).contains(current);
     }
 
+    /** An explicit launcher, among empty entries, wins over the machine's JDK and the cache's of the same version. */
     @Test
-    void shouldFindTheJdkOfAnExplicitLauncherAmongOthers() {
+    void shouldPreferAnExplicitLauncherToTheMachineAndTheCache() throws IOException {
+        Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
         Path launcher = HOME.resolve("bin/java");
 
-        Jdks jdks = Jdks.discover(" , " + launcher + " ,", List.of(), temp);
+        Jdks jdks = Jdks.discover(" , " + launcher + " ,", List.of(link), temp);
 
         assertThat(jdks.all()).singleElement().satisfies(jdk -> {
             assertThat(jdk.launcher()).isEqualTo(launcher);
             assertThat(jdk.home()).isEqualTo(HOME);
         });
         assertThat(jdks.byFeature(FEATURE - 1)).isEmpty();
+        assertThat(Jdks.discover("", List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher()).isEqualTo(link.resolve("bin/java"));
     }
 
     @Test
@@ -79,17 +80,6 @@ class JdksTest {
     }
 
     @Test
-    void shouldPreferTheExplicitListToTheMachineAndTheCache() throws IOException {
-        Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
-        Path explicit = HOME.resolve("bin/java");
-
-        assertThat(Jdks.discover(explicit.toString(), List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher())
-                .isEqualTo(explicit);
-        assertThat(Jdks.discover("", List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher())
-                .isEqualTo(link.resolve("bin/java"));
-    }
-
-    @Test
     @DisabledOnOs(OS.WINDOWS)
     void shouldSkipAFoundJdkThatDoesNotRunAndSayWhy() throws IOException {
         Path broken = brokenJdk(temp.resolve("jdk-" + FEATURE));
@@ -102,23 +92,6 @@ class JdksTest {
 
         // a JDK of the same feature version that runs is found all the same
         assertThat(Jdks.discover("", List.of(broken, good), temp).byFeature(FEATURE).orElseThrow().home()).isEqualTo(HOME);
-    }
-
-    @Test
-    void shouldDescribeTheRunningJvmAsItsJavaDoes() {
-        Jdk current = Jdks.current();
-
-        assertThat(current.feature()).isEqualTo(FEATURE);
-        assertThat(Files.isExecutable(current.launcher())).isTrue();
-        assertThat(Jdks.probe(current.launcher())).isEqualTo(current);
-        assertThat(current.tool("jcmd")).isEqualTo(HOME.resolve("bin/jcmd"));
-    }
-
-    @Test
-    void shouldReadTheFeatureOfOldAndNewSpecificationVersions() {
-        assertThat(Jdks.feature("1.8")).isEqualTo(8);
-        assertThat(Jdks.feature("21")).isEqualTo(21);
-        assertThat(Jdks.feature("27.0.1.0.3")).isEqualTo(27);
     }
 
     /** A JDK home whose java fails as Debian's does on an older C library. */

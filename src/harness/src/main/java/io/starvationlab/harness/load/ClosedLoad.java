@@ -6,7 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -14,7 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.starvationlab.harness.LabServer;
 
@@ -36,10 +36,10 @@ public final class ClosedLoad implements AutoCloseable {
 
     /** How long a stopped load waits for requests in flight when none is answered. */
     private static final Duration UNANSWERED = Duration.ofSeconds(3);
+    private static final Pattern OWN_WAIT = Pattern.compile("(?:^|&)ms=(\\d{1,9})(?=&|$)");
 
     private final List<Thread> workers = new ArrayList<>();
     private final Latencies latencies = new Latencies();
-    private final LongAdder okWhileRunning = new LongAdder();
     /** When each 200 answered while the load ran came ({@link System#nanoTime()}). */
     private final ConcurrentLinkedQueue<Long> okAnsweredAt = new ConcurrentLinkedQueue<>();
     /** When the last client to start sent its first request. */
@@ -106,7 +106,7 @@ public final class ClosedLoad implements AutoCloseable {
     }
 
     /** A load client: its own platform threads, never the carriers it measures. */
-    private static HttpClient http1Client() {
+    static HttpClient http1Client() {
         return HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10))
@@ -165,7 +165,6 @@ public final class ClosedLoad implements AutoCloseable {
         answeredAt = start + took;
         latencies.record(took, status);
         if (running && status == 200) {
-            okWhileRunning.increment();
             okAnsweredAt.add(start + took);
         }
         if (outcomes != null) {
@@ -201,25 +200,14 @@ public final class ClosedLoad implements AutoCloseable {
         long end = stoppedAt == 0 ? System.nanoTime() : stoppedAt;
         long[] answered = okAnsweredAt.stream().mapToLong(Long::longValue).sorted().toArray();
         long from = allSendingAt.get() == 0 ? startedAt : allSendingAt.get() + waitNanos;
-        return new Result(latencies, okWhileRunning.sum(), (end - startedAt) / 1e9, outcomes == null ? List.of() : List.copyOf(outcomes),
+        return new Result(latencies, answered.length, (end - startedAt) / 1e9, outcomes == null ? List.of() : List.copyOf(outcomes),
                 SteadyState.of(answered, startedAt, from, end));
     }
 
     /** The wait a work request asks for, its {@code ?ms=}; zero for a request that names none. */
     static Duration ownWait(URI target) {
-        String query = target.getRawQuery();
-        if (query != null) {
-            for (String pair : query.split("&")) {
-                if (pair.startsWith("ms=")) {
-                    try {
-                        return Duration.ofMillis(Long.parseLong(pair.substring(3)));
-                    } catch (NumberFormatException e) {
-                        return Duration.ZERO;
-                    }
-                }
-            }
-        }
-        return Duration.ZERO;
+        Matcher ms = OWN_WAIT.matcher(target.getRawQuery() == null ? "" : target.getRawQuery());
+        return ms.find() ? Duration.ofMillis(Long.parseLong(ms.group(1))) : Duration.ZERO;
     }
 
     @Override
@@ -238,10 +226,6 @@ public final class ClosedLoad implements AutoCloseable {
      * whole time it ran). {@code outcomes} is empty unless kept.
      */
     public record Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes, SteadyState steady) {
-
-        public Result(Latencies latencies, long okWhileRunning, double seconds, List<Outcome> outcomes) {
-            this(latencies, okWhileRunning, seconds, outcomes, null);
-        }
 
         public double throughput() {
             return steady == null ? windowThroughput() : steady.perSecond();
@@ -269,14 +253,9 @@ public final class ClosedLoad implements AutoCloseable {
             long window = toNanos - startedNanos;
             long from = Math.max(fromNanos, startedNanos);
             if (toNanos - from < window / 4) {
-                return new SteadyState(0, window / 1e9, countAfter(answeredAt, startedNanos, toNanos), true);
+                return new SteadyState(0, window / 1e9, ProbeTimeline.between(answeredAt, startedNanos, toNanos), true);
             }
-            return new SteadyState((from - startedNanos) / 1e9, (toNanos - from) / 1e9, countAfter(answeredAt, from, toNanos), false);
-        }
-
-        /** How many of {@code sorted} fall in ({@code from}, {@code to}]. */
-        private static long countAfter(long[] sorted, long from, long to) {
-            return Arrays.stream(sorted).filter(at -> at > from && at <= to).count();
+            return new SteadyState((from - startedNanos) / 1e9, (toNanos - from) / 1e9, ProbeTimeline.between(answeredAt, from, toNanos), false);
         }
     }
 }

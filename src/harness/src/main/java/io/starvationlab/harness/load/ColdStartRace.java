@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 
 import io.starvationlab.harness.LabClient;
@@ -94,8 +93,7 @@ public final class ColdStartRace {
      */
     public static Starved starve(LabServer server, String mode, boolean lazy, Duration starved, Runnable whileStarved) {
         LabClient lab = new LabClient(server.baseUri());
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("race-http-", 0).factory())).build();
+        HttpClient http = ClosedLoad.http1Client();
         Probes.Window window;
         boolean triggered;
         try {
@@ -112,7 +110,9 @@ public final class ColdStartRace {
             }
             // still waiting for its permit: the fillers are queued before the trigger gives up its carrier
             set &= await(() -> gauge(lab, "virtual_threads_carrier_queued") >= FILLERS && gauge(lab, "lab_downstream_permits_waiting") >= 1, STEP_WITHIN);
-            triggered = set & awaitTrigger(server, lab, lazy);
+            triggered = set & await(() -> lazy ? server.logText().contains(CREATION_BEGUN)
+                    : lab.metrics().sum("lab_downstream_rejected_total", sample -> "permit-timeout".equals(sample.label("reason"))).orElse(0.0) > 0,
+                    TRIGGER_WITHIN);
             try (Probes probes = Probes.start(server.baseUri(), PROBES, Map.of("malformed", 10.0, "live", 10.0, "event-loop", 10.0),
                     Duration.ofSeconds(30))) {
                 long until = System.nanoTime() + starved.toNanos();
@@ -151,20 +151,5 @@ public final class ColdStartRace {
 
     private static double gauge(LabClient lab, String name) {
         return lab.metrics().sum(name, sample -> true).orElse(0.0);
-    }
-
-    private static boolean awaitTrigger(LabServer server, LabClient lab, boolean lazy) {
-        long until = System.nanoTime() + TRIGGER_WITHIN.toNanos();
-        while (System.nanoTime() < until) {
-            if (lazy ? server.logText().contains(CREATION_BEGUN) : permitTimeouts(lab) > 0) {
-                return true;
-            }
-            LabServer.sleep(Duration.ofMillis(50));
-        }
-        return false;
-    }
-
-    private static double permitTimeouts(LabClient lab) {
-        return lab.metrics().sum("lab_downstream_rejected_total", sample -> "permit-timeout".equals(sample.label("reason"))).orElse(0.0);
     }
 }

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
 
 /**
@@ -51,7 +52,7 @@ public final class Http2LoadProcess {
 
     /** Runs {@link #main} in a new JVM of the test's JDK and class path; returns each path's line. */
     public static Map<String, String> run(URI base, Duration length, List<String> pathsAndConcurrency) {
-        List<String> command = new ArrayList<>(List.of(LabServer.javaLauncher(), "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(Jdks.current().launcher().toString(), "-cp", System.getProperty("java.class.path"),
                 Http2LoadProcess.class.getName(), base.toString(), String.valueOf(length.toSeconds())));
         command.addAll(pathsAndConcurrency);
         ChildProcess.Result result = ChildProcess.of(command).withErrorsToConsole().run(length.plusSeconds(120));

@@ -13,19 +13,12 @@ import org.HdrHistogram.Histogram;
 public final class Latencies {
 
     private final ConcurrentHistogram histogram = new ConcurrentHistogram(Duration.ofMinutes(10).toNanos() / 1000, 3);
-    private final LongAdder ok = new LongAdder();
-    private final LongAdder failed = new LongAdder();
     private final ConcurrentHashMap<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
 
     /** Records one answer; {@code status} 0 means no answer (timeout or connection failure). */
     public void record(long nanos, int status) {
         histogram.recordValue(Math.min(Math.max(nanos / 1000, 1), histogram.getHighestTrackableValue()));
         statuses.computeIfAbsent(status, s -> new LongAdder()).increment();
-        if (status == 200) {
-            ok.increment();
-        } else {
-            failed.increment();
-        }
     }
 
     public long count() {
@@ -33,11 +26,13 @@ public final class Latencies {
     }
 
     public long ok() {
-        return ok.sum();
+        LongAdder ok = statuses.get(200);
+        return ok == null ? 0 : ok.sum();
     }
 
+    /** Every answer but a 200, no answer (status 0) included. */
     public long failed() {
-        return failed.sum();
+        return count() - ok();
     }
 
     public Map<Integer, Long> statuses() {

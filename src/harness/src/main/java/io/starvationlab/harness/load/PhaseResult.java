@@ -1,6 +1,5 @@
 package io.starvationlab.harness.load;
 
-import java.util.Locale;
 import java.util.Map;
 
 import io.starvationlab.harness.plan.StarvationRule;
@@ -46,16 +45,5 @@ public record PhaseResult(String name, ClosedLoad.Result load, Map<String, Laten
 
     public double throughput() {
         return load == null ? 0 : load.throughput();
-    }
-
-    /** One line of what the phase measured: throughput, each probe's p50 and p99, the waits for a carrier, the pinning. */
-    public String summary() {
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s throughput %7.1f/s errors %d |", name, throughput(),
-                load == null ? 0 : load.latencies().failed()));
-        probes.forEach((probe, latencies) -> line.append(String.format(Locale.ROOT, " %s p50 %.1f p99 %.1f ms;", probe,
-                latencies.percentileMillis(50), latencies.percentileMillis(99))));
-        return line.append(String.format(Locale.ROOT, " canary p99 %.1f ms, stalled max %.0f ms; requests' wait for a carrier p99 %.1f ms,"
-                + " stalled max %.0f ms; pinned events %d (%s)", canaryP99Millis, maxStalledMillis, requestWaitP99Millis, maxRequestStalledMillis,
-                pinnedEvents, topPinnedFrame)).toString();
     }
 }

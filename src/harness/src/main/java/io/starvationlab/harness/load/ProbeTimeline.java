@@ -22,18 +22,20 @@ public record ProbeTimeline(Map<String, ? extends Queue<ProbeSample>> samples, l
 
     /** How many of the load's requests were answered after {@code fromNanos} and by {@code toNanos}; -1 when unknown. */
     public int answeredBetween(long fromNanos, long toNanos) {
-        if (loadAnsweredNanos.length == 0) {
-            return -1;
-        }
-        return firstAfter(toNanos) - firstAfter(fromNanos);
+        return loadAnsweredNanos.length == 0 ? -1 : between(loadAnsweredNanos, fromNanos, toNanos);
     }
 
-    private int firstAfter(long nanos) {
+    /** How many of {@code sorted} fall in ({@code from}, {@code to}]. */
+    static int between(long[] sorted, long from, long to) {
+        return firstAfter(sorted, to) - firstAfter(sorted, from);
+    }
+
+    private static int firstAfter(long[] sorted, long nanos) {
         int low = 0;
-        int high = loadAnsweredNanos.length;
+        int high = sorted.length;
         while (low < high) {
             int middle = (low + high) >>> 1;
-            if (loadAnsweredNanos[middle] <= nanos) {
+            if (sorted[middle] <= nanos) {
                 low = middle + 1;
             } else {
                 high = middle;

@@ -2,8 +2,6 @@ package io.starvationlab.harness.plan;
 
 import java.time.Duration;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-
 /**
  * The plan's cold-start runs: fresh server JVMs starved at once, each repeat one with a bean the event
  * loops need left to its first use and one with it created at start-up; the Java runner's only.
@@ -13,7 +11,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param seconds      how long the probes run, from the moment its event loops need the bean (at least until the race's holders have answered)
  * @param quickSeconds the same in a quick run
  */
-@JsonIgnoreProperties({ "$comment" })
 public record ColdStart(int repeats, int quickRepeats, double seconds, double quickSeconds) {
 
     /** What {@code -Dexperiment.phases=} calls the cold-start runs. */

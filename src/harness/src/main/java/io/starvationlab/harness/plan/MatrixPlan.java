@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-
 /**
  * The plan's cross-JDK matrix ({@code matrix} in {@code k6/plan.json}): the JDKs, the server JVMs with
  * the flags that matter on each, and the JDK-sensitive cells, each a load of {@code concurrency} x
@@ -17,11 +15,9 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param jdks    the JDK feature versions of the matrix, its columns
  * @param quick   what quick mode keeps: these JDKs, these cells
  */
-@JsonIgnoreProperties({ "$comment" })
 public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeconds, double drainSeconds, int ms, int concurrency,
         QuickMatrix quick, Map<String, MatrixJvm> jvms, List<Cell> cells) {
 
-    @JsonIgnoreProperties({ "$comment" })
     public record QuickMatrix(List<Integer> jdks, List<String> cells) {
     }
 
@@ -32,7 +28,6 @@ public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeco
      * @param attemptOn the JDKs where the flags are gone: the server is started once with them anyway, to
      *                  capture what the JVM says (a warning, or a refusal to start)
      */
-    @JsonIgnoreProperties({ "$comment" })
     public record MatrixJvm(String description, List<String> flags, Map<String, String> properties, Plan.JdkRange jdk,
             Plan.JdkRange attemptOn, String whyNot) {
 
@@ -52,7 +47,6 @@ public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeco
     }
 
     /** A row of the matrix: a mode and downstream on a server JVM, on the JDKs of {@code jdk} (all if absent). */
-    @JsonIgnoreProperties({ "$comment" })
     public record Cell(String name, String jvm, String mode, String downstream, Plan.JdkRange jdk) {
 
         public boolean appliesTo(int feature) {

@@ -18,17 +18,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * cross-JDK matrix ({@link MatrixPlan}), and {@code coldStart}, fresh JVMs starved at once ({@link ColdStart}),
  * are the Java runner's only.
  */
-@JsonIgnoreProperties({ "$comment" })
 public record Plan(int version, int carriers, StarvationRule starved, UntouchedRule untouched, ProbeSettings probes, double baselineSeconds, double drainSeconds,
         Quick quick, Map<String, Jvm> jvms, List<Phase> phases, MatrixPlan matrix, ColdStart coldStart) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().addMixIn(Object.class, Commented.class);
+
+    /** Any object of the plan may say why in a {@code $comment}, which is no setting. */
+    @JsonIgnoreProperties({ "$comment" })
+    private interface Commented {
+    }
 
     /**
      * {@code ratePerSecondByProbe} overrides {@code ratePerSecond} for the probes it names;
      * {@code leastEventLoopShare}: the least share of its even part of a probe's answers each event loop must serve.
      */
-    @JsonIgnoreProperties({ "$comment" })
     public record ProbeSettings(double ratePerSecond, long timeoutMillis, Map<String, String> endpoints,
             Map<String, Double> ratePerSecondByProbe, double leastEventLoopShare) {
 
@@ -42,7 +45,6 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
     }
 
     /** A quick run: its baseline and drain, and the phases it runs, each for the seconds it gives. */
-    @JsonIgnoreProperties({ "$comment" })
     public record Quick(double baselineSeconds, double drainSeconds, Map<String, Double> phases) {
     }
 

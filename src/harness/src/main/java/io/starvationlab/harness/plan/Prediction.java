@@ -10,7 +10,8 @@ import io.starvationlab.jdk.JdkFacts;
  * What a work mode does on a JVM, from the JDKs' documented behaviour, written down before anything is
  * measured: the Java side's only statement of it. First a JDK with its flags gives the JVM's facts
  * ({@link #facts}, from {@link JdkFacts}), then a mode and downstream on those facts give an outcome
- * ({@link #of(String, String, Facts)}). Both are judged on {@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}, the cases the k6 suite is
+ * ({@link #of(String, String, JdkFacts)}: only whether synchronized pins, whether there is FFM and whether the pollers
+ * are virtual threads decide it). Both are judged on {@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}, the cases the k6 suite is
  * judged on too.
  *
  * @param outcome what the mode does
@@ -48,25 +49,11 @@ public record Prediction(Outcome outcome, String why) {
     }
 
     /**
-     * What a JVM does that decides the modes' outcomes, with the names {@code /lab/info} gives them.
-     *
-     * @param synchronizedPins   a virtual thread blocking inside {@code synchronized} keeps its carrier
-     * @param nativePinAvailable the {@code native} mode exists (final FFM)
-     * @param virtualPollers     the I/O pollers are virtual threads, so a carrier pinned on a socket read waits for one
-     */
-    public record Facts(boolean synchronizedPins, boolean nativePinAvailable, boolean virtualPollers, String why) {
-
-        static Facts of(JdkFacts jdk) {
-            return new Facts(jdk.synchronizedPins(), jdk.nativePinAvailable(), jdk.virtualPollers(), jdk.why());
-        }
-    }
-
-    /**
      * The facts of JDK {@code jdk} on Linux (the lab's JVMs) started with {@code flags} and system {@code properties}, as
      * {@link JdkFacts} states them; empty when the JVM refuses to start with them.
      */
-    public static Optional<Facts> facts(int jdk, List<String> flags, Map<String, String> properties) {
-        return JdkFacts.of(jdk, "Linux", flags, properties).map(Facts::of);
+    public static Optional<JdkFacts> facts(int jdk, List<String> flags, Map<String, String> properties) {
+        return JdkFacts.of(jdk, "Linux", flags, properties);
     }
 
     /** The prediction for a mode and downstream on JDK {@code jdk} with {@code flags} and {@code properties}. */
@@ -76,7 +63,7 @@ public record Prediction(Outcome outcome, String why) {
     }
 
     /** The prediction for a mode and downstream on a JVM with {@code facts}. */
-    public static Prediction of(String mode, String downstream, Facts facts) {
+    public static Prediction of(String mode, String downstream, JdkFacts facts) {
         return switch (mode) {
             case "unpinned" -> new Prediction(Outcome.FREE, "a blocked virtual thread unmounts");
             case "reentrant" -> new Prediction(Outcome.FREE, "ReentrantLock never pins");
@@ -91,7 +78,7 @@ public record Prediction(Outcome outcome, String why) {
     }
 
     /** A pinned carrier: the carrier model, unless it waits on a socket read for a poller that needs a carrier. */
-    private static Prediction pinned(String pins, String downstream, Facts facts) {
+    private static Prediction pinned(String pins, String downstream, JdkFacts facts) {
         if (!"db".equals(downstream)) {
             return new Prediction(Outcome.STARVES, pins);
         }

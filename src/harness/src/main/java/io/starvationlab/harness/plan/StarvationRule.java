@@ -2,8 +2,6 @@ package io.starvationlab.harness.plan;
 
 import java.util.Locale;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-
 /**
  * The plan's one rule for "starved" ({@code starved} in {@code k6/plan.json}), which the runner, the k6
  * suite and the integration tests all apply: the probe's percentile during a load is at least
@@ -14,7 +12,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param baselineFactor how many times its baseline the probe must wait
  * @param minimumMillis  the least wait that can count as starved, whatever the baseline
  */
-@JsonIgnoreProperties({ "$comment" })
 public record StarvationRule(String probe, double percentile, double baselineFactor, double minimumMillis) {
 
     /** The verdicts the rule gives, as every report and picture writes them. */
@@ -30,12 +27,7 @@ public record StarvationRule(String probe, double percentile, double baselineFac
 
     /** Whether a probe whose percentile was {@code loadedMillis} under load, and {@code baselineMillis} idle, starved. */
     public boolean starved(double loadedMillis, double baselineMillis) {
-        return loadedMillis >= thresholdMillis(baselineMillis);
-    }
-
-    /** The wait from which a load counts as starving, on a server whose idle probe took {@code baselineMillis}. */
-    public double thresholdMillis(double baselineMillis) {
-        return Math.max(baselineFactor * Math.max(baselineMillis, 0), minimumMillis);
+        return loadedMillis >= Math.max(baselineFactor * Math.max(baselineMillis, 0), minimumMillis);
     }
 
     /** The rule in words, as every report states it. */

@@ -3,8 +3,6 @@ package io.starvationlab.harness.plan;
 import java.util.List;
 import java.util.Locale;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-
 /**
  * The plan's one rule for "untouched" ({@code untouched} in {@code k6/plan.json}), which the runner, the
  * k6 thresholds and the k6 report all apply: a probe off the carriers is untouched by a load when its
@@ -14,7 +12,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param percentile    the percentile compared: 50 or 99, the two the runner keeps per probe
  * @param maximumMillis the bound it stays under
  */
-@JsonIgnoreProperties({ "$comment" })
 public record UntouchedRule(List<String> probes, double percentile, double maximumMillis) {
 
     public UntouchedRule {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.starvationlab.harness.Project;
+import io.starvationlab.jdk.JdkFacts;
 
 /**
  * The predictions, judged on the cases the k6 suite is judged on too
@@ -31,8 +32,8 @@ class PredictionTest {
         for (JsonNode example : cases) {
             JsonNode facts = example.path("facts");
             Prediction prediction = Prediction.of(example.path("mode").asText(), example.path("downstream").asText(),
-                    new Prediction.Facts(facts.path("synchronizedPins").asBoolean(), facts.path("nativePinAvailable").asBoolean(),
-                            facts.path("virtualPollers").asBoolean(), ""));
+                    new JdkFacts(0, facts.path("synchronizedPins").asBoolean(), facts.path("nativePinAvailable").asBoolean(),
+                            facts.path("virtualPollers").asBoolean(), false, false, false, ""));
             assertThat(prediction.outcome().label()).as(example.path("why").asText() + " (" + example + ")")
                     .isEqualTo(example.path("outcome").asText());
         }
