@@ -106,7 +106,7 @@ class ContainerImageIT {
             await("the container ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                     .failFast("the container stopped while starting", () -> !engine(List.of("inspect", "--format", "{{.State.Running}}",
                             CONTAINER)).output().trim().equals("true"))
-                    .until(() -> ServerProcess.status(URI.create("http://localhost:" + port + "/q/health/ready")) == 200);
+                    .until(() -> ServerProcess.status(URI.create("http://localhost:" + port + "/q/health/ready"), Duration.ofSeconds(2)) == 200);
         } catch (RuntimeException e) {
             fail(e.getMessage() + ":\n" + engine(List.of("logs", CONTAINER)).output(), e);
         }
