@@ -204,7 +204,7 @@ export async function report(settings, world, adjust = (model) => model) {
   const metrics = new Proxy(data.metrics, {
     get: (target, key) => (typeof key === 'string' && key.includes('{') && !(key in target) && missing.add(key), target[/** @type {string} */ (key)]),
   });
-  const files = loaded.handleSummary({ ...data, metrics });
+  const files = /** @type {Record<string, string>} */ (loaded.module.handleSummary({ ...data, metrics }));
   const file = (/** @type {string} */ name) => files[Object.keys(files).find((k) => k.endsWith(name)) || ''];
   return { loaded, data, files, missing, md: file('report.md'), json: JSON.parse(file('summary.json')),
     thresholds: Object.values(loaded.options.thresholds).flat().length };
