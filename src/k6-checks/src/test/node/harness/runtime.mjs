@@ -1,7 +1,7 @@
 // Loads a k6 script in Node through stand-ins for k6's modules and runs its stages as k6 would: the
 // init context on import (with __ENV, __VU, open() and require()), setup() once with its result
-// passed through JSON, one iteration of a scenario's exec function, handleSummary(data). The
-// stand-ins record what the script did in the context.
+// passed through JSON, one iteration of a scenario's exec function; handleSummary(data) is called on the
+// module itself. The stand-ins record what the script did in the context.
 
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
@@ -129,13 +129,5 @@ export class LoadedScript {
     const before = this.ctx.requests.length;
     this.module[scenario.exec](data);
     return this.ctx.requests.slice(before);
-  }
-
-  /**
-   * @param {unknown} data k6's handleSummary argument
-   * @returns {Record<string, string>}
-   */
-  handleSummary(data) {
-    return this.module.handleSummary(data);
   }
 }

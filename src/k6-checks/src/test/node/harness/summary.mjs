@@ -11,8 +11,9 @@
  */
 
 import { buildLayout } from '../../../../../../k6/lib-layout.js';
+import { buildOwnLayout } from '../../../../../../k6/lib-own-service.js';
 import { fakeService, JDK21_INFO } from './fake-service.mjs';
-import { plan, STARVATION } from './paths.mjs';
+import { OWN_SERVICE, plan, STARVATION } from './paths.mjs';
 import { loadScript } from './runtime.mjs';
 
 /** The built-in metrics the thresholds name, by type (k6's metrics/builtin.go). */
@@ -95,7 +96,7 @@ function holds(expression, stat) {
 /**
  * Plausible measurements: a probe or a work request is slow exactly in the windows `world` says
  * starve, the rest look like a healthy service. Every probe sends its rate x the window's seconds,
- * spread evenly over the event loops that serve it; under starvation the virtual probe's event loop
+ * spread evenly over the event loops that serve it; under starvation the starved rule's probe's event loop
  * n waits about 700 + 200 n ms at the median, and 30 % of its probes wait over 1 s, 10 % over 3 s.
  *
  * @param {import('../../../../../../k6/lib-layout.js').Layout} layout the run's layout
@@ -140,7 +141,7 @@ export function starvationModel(layout, world) {
     const inWindow = tags.target !== undefined && tags.phase !== undefined;
     const starving = inWindow && world.starving(tags.target, tags.phase);
     const idle = inWindow && world.skipped !== undefined && world.skipped(tags.target, tags.phase);
-    const slow = starving && tags.probe === 'virtual';
+    const slow = starving && tags.probe === layout.rules.starved.probe;
     if (name === 'http_req_duration' && tags.probe !== undefined) {
       const p99 = world.slowProbe ? world.slowProbe(tags.target, tags.phase, tags.probe) : undefined;
       return { trend: slow ? { p50: 1412.6, p99: 1893.2, max: 2210.4, count: sent(tags) }
@@ -187,21 +188,23 @@ export function starvationModel(layout, world) {
  * The report of a run whose world the test describes (`adjust` changes the model's values), with the
  * sub-metrics it looked up in vain: one the report reads must be named by a threshold, or k6 leaves it out.
  *
- * @param {{ env?: Record<string, string>, info?: Record<string, unknown>, setup?: boolean, thresholds?: boolean, path?: string }} settings
+ * @param {{ env?: Record<string, string>, info?: Record<string, unknown>, setup?: boolean, thresholds?: boolean, path?: string,
+ *           transport?: import('./runtime.mjs').Transport }} settings
  * @param {Parameters<typeof starvationModel>[1]} world
  * @param {(model: ValueModel) => ValueModel} [adjust]
  */
 export async function report(settings, world, adjust = (model) => model) {
   const env = settings.env || {};
-  const loaded = await loadScript(settings.path || STARVATION, { env, transport: fakeService({ info: settings.info || JDK21_INFO }) });
+  const path = settings.path || STARVATION;
+  const loaded = await loadScript(path, { env, transport: settings.transport || fakeService({ info: settings.info || JDK21_INFO }) });
   const data = summaryFixture(loaded, { setupData: settings.setup === false ? undefined : loaded.setup(),
-    model: adjust(starvationModel(buildLayout(env, plan()), world)), thresholds: settings.thresholds });
+    model: adjust(starvationModel((path === OWN_SERVICE ? buildOwnLayout : buildLayout)(env, plan()), world)), thresholds: settings.thresholds });
   /** @type {Set<string>} */
   const missing = new Set();
   const metrics = new Proxy(data.metrics, {
     get: (target, key) => (typeof key === 'string' && key.includes('{') && !(key in target) && missing.add(key), target[/** @type {string} */ (key)]),
   });
-  const files = loaded.handleSummary({ ...data, metrics });
+  const files = /** @type {Record<string, string>} */ (loaded.module.handleSummary({ ...data, metrics }));
   const file = (/** @type {string} */ name) => files[Object.keys(files).find((k) => k.endsWith(name)) || ''];
   return { loaded, data, files, missing, md: file('report.md'), json: JSON.parse(file('summary.json')),
     thresholds: Object.values(loaded.options.thresholds).flat().length };

@@ -1,6 +1,6 @@
 // own-service.js, your own service (LOAD_URL or LOAD_MODULE, WATCH, WATCH_STARVED, EXPECT_STARVED):
 // the knobs' parsing and their refusals, the thresholds, the requests against a stand-in that is not
-// the lab (no /lab/info), and the report, which judges no prediction there. K6SecondServiceIT runs it
+// the lab (no /lab/info), and the report, which judges no prediction there. K6SuiteIT runs it
 // on a real k6 against a service that is not the lab.
 
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { buildOwnLayout } from '../../../../../../k6/lib-own-service.js';
 import { fakeService, JDK25_INFO } from '../harness/fake-service.mjs';
 import { fixture, OWN_SERVICE, plan } from '../harness/paths.mjs';
 import { K6Abort, loadScript } from '../harness/runtime.mjs';
-import { summaryFixture } from '../harness/summary.mjs';
+import { report } from '../harness/summary.mjs';
 
 const PLAN = plan();
 const FIRST_PHASE = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default')[0];
@@ -175,38 +175,17 @@ test('the module check refuses fixtures/broken-load-module.js (no request export
 });
 
 test('report: the named endpoint judged by the starved rule, the health check untouched, the facts unknown and no prediction judged', async () => {
-  const script = await loadScript(OWN_SERVICE, { env: { ...SERVICE, EXPECT_STARVED: 'true' }, transport: ownService() });
-  const setupData = script.setup();
-  /** @type {import('../harness/summary.mjs').ValueModel} */
-  const model = (name, tags, type) => {
-    if (name === 'http_req_duration' && tags.probe === 'hello') {
-      return { trend: tags.phase === 'load' ? { p50: 1400, p99: 2100, max: 2300, count: 270 } : { p50: 1.5, p99: 6, max: 9, count: 135 } };
-    }
-    if (name === 'http_req_duration' && tags.probe === 'health') {
-      return { trend: { p50: 1.2, p99: 4, max: 7, count: 60 } };
-    }
-    if (name === 'work_completed') {
-      return { count: 240 };
-    }
-    if (name === 'http_req_duration' && tags.kind === 'work') {
-      return { trend: { p50: 1500, p99: 1700, max: 1800, count: 240 } };
-    }
-    if (type === 'rate' && name === 'probe_errors') {
-      return { rate: { passes: 0, fails: tags.probe === 'hello' ? (tags.phase === 'load' ? 270 : 135) : 60 } };
-    }
-    return undefined;
-  };
-  const files = script.handleSummary(summaryFixture(script, { setupData, model }));
-  const md = files['report.md'];
+  const { md, json, files } = await report({ path: OWN_SERVICE, env: { ...SERVICE, EXPECT_STARVED: 'true' }, transport: ownService() },
+    { starving: (_target, phase) => phase === 'load', eventLoops: [] });
   assert.match(md, /^Your service, http:\/\/orders:8081: your load after a baseline, watching hello \(\/hello\), health \(\/health\)\.$/m);
   assert.match(md, /starved when \/hello's p50 is at least 20x its baseline/);
-  assert.match(md, /^- service \/ load: STARVES under GET http:\/\/orders:8081\/native\?ms=100: \/hello p50 1400 ms ≥ 50 ms \(20x its baseline 1\.5 ms, at least 50 ms\); 40\.0\/s\. The service has no \/lab\/info: its facts are unknown, and no prediction is judged\. Untouched \(p99\): health 4\.0 ms\. Probes: 330 sent in the window of 330 planned, none dropped; the answers name no event loop\.$/m);
+  assert.match(md, /^- service \/ load: STARVES under GET http:\/\/orders:8081\/native\?ms=100: \/hello p50 1413 ms ≥ 50 ms \(20x its baseline 1\.8 ms, at least 50 ms\); 40\.0\/s\. The service has no \/lab\/info: its facts are unknown, and no prediction is judged\. Untouched \(p99\): health 7\.5 ms\. Probes: 330 sent in the window of 330 planned, none dropped; the answers name no event loop\.$/m);
   assert.match(md, /^- Note: The service has no \/lab\/info: its facts \(Java, carriers, event loops\) are unknown/m);
   assert.match(md, /^- Note: No probe answer named its event loop \(eventLoop\): the probes are not broken down by event loop\.$/m);
   assert.match(md, /^\| service \| load \| `GET http:\/\/orders:8081\/native\?ms=100` \| 64 VUs \| 240 \|/m);
-  const lab = JSON.parse(files['summary.json']).starvationLab;
+  const lab = json.starvationLab;
   assert.deepEqual(lab.verdicts.map((/** @type {any} */ v) => [v.observed, v.expected, v.agrees, v.untouched]),
-    [['starves', 'unknown', null, [{ probe: 'health', ms: 4, untouched: true }]]]);
+    [['starves', 'unknown', null, [{ probe: 'health', ms: 7.46, untouched: true }]]]);
   assert.deepEqual(lab.facts, { service: null });
   assert.deepEqual(lab.thresholds.filter((/** @type {any} */ t) => !t.ok), []);
   assert.match(files.stdout, /your service, watching hello \(\/hello\), health \(\/health\)/);

@@ -190,7 +190,7 @@ test('without the optional sub-metrics (k6 --no-thresholds), or in another summa
   assert.match(files['report.md'], /Thresholds: 0 of 0 as expected/);
   assert.match(files['report.md'], /\| pinned \| http:\/\/lab-pinned:8080 \| 21\.0\.9/);
   // k6's --new-machine-readable-summary shape has no data.metrics
-  assert.match(loaded.handleSummary({ version: '1.0.0', results: { metrics: [] } })['report.md'], /The summary is not k6's default one .*--new-machine-readable-summary/);
+  assert.match(loaded.module.handleSummary({ version: '1.0.0', results: { metrics: [] } })['report.md'], /The summary is not k6's default one .*--new-machine-readable-summary/);
 });
 
 test('without setup data the verdict states what was seen, without a prediction to compare', async () => {

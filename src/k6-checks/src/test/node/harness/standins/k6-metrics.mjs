@@ -30,19 +30,14 @@ class Metric {
   }
 }
 
-export class Counter extends Metric {
+/** @param {string} type */
+const metricOf = (type) => class extends Metric {
   /** @param {string} name @param {boolean} [isTime] */
-  constructor(name, isTime) { super('counter', name, isTime); }
-}
+  constructor(name, isTime) { super(type, name, isTime); }
+};
 
-export class Rate extends Metric {
-  /** @param {string} name @param {boolean} [isTime] */
-  constructor(name, isTime) { super('rate', name, isTime); }
-}
-
-export class Trend extends Metric {
-  /** @param {string} name @param {boolean} [isTime] */
-  constructor(name, isTime) { super('trend', name, isTime); }
-}
+export const Counter = metricOf('counter');
+export const Rate = metricOf('rate');
+export const Trend = metricOf('trend');
 
 export default { Counter, Rate, Trend };
