@@ -71,6 +71,7 @@ describe('the dashboard and the intervals', () => {
     const found = dashboards(objects);
     assert.equal(found.length, 1);
     assert.deepEqual(checkDashboard(found[0].dashboard, README), [], 'well-formed, on the variables, and the README names only its panels');
+    assert.match(checkDashboard(found[0].dashboard, 'See **Carrier heat map**.').join('\n'), /names "Carrier heat map", which is no panel/);
   });
 
   test("the stack's own defaults, and Grafana's $__rate_interval as its Prometheus backend computes it", () => {
@@ -81,8 +82,6 @@ describe('the dashboard and the intervals', () => {
     // pkg/promlib/models/query_test.go TestCalculateRateInterval: a 30s scrape term and a 60s interval give 120s, a 100s one 130s
     assert.equal(grafanaQuery({ interval: '60s' }, { interval: '30s' }, '15s').rateInterval, 120);
     assert.equal(grafanaQuery({ interval: '100s' }, { interval: '30s' }, '15s').rateInterval, 130);
-    assert.deepEqual(grafanaQuery({ interval: '1s' }, {}, '30s'), { step: 1, rateInterval: 120 }, 'a panel interval alone');
-    assert.deepEqual(grafanaQuery({}, { interval: '1s' }, '30s'), { step: 1, rateInterval: 31 }, 'a query interval alone');
   });
 });
 
@@ -161,8 +160,8 @@ describe('metric names (checks/metric-names.mjs)', () => {
 });
 
 describe('broken fixtures fail', () => {
-  /** @type {[string, RegExp][]} */
-  const intervalCases = [
+  /** @type {[string, RegExp | RegExp[]][]} */
+  const cases = [
     ['prometheusrule-group-without-interval', new RegExp('group starvation-lab\\.carriers CarrierStall: evaluated every 30s \\(kube-prometheus-stack '
       + '\\(prometheusSpec\\.evaluationInterval\\)\\): a starvation of 4 s .* leaves its shortest window \\[15s\\] 11 s before the next evaluation')],
     ['servicemonitor-scrape-5s', /endpoint http: scraped every 5s \(the endpoint\): a starvation of 4 s .* can fall between two scrapes/],
@@ -170,32 +169,20 @@ describe('broken fixtures fail', () => {
     ['dashboard-query-without-interval', /panel "Canary: wait for a carrier \(p99, p50\)" A: \$__rate_interval is at least 120 s \(.*data source's 30s/],
     ['dashboard-panel-without-min-interval', /panel "Canary: wait for a carrier \(p99, p50\)" A: \$__rate_interval is at least 31 s \(.* from the query\)/],
     ['dashboard-without-intervals', /panel "Canary: current stall" A: a step of at least 30 s: it can step over a starvation of 4 s/],
+    ['dashboard-malformed', [/"Canary: current stall" overlaps/, /does not use \$\{datasource\}/, /ignores \$namespace/]],
   ];
-  for (const [name, message] of intervalCases) {
+  for (const [name, messages] of cases) {
     test(`broken/${name}.yaml`, (t) => {
       const objects = renderFor(t, 'base');
       if (!objects) return;
-      const violations = checkIntervals(brokenRender(name, objects), {});
-      assert.match(violations.join('\n'), message);
+      const broken = brokenRender(name, objects);
+      const violations = [...checkIntervals(broken, {}), ...checkDashboard(dashboards(broken)[0].dashboard, README)].join('\n');
+      for (const message of [messages].flat()) assert.match(violations, message);
       if (name === 'prometheusrule-group-without-interval') {
         assert.deepEqual(checkIntervals(brokenRender(name, objects), { 'prometheus.prometheusSpec.evaluationInterval': '1s' }), [], 'the install can fix it');
       }
     });
   }
-
-  test('overlapping panels, a hard-wired data source, a query without $namespace, a README naming a missing panel', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
-    const { dashboard } = dashboards(objects)[0];
-    const panels = dashboard.panels.filter((/** @type {any} */ p) => p.type !== 'row');
-    panels[1].gridPos = { ...panels[0].gridPos };
-    panels[2].datasource = { type: 'prometheus', uid: 'prometheus' };
-    panels[3].targets[0].expr = 'sum(rate(jvm_threads_virtual_pinned_seconds_count[1m]))';
-    const violations = checkDashboard(dashboard, `${README}\nSee **Carrier heat map**.\n`).join('\n');
-    for (const expected of [/overlaps/, /does not use \$\{datasource\}/, /ignores \$namespace/, /names "Carrier heat map", which is no panel/]) {
-      assert.match(violations, expected);
-    }
-  });
 
   test('promtool refuses a broken expression, and the unit tests catch an alert that no longer fires (threshold raised)', (t) => {
     const tool = requireTool(t, 'promtool');
@@ -223,11 +210,4 @@ describe('broken fixtures fail', () => {
       for (const message of messages) assert.match(problems.join('\n'), message);
     });
   }
-
-  test('metric names: a scrape that lacks a metric the rules need', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
-    assert.match(namesIn(scrapeWithout(/^virtual_threads_carrier_stalled_seconds\b/), objects).problems.join('\n'),
-      /unknown metric virtual_threads_carrier_stalled_seconds/);
-  });
 });
