@@ -12,7 +12,7 @@ import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cl
 import { brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
-import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, OVERLAYS, REPO, render, renderFor, requireTool } from './checks/render.mjs';
+import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, onRenders, OVERLAYS, REPO, render, requireTool } from './checks/render.mjs';
 import { validateObject } from './checks/schema.mjs';
 
 const LAB_OBJECTS = /** @type {[string, string][]} */ ([['Namespace', 'starvation-lab'], ['Deployment', 'lab-pinned'], ['Deployment', 'lab-unpinned'],
@@ -53,11 +53,9 @@ const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.m
 
 describe('every render', () => {
   for (const kustomization of [...LAB_KUSTOMIZATIONS, ...K6_KUSTOMIZATIONS]) {
-    test(`${kustomization}: the contract's objects, valid, and keeping the rules`, async (t) => {
-      const objects = renderFor(t, kustomization);
-      const lab = renderFor(t, 'base');
-      if (objects && lab) assert.deepEqual(await renderProblems(objects, kustomization, lab), []);
-    });
+    test(`${kustomization}: the contract's objects, valid, and keeping the rules`, onRenders([kustomization, 'base'], async (objects, lab) => {
+      assert.deepEqual(await renderProblems(objects, kustomization, lab), []);
+    }));
   }
 
   test('every overlay on disk has its expectations here', () => {
@@ -65,10 +63,7 @@ describe('every render', () => {
   });
 
   for (const [overlay, expected] of Object.entries(OVERLAY_EXPECTATIONS)) {
-    test(`${overlay}: starvation-lab:${expected.tag} with "${expected.flags}", and the base otherwise`, (t) => {
-      const base = renderFor(t, 'base');
-      const objects = renderFor(t, overlay);
-      if (!base || !objects) return;
+    test(`${overlay}: starvation-lab:${expected.tag} with "${expected.flags}", and the base otherwise`, onRenders(['base', overlay], (base, objects) => {
       for (const name of ['lab-pinned', 'lab-unpinned']) {
         const container = find(objects, 'Deployment', name).spec.template.spec.containers[0];
         assert.equal(container.image, `starvation-lab:${expected.tag}`, name);
@@ -83,40 +78,31 @@ describe('every render', () => {
         return o;
       });
       assert.deepEqual(strip(objects), strip(base));
-    });
+    }));
   }
 
-  test('lab-pinned and lab-unpinned are the same pod under two names', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+  test('lab-pinned and lab-unpinned are the same pod under two names', onRenders(['base'], (objects) => {
     const podOf = (/** @type {string} */ name) => {
       const template = find(objects, 'Deployment', name).spec.template;
       delete template.metadata.labels['app.kubernetes.io/instance'];
       return template;
     };
     assert.deepEqual(podOf('lab-pinned'), podOf('lab-unpinned'));
-  });
+  }));
 });
 
 describe('the load', () => {
-  test('k6-scripts holds every file of the suite under its own name', (t) => {
-    const objects = renderFor(t, 'k6/scripts');
-    if (!objects) return;
+  test('k6-scripts holds every file of the suite under its own name', onRenders(['k6/scripts'], (objects) => {
     assert.deepEqual(Object.keys(find(objects, 'ConfigMap', 'k6-scripts').data).sort(), SUITE);
-  });
+  }));
 
-  test(`k6-scripts fits a ConfigMap (${CONFIGMAP_LIMIT} bytes; server-side apply keeps no copy in an annotation)`, (t) => {
-    const objects = renderFor(t, 'k6/scripts');
-    if (!objects) return;
+  test(`k6-scripts fits a ConfigMap (${CONFIGMAP_LIMIT} bytes; server-side apply keeps no copy in an annotation)`, onRenders(['k6/scripts'], (objects, t) => {
     const bytes = Object.values(find(objects, 'ConfigMap', 'k6-scripts').data).reduce((n, v) => n + Buffer.byteLength(String(v)), 0);
     t.diagnostic(`k6-scripts: ${bytes} bytes of ${CONFIGMAP_LIMIT}`);
     assert.deepEqual(checkApplySizes(objects, true), []);
-  });
+  }));
 
-  test('the TestRun runs starvation.js with one runner, the Job the same script and image, both against the lab', (t) => {
-    const operator = renderFor(t, 'k6');
-    const plain = renderFor(t, 'k6/job');
-    if (!operator || !plain) return;
+  test('the TestRun runs starvation.js with one runner, the Job the same script and image, both against the lab', onRenders(['k6', 'k6/job'], (operator, plain) => {
     const { spec } = find(operator, 'TestRun', 'starvation');
     assert.equal(spec.parallelism, 1, 'runners do not aggregate thresholds');
     assert.equal(spec.script.configMap.file, 'starvation.js');
@@ -127,16 +113,14 @@ describe('the load', () => {
       const byName = Object.fromEntries(env.map((/** @type {any} */ e) => [e.name, e.value]));
       assert.deepEqual([byName.PINNED_URL, byName.UNPINNED_URL, Boolean(byName.REPORT_DIR)], ['http://lab-pinned:8080', 'http://lab-unpinned:8080', true]);
     }
-  });
+  }));
 
-  test('the runner image is the k6 release the suite is typed against (@types/k6 in src/k6-checks/src/test/node)', (t) => {
-    const objects = renderFor(t, 'k6');
-    if (!objects) return;
+  test('the runner image is the k6 release the suite is typed against (@types/k6 in src/k6-checks/src/test/node)', onRenders(['k6'], (objects) => {
     const suite = JSON.parse(readFileSync(join(REPO, 'src', 'k6-checks', 'src', 'test', 'node', 'package.json'), 'utf8'));
     const [major, minor] = String(suite.devDependencies?.['@types/k6'] ?? suite.dependencies?.['@types/k6'] ?? '').replace(/^[^0-9]*/, '').split('.');
     assert.ok(major, 'src/k6-checks/src/test/node/package.json pins @types/k6');
     assert.match(find(objects, 'TestRun', 'starvation').spec.runner.image, new RegExp(`^grafana/k6:${major}\\.${minor}\\.`));
-  });
+  }));
 });
 
 describe('broken fixtures fail', () => {
@@ -193,13 +177,10 @@ describe('broken fixtures fail', () => {
     ['servicemonitor-renamed', 'base', [/missing ServiceMonitor starvation-lab/]],
   ];
   for (const [name, kustomization, messages] of renderCases) {
-    test(`broken/${name}.yaml on the ${kustomization} render`, async (t) => {
-      const objects = renderFor(t, kustomization);
-      const lab = renderFor(t, 'base');
-      if (!objects || !lab) return;
+    test(`broken/${name}.yaml on the ${kustomization} render`, onRenders([kustomization, 'base'], async (objects, lab) => {
       const violations = (await renderProblems(brokenRender(name, objects), kustomization, lab)).join('\n');
       for (const message of messages) assert.match(violations, message);
-    });
+    }));
   }
 
   test("the collector: HotSpot's own choice, and Dockerfile.jvm without -XX:+UseG1GC runs Serial at the pods' 1 GiB", () => {

@@ -18,7 +18,7 @@ import { parse, stringify } from 'yaml';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { analyse, checkMetricNames, expressionsOf, MAY_BE_ABSENT, parseScrape } from './checks/metric-names.mjs';
 import { checkDashboard, checkIntervals, dashboards, effectiveIntervals, grafanaQuery, seconds, stackIntervals } from './checks/monitoring.mjs';
-import { KUBERNETES, missing, REPO, renderFor, requireTool } from './checks/render.mjs';
+import { KUBERNETES, missing, onRenders, REPO, requireTool } from './checks/render.mjs';
 
 const README = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
 const UNIT_TESTS = fileURLToPath(new URL('./promtool/alerts.test.yaml', import.meta.url));
@@ -58,9 +58,8 @@ function scrapeWithout(drop) {
 }
 
 describe('the dashboard and the intervals', () => {
-  test("the base at kube-prometheus-stack's defaults hides no starvation as long as the plan's phases, at the intervals the experiment measured with", (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+  test("the base at kube-prometheus-stack's defaults hides no starvation as long as the plan's phases, at the intervals the experiment measured with",
+    onRenders(['base'], (objects) => {
     assert.deepEqual(checkIntervals(objects, {}), []);
     const { scrapes, groups, queries } = effectiveIntervals(objects, {});
     assert.equal(MEASURED, 1, 'PrometheusServer.INTERVAL, read from its source');
@@ -72,7 +71,7 @@ describe('the dashboard and the intervals', () => {
     assert.equal(found.length, 1);
     assert.deepEqual(checkDashboard(found[0].dashboard, README), [], 'well-formed, on the variables, and the README names only its panels');
     assert.match(checkDashboard(found[0].dashboard, 'See **Carrier heat map**.').join('\n'), /names "Carrier heat map", which is no panel/);
-  });
+  }));
 
   test("the stack's own defaults, and Grafana's $__rate_interval as its Prometheus backend computes it", () => {
     assert.deepEqual(stackIntervals({}), { scrape: '30s', evaluation: '30s', dataSource: '30s' });
@@ -86,10 +85,10 @@ describe('the dashboard and the intervals', () => {
 });
 
 describe('alert rules', () => {
-  test('promtool check rules accepts the rendered rules, and its unit tests pass: each alert fires on a starving series, stays quiet on a healthy one', (t) => {
+  test('promtool check rules accepts the rendered rules, and its unit tests pass: each alert fires on a starving series, stays quiet on a healthy one',
+    onRenders(['base'], (objects, t) => {
     const tool = requireTool(t, 'promtool');
-    const objects = renderFor(t, 'base');
-    if (!tool || !objects) return;
+    if (!tool) return;
     for (const what of /** @type {const} */ (['check', 'test'])) {
       const result = promtool(tool, objects, what);
       assert.ok(result.ok, result.output);
@@ -100,11 +99,9 @@ describe('alert rules', () => {
       assert.ok(cases.some((/** @type {any} */ c) => c.exp_alerts?.length > 0), `${alert.alert} never fires in a unit test`);
       assert.ok(cases.some((/** @type {any} */ c) => (c.exp_alerts ?? []).length === 0), `${alert.alert} is never shown quiet`);
     }
-  });
+  }));
 
-  test('every alert tells the on-call where to look, its runbook exists, and the docs show the PromQL it runs', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+  test('every alert tells the on-call where to look, its runbook exists, and the docs show the PromQL it runs', onRenders(['base'], (objects) => {
     const base = parse(readFileSync(join(KUBERNETES, 'base/monitoring/runbook.yaml'), 'utf8')).data.base;
     // GitHub's heading anchors of docs/runbook.md's "## Alerts": lower case, punctuation dropped, spaces to hyphens
     const runbook = readFileSync(join(REPO, 'docs/runbook.md'), 'utf8').split(/^## /m).find((s) => s.startsWith('Alerts\n')) ?? '';
@@ -128,35 +125,31 @@ describe('alert rules', () => {
       assert.ok(blocks.length > 0, `docs/${doc} shows the PromQL it means`);
       for (const block of blocks) assert.ok(run.some((expr) => expr.includes(bare(block))), `docs/${doc}: no rule or dashboard query runs ${block}`);
     }
-  });
+  }));
 });
 
 describe('metric names (checks/metric-names.mjs)', () => {
-  test('the rendered base reads only metrics the packaged service exports, in a live scrape', (t) => {
+  test('the rendered base reads only metrics the packaged service exports, in a live scrape', onRenders(['base'], (objects, t) => {
     if (!existsSync(LIVE_SCRAPE)) return missing(t, `no live scrape at ${LIVE_SCRAPE} (the service's ObservabilityIT writes it, earlier in ./mvnw verify)`);
-    const objects = renderFor(t, 'base');
-    if (objects) assert.deepEqual(namesIn(LIVE_SCRAPE, objects).problems, []);
-  });
+    return assert.deepEqual(namesIn(LIVE_SCRAPE, objects).problems, []);
+  }));
 
-  test('the rendered base reads only metrics the service exports; a JDK 21 scrape before any pinned episode passes through the allow-list', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+  test('the rendered base reads only metrics the service exports; a JDK 21 scrape before any pinned episode passes through the allow-list',
+    onRenders(['base'], (objects) => {
     assert.deepEqual(namesIn(SCRAPE, objects).problems, []);
     const jdk21 = namesIn(scrapeWithout(/^(jvm_threads_virtual_(live_threads|parallelism|pool_size_threads)|lab_pinning_events_total)\b/), objects);
     assert.deepEqual(jdk21.problems, []);
     assert.ok(jdk21.absentAllowed.has('jvm_threads_virtual_live_threads'));
-  });
+  }));
 
-  test('the expressions come from both the alert rules and the dashboard, and the allow-list names only metrics they use', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+  test('the expressions come from both the alert rules and the dashboard, and the allow-list names only metrics they use', onRenders(['base'], (objects) => {
     const expressions = expressionsOf(objects);
     assert.ok(expressions.filter((e) => e.source.startsWith('PrometheusRule')).length >= 5);
     assert.ok(expressions.filter((e) => e.source.includes('starvation-lab.json panel')).length >= 15);
     assert.ok(expressions.some((e) => e.source.includes('variable $namespace')));
     const used = new Set(expressions.flatMap(({ expr }) => analyse(expr).selectors.map((s) => s.name)));
     for (const name of Object.keys(MAY_BE_ABSENT)) assert.ok(used.has(name), `${name} is allowed to be absent but nothing reads it`);
-  });
+  }));
 });
 
 describe('broken fixtures fail', () => {
@@ -172,22 +165,19 @@ describe('broken fixtures fail', () => {
     ['dashboard-malformed', [/"Canary: current stall" overlaps/, /does not use \$\{datasource\}/, /ignores \$namespace/]],
   ];
   for (const [name, messages] of cases) {
-    test(`broken/${name}.yaml`, (t) => {
-      const objects = renderFor(t, 'base');
-      if (!objects) return;
+    test(`broken/${name}.yaml`, onRenders(['base'], (objects) => {
       const broken = brokenRender(name, objects);
       const violations = [...checkIntervals(broken, {}), ...checkDashboard(dashboards(broken)[0].dashboard, README)].join('\n');
       for (const message of [messages].flat()) assert.match(violations, message);
       if (name === 'prometheusrule-group-without-interval') {
         assert.deepEqual(checkIntervals(brokenRender(name, objects), { 'prometheus.prometheusSpec.evaluationInterval': '1s' }), [], 'the install can fix it');
       }
-    });
+    }));
   }
 
-  test('promtool refuses a broken expression, and the unit tests catch an alert that no longer fires (threshold raised)', (t) => {
+  test('promtool refuses a broken expression, and the unit tests catch an alert that no longer fires (threshold raised)', onRenders(['base'], (objects, t) => {
     const tool = requireTool(t, 'promtool');
-    const objects = renderFor(t, 'base');
-    if (!tool || !objects) return;
+    if (!tool) return;
     const broken = promtool(tool, fixture('prometheusrule-broken-promql.yaml'), 'check');
     assert.equal(broken.ok, false, broken.output);
     assert.match(broken.output, /parse error|unexpected/i);
@@ -196,7 +186,7 @@ describe('broken fixtures fail', () => {
     const quiet = promtool(tool, objects, 'test');
     assert.equal(quiet.ok, false, quiet.output);
     assert.match(quiet.output, /CarrierStarvation/);
-  });
+  }));
 
   /** @type {[string, RegExp[]][]} */
   const nameCases = [
