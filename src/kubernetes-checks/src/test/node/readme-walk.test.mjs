@@ -129,11 +129,8 @@ describe('the walker rejects broken steps', () => {
       [/image starvation-lab:jdk23 is built by no docker build above/]],
     ['the k6 objects applied client-side', sh(['kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply -f -']),
       [/the k6 objects go \| kubectl apply --server-side -f -/]],
-    ['a StorageClass set by a strategic-merge patch (kubectl kustomize renders a claim without access mode or size)', [
-      '```yaml', '# my-lab/kustomization.yaml', 'resources:', '  - ../starvation-lab/kubernetes/overlays/jdk21', 'patches:', '  - patch: |-',
-      '      apiVersion: apps/v1', '      kind: StatefulSet', '      metadata:', '        name: postgres', '        namespace: starvation-lab', '      spec:',
-      '        volumeClaimTemplates:', '          - metadata:', '              name: data', '            spec:', '              storageClassName: standard',
-      '```', '', sh(['kubectl apply -k my-lab'])].join('\n'),
+    ['a StorageClass set by a strategic-merge patch (kubectl kustomize renders a claim without access mode or size)',
+      readFileSync(new URL('./fixtures/readme-storageclass-strategic-merge.md', import.meta.url), 'utf8'),
     [/claim data: spec\.accessModes: Required value: at least 1 access mode is required/, /spec\.resources\[storage\]: Required value/]],
     ['nodes that each fit a lab pod, but not the runner beside it; too little memory for kind', `${README
       .replace('| 4 CPUs and 6 GiB (nodes of 5 or 6 vCPUs) | 3 |', '| 5 CPUs and 6 GiB (nodes of 6 vCPUs) | 2 |')
