@@ -12,6 +12,7 @@ import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cl
 import { brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
+import { applyChecks } from './checks/readme-walk.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, onRenders, OVERLAYS, REPO, render, requireTool } from './checks/render.mjs';
 import { validateObject } from './checks/schema.mjs';
 
@@ -38,16 +39,15 @@ const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f
 /** @param {any[]} objects */
 const schemaProblems = async (objects) => (await Promise.all(objects.map(validateObject))).flat();
 /**
- * Every rule a render keeps: the contract's objects, the schemas, the policy (a k6 render's references
- * resolved against the lab it is applied beside), the lab's collector, the API server's size limits as
- * the README applies it (the lab client-side, the k6 objects server-side).
+ * Every rule a render keeps: the contract's objects, what the README walk's apply meets (a k6 render
+ * applied server-side beside the lab, the lab client-side), the lab's collector.
  *
  * @param {any[]} objects @param {string} kustomization @param {any[]} lab
  */
 const renderProblems = async (objects, kustomization, lab) => {
   const k6 = kustomization.startsWith('k6');
-  return [...checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), ...(await schemaProblems(objects)),
-    ...checkPolicy(objects, k6 ? lab : []), ...(k6 ? [] : checkCollector(objects)), ...checkApplySizes(objects, k6)];
+  return [...checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), ...(await applyChecks(objects, k6 ? lab : [], k6)),
+    ...(k6 ? [] : checkCollector(objects))];
 };
 /** @param {any[]} objects @param {string} kind @param {string} name */
 const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
