@@ -1,5 +1,5 @@
 // How the in-cluster k6 runs behave before and after the load: the runner's memory fits the VUs the
-// layout can reach, the TestRun's initializer rejects a bad knob before load starts, its runner shows
+// layout can reach, the TestRun's initializer hands the init code the runner's knobs (a bad one fails before load), its runner shows
 // progress, and report.md comes out: the runner's sidecar prints it when the kubelet stops it, the
 // Job's report container once k6 wrote its exit code, giving up when k6 leaves none.
 
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { buildLayout } from '../../../../../k6/lib-layout.js';
 import { parseQuantity } from './checks/policy.mjs';
-import { LAB_KUSTOMIZATIONS, PLAN, renderFor } from './checks/render.mjs';
+import { LAB_KUSTOMIZATIONS, onRenders, PLAN } from './checks/render.mjs';
 
 /** This suite's memory per VU on k6 2.2.0, 0.6 MiB as measured (k6/README.md, "Memory"), rounded up. */
 const BYTES_PER_VU = 2 ** 20;
@@ -36,51 +36,40 @@ const sh = (script, env) => spawnSync('sh', ['-c', script], { encoding: 'utf8', 
 
 describe('k6 runner memory', () => {
   for (const kustomization of LAB_KUSTOMIZATIONS) {
-    test(`${kustomization}: the runners' memory limit holds the peak VUs at ${BYTES_PER_VU / 2 ** 20} MiB each`, (t) => {
-      const lab = renderFor(t, kustomization);
-      const operator = renderFor(t, 'k6');
-      const plain = renderFor(t, 'k6/job');
-      if (!lab || !operator || !plain) return;
+    test(`${kustomization}: the runners' memory limit holds the peak VUs at ${BYTES_PER_VU / 2 ** 20} MiB each`,
+      onRenders([kustomization, 'k6', 'k6/job'], (lab, operator, plain) => {
       for (const { where, container } of [...runners(operator), ...runners(plain)]) {
         const vus = peakVus(buildLayout(environmentOf(lab, container), PLAN));
         const limit = parseQuantity(container.resources.limits.memory);
         const needed = vus * BYTES_PER_VU + BASE_BYTES;
         assert.ok(limit >= needed, `${where}: ${vus} VUs need ${needed / 2 ** 20} MiB, the limit is ${container.resources.limits.memory}`);
       }
-    });
+    }));
   }
 
-  test('the arithmetic catches a load that outgrows the runner (LOAD_VUS=1000)', (t) => {
-    const lab = renderFor(t, 'base');
-    const operator = renderFor(t, 'k6');
-    if (!lab || !operator) return;
+  test('the arithmetic catches a load that outgrows the runner (LOAD_VUS=1000)', onRenders(['base', 'k6'], (lab, operator) => {
     const [{ container }] = runners(operator);
     const vus = peakVus(buildLayout({ ...environmentOf(lab, container), LOAD_VUS: '1000' }, PLAN));
     assert.equal(vus, 2 * buildLayout(environmentOf(lab, container), PLAN).probeVus + 2 * 1000);
     assert.ok(parseQuantity(container.resources.limits.memory) < vus * BYTES_PER_VU + BASE_BYTES);
-  });
+  }));
 });
 
 describe('the TestRun', () => {
-  test('its initializer reads lab-experiment as the runner will, k6 archive passes it to the init code, which refuses a typo; progress shown', (t) => {
-    const lab = renderFor(t, 'base');
-    const operator = renderFor(t, 'k6');
-    if (!lab || !operator) return;
+  test('its initializer reads lab-experiment as the runner will, k6 archive passes it to the init code, which accepts it; progress shown',
+    onRenders(['base', 'k6'], (lab, operator) => {
     const { spec } = operator.find((o) => o.kind === 'TestRun');
     assert.deepEqual(spec.initializer.envFrom, [{ configMapRef: { name: 'lab-experiment' } }]);
     assert.deepEqual(spec.initializer.env, spec.runner.env, 'the initializer sees what the runner will');
     assert.match(spec.arguments, /(^|\s)--include-system-env-vars(\s|$)/,
       'k6 archive reads no system environment without it, and the operator passes only env as -e');
-    const env = environmentOf(lab, spec.initializer);
-    assert.doesNotThrow(() => buildLayout(env, PLAN));
-    assert.throws(() => buildLayout({ ...env, PINNED_MODE: 'natve' }, PLAN), /PINNED_MODE must be one of .*not 'natve'/);
-    assert.throws(() => buildLayout({ ...env, LOAD_SECONDS: '3m' }, PLAN), /LOAD_SECONDS must be a whole number/);
+    // the init code's refusals themselves: src/k6-checks layout.test.mjs
+    assert.doesNotThrow(() => buildLayout(environmentOf(lab, spec.initializer), PLAN));
     assert.equal(spec.quiet, 'false', 'the operator adds --quiet unless quiet is "false"');
-  });
+  }));
 
-  test("its runner's report sidecar prints report.md when the kubelet stops it (after k6 has exited), and says so when there is none", async (t) => {
-    const operator = renderFor(t, 'k6');
-    if (!operator) return;
+  test("its runner's report sidecar prints report.md when the kubelet stops it (after k6 has exited), and says so when there is none",
+    onRenders(['k6'], async (operator) => {
     const { runner } = operator.find((o) => o.kind === 'TestRun').spec;
     const sidecar = runner.initContainers.find((/** @type {any} */ c) => c.name === 'report');
     assert.equal(sidecar.restartPolicy, 'Always', 'a native sidecar: stopped only after k6');
@@ -103,27 +92,23 @@ describe('the TestRun', () => {
       assert.ok(Date.now() - started < 5_000, 'within the kubelet\'s grace');
       assert.equal(out, report ?? 'no report.md: see the log of container k6\n');
     }
-  });
+  }));
 });
 
 describe("the Job's report container", () => {
   /** @param {any[]} job */
   const reportContainer = (job) => job.find((o) => o.kind === 'Job').spec.template.spec.containers.find((/** @type {any} */ c) => c.name === 'report');
 
-  test('gives up within the run length plus its grace when k6 leaves no exit code', (t) => {
-    const job = renderFor(t, 'k6/job');
-    if (!job) return;
+  test('gives up within the run length plus its grace when k6 leaves no exit code', onRenders(['k6/job'], (job) => {
     const started = Date.now();
     const run = sh(reportContainer(job).command[2], { REPORT_DIR: mkdtempSync(join(tmpdir(), 'starvation-lab-report-')), BASELINE_SECONDS: '1',
       LOAD_SECONDS: '1', K6_GRACE_SECONDS: '0', POLL_SECONDS: '1', REPORT_HOLD_SECONDS: '0' });
     assert.equal(run.status, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /k6 wrote no exit code within 2s/);
     assert.ok(Date.now() - started < 10_000, 'bounded');
-  });
+  }));
 
-  test('prints the report once k6 wrote its exit code (control)', (t) => {
-    const job = renderFor(t, 'k6/job');
-    if (!job) return;
+  test('prints the report once k6 wrote its exit code (control)', onRenders(['k6/job'], (job) => {
     const container = reportContainer(job);
     const env = Object.fromEntries(container.env.map((/** @type {any} */ e) => [e.name, e.value]));
     assert.ok(Number(env.K6_GRACE_SECONDS) > 0 && Number(env.POLL_SECONDS) > 0);
@@ -133,5 +118,5 @@ describe("the Job's report container", () => {
     const run = sh(container.command[2], { ...env, REPORT_DIR: dir, POLL_SECONDS: '1', REPORT_HOLD_SECONDS: '0' });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /k6 exited with 99[\s\S]*# report/);
-  });
+  }));
 });

@@ -8,12 +8,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { Deployment } from 'kubernetes-models/apps/v1';
 import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
-import { applyPatch, brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
+import { brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
-import { checkNamesAndNamespace, checkPolicy, pods } from './checks/policy.mjs';
-import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, OVERLAYS, REPO, render, renderFor, requireTool } from './checks/render.mjs';
+import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
+import { applyChecks } from './checks/readme-walk.mjs';
+import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, onRenders, OVERLAYS, REPO, render, requireTool } from './checks/render.mjs';
 import { validateObject } from './checks/schema.mjs';
 
 const LAB_OBJECTS = /** @type {[string, string][]} */ ([['Namespace', 'starvation-lab'], ['Deployment', 'lab-pinned'], ['Deployment', 'lab-unpinned'],
@@ -38,21 +38,25 @@ const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f
 
 /** @param {any[]} objects */
 const schemaProblems = async (objects) => (await Promise.all(objects.map(validateObject))).flat();
+/**
+ * Every rule a render keeps: the contract's objects, what the README walk's apply meets (a k6 render
+ * applied server-side beside the lab, the lab client-side), the lab's collector.
+ *
+ * @param {any[]} objects @param {string} kustomization @param {any[]} lab
+ */
+const renderProblems = async (objects, kustomization, lab) => {
+  const k6 = kustomization.startsWith('k6');
+  return [...checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), ...(await applyChecks(objects, k6 ? lab : [], k6)),
+    ...(k6 ? [] : checkCollector(objects))];
+};
 /** @param {any[]} objects @param {string} kind @param {string} name */
 const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('every render', () => {
   for (const kustomization of [...LAB_KUSTOMIZATIONS, ...K6_KUSTOMIZATIONS]) {
-    test(`${kustomization}: the contract's objects, valid, and keeping the rules`, async (t) => {
-      const objects = renderFor(t, kustomization);
-      // the k6 runners are applied next to the lab: their references resolve against it
-      const available = kustomization.startsWith('k6') ? renderFor(t, 'base') : [];
-      if (!objects || !available) return;
-      assert.deepEqual(checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), []);
-      assert.deepEqual(await schemaProblems(objects), []);
-      assert.deepEqual(checkPolicy(objects, available), []);
-      if (!kustomization.startsWith('k6')) assert.deepEqual(checkCollector(objects), []);
-    });
+    test(`${kustomization}: the contract's objects, valid, and keeping the rules`, onRenders([kustomization, 'base'], async (objects, lab) => {
+      assert.deepEqual(await renderProblems(objects, kustomization, lab), []);
+    }));
   }
 
   test('every overlay on disk has its expectations here', () => {
@@ -60,10 +64,7 @@ describe('every render', () => {
   });
 
   for (const [overlay, expected] of Object.entries(OVERLAY_EXPECTATIONS)) {
-    test(`${overlay}: starvation-lab:${expected.tag} with "${expected.flags}", and the base otherwise`, (t) => {
-      const base = renderFor(t, 'base');
-      const objects = renderFor(t, overlay);
-      if (!base || !objects) return;
+    test(`${overlay}: starvation-lab:${expected.tag} with "${expected.flags}", and the base otherwise`, onRenders(['base', overlay], (base, objects) => {
       for (const name of ['lab-pinned', 'lab-unpinned']) {
         const container = find(objects, 'Deployment', name).spec.template.spec.containers[0];
         assert.equal(container.image, `starvation-lab:${expected.tag}`, name);
@@ -78,40 +79,25 @@ describe('every render', () => {
         return o;
       });
       assert.deepEqual(strip(objects), strip(base));
-    });
+    }));
   }
 
-  test('lab-pinned and lab-unpinned are the same pod under two names', (t) => {
-    const objects = renderFor(t, 'base');
-    if (!objects) return;
+  test('lab-pinned and lab-unpinned are the same pod under two names', onRenders(['base'], (objects) => {
     const podOf = (/** @type {string} */ name) => {
       const template = find(objects, 'Deployment', name).spec.template;
       delete template.metadata.labels['app.kubernetes.io/instance'];
       return template;
     };
     assert.deepEqual(podOf('lab-pinned'), podOf('lab-unpinned'));
-  });
+  }));
 });
 
 describe('the load', () => {
-  test('k6-scripts holds every file of the suite under its own name', (t) => {
-    const objects = renderFor(t, 'k6/scripts');
-    if (!objects) return;
+  test('k6-scripts holds every file of the suite under its own name', onRenders(['k6/scripts'], (objects) => {
     assert.deepEqual(Object.keys(find(objects, 'ConfigMap', 'k6-scripts').data).sort(), SUITE);
-  });
+  }));
 
-  test(`k6-scripts fits a ConfigMap (${CONFIGMAP_LIMIT} bytes; server-side apply keeps no copy in an annotation)`, (t) => {
-    const objects = renderFor(t, 'k6/scripts');
-    if (!objects) return;
-    const bytes = Object.values(find(objects, 'ConfigMap', 'k6-scripts').data).reduce((n, v) => n + Buffer.byteLength(String(v)), 0);
-    t.diagnostic(`k6-scripts: ${bytes} bytes of ${CONFIGMAP_LIMIT}`);
-    assert.deepEqual(checkApplySizes(objects, true), []);
-  });
-
-  test('the TestRun runs starvation.js with one runner, the Job the same script and image, both against the lab', (t) => {
-    const operator = renderFor(t, 'k6');
-    const plain = renderFor(t, 'k6/job');
-    if (!operator || !plain) return;
+  test('the TestRun runs starvation.js with one runner, the Job the same script and image, both against the lab', onRenders(['k6', 'k6/job'], (operator, plain) => {
     const { spec } = find(operator, 'TestRun', 'starvation');
     assert.equal(spec.parallelism, 1, 'runners do not aggregate thresholds');
     assert.equal(spec.script.configMap.file, 'starvation.js');
@@ -122,16 +108,14 @@ describe('the load', () => {
       const byName = Object.fromEntries(env.map((/** @type {any} */ e) => [e.name, e.value]));
       assert.deepEqual([byName.PINNED_URL, byName.UNPINNED_URL, Boolean(byName.REPORT_DIR)], ['http://lab-pinned:8080', 'http://lab-unpinned:8080', true]);
     }
-  });
+  }));
 
-  test('the runner image is the k6 release the suite is typed against (@types/k6 in src/k6-checks/src/test/node)', (t) => {
-    const objects = renderFor(t, 'k6');
-    if (!objects) return;
+  test('the runner image is the k6 release the suite is typed against (@types/k6 in src/k6-checks/src/test/node)', onRenders(['k6'], (objects) => {
     const suite = JSON.parse(readFileSync(join(REPO, 'src', 'k6-checks', 'src', 'test', 'node', 'package.json'), 'utf8'));
     const [major, minor] = String(suite.devDependencies?.['@types/k6'] ?? suite.dependencies?.['@types/k6'] ?? '').replace(/^[^0-9]*/, '').split('.');
     assert.ok(major, 'src/k6-checks/src/test/node/package.json pins @types/k6');
     assert.match(find(objects, 'TestRun', 'starvation').spec.runner.image, new RegExp(`^grafana/k6:${major}\\.${minor}\\.`));
-  });
+  }));
 });
 
 describe('broken fixtures fail', () => {
@@ -141,20 +125,12 @@ describe('broken fixtures fail', () => {
   });
 
   test('schemas: a misspelled field the models alone accept, a TestRun field the operator has not, a wrong type, an unknown kind', async () => {
-    const objects = brokenFixture('deployment-unknown-field');
-    assert.doesNotThrow(() => new Deployment(find(objects, 'Deployment', 'lab-pinned')).validate(), 'the models accept unknown fields');
-    assert.match((await schemaProblems(objects)).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
+    assert.match((await schemaProblems(brokenFixture('deployment-unknown-field'))).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
     assert.match((await schemaProblems(fixture('testrun-unknown-field.yaml'))).join('\n'), /TestRun .*unknown field \.spec\.runner\.serviceAccount/);
     const typed = fixture('lab-good.yaml');
     find(typed, 'Deployment', 'lab-pinned').spec.replicas = 'one';
     assert.match((await schemaProblems(typed)).join('\n'), /\.spec\.replicas must be integer/);
     assert.match((await schemaProblems([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }])).join('\n'), /no schema known/);
-  });
-
-  test('a fixture patch that no longer matches fails loudly instead of testing nothing', () => {
-    const [deployment] = fixture('lab-good.yaml').filter((o) => o.kind === 'Deployment');
-    assert.throws(() => applyPatch(deployment, [{ op: 'test', path: '/spec/replicas', value: 2 }]), /Test operation failed/);
-    assert.throws(() => applyPatch(deployment, [{ op: 'replace', path: '/spec/no/such/field', value: 1 }]), /path that does not exist/);
   });
 
   /** @type {[string, RegExp][]} */
@@ -171,6 +147,10 @@ describe('broken fixtures fail', () => {
     ['deployment-unlabelled', /pod template: app.kubernetes.io\/part-of is not starvation-lab/],
     ['deployment-readiness-starvation', /LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service/],
     ['deployment-serial-gc', /Serial and G1 named together .*: the JVM refuses to start/],
+    ['service-selects-no-pod', /Service starvation-lab\/lab-pinned: selector .* matches no pod/],
+    ['deployment-url-names-no-service', /host postgresql is no Service in the render/],
+    ['deployment-image-latest', /image starvation-lab:latest uses latest/],
+    ['secret-without-password', /Secret postgres-credentials has no key password/],
   ];
   for (const [name, message] of cases) {
     test(`broken/${name}.yaml`, () => {
@@ -179,61 +159,24 @@ describe('broken fixtures fail', () => {
     });
   }
 
-  /** @type {[string, string, RegExp][]} */
+  /** @type {[string, string, RegExp[]][]} */
   const renderCases = [
-    ['testrun-runner-burstable', 'k6', /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/],
-    ['job-k6-burstable', 'k6/job', /Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/],
-    ['testrun-starter-unpinned', 'k6', /starter container k6-curl: no image/],
+    ['testrun-runner-burstable', 'k6', [/TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/]],
+    ['job-k6-burstable', 'k6/job', [/Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/]],
+    ['testrun-starter-unpinned', 'k6', [/starter container k6-curl: no image/]],
+    ['testrun-script-misspelt', 'k6', [/ConfigMap k6-scripts has no key starvaton\.js/]],
+    ['testrun-operator-pods', 'k6', [/starter: restricted: container k6-curl: runAsNonRoot must be true/,
+      /initializer: restricted: container k6: allowPrivilegeEscalation must be false/, /runner: restricted: container report: allowPrivilegeEscalation must be false/,
+      /runner container report: memory request 16Mi != limit 32Mi/]],
+    ['namespace-baseline', 'base', [/enforce is baseline, not restricted/]],
+    ['servicemonitor-renamed', 'base', [/missing ServiceMonitor starvation-lab/]],
   ];
-  for (const [name, kustomization, message] of renderCases) {
-    test(`broken/${name}.yaml on the ${kustomization} render`, (t) => {
-      const objects = renderFor(t, kustomization);
-      const base = renderFor(t, 'base');
-      if (!objects || !base) return;
-      assert.match(checkPolicy(brokenRender(name, objects), base).join('\n'), message);
-    });
+  for (const [name, kustomization, messages] of renderCases) {
+    test(`broken/${name}.yaml on the ${kustomization} render`, onRenders([kustomization, 'base'], async (objects, lab) => {
+      const violations = (await renderProblems(brokenRender(name, objects), kustomization, lab)).join('\n');
+      for (const message of messages) assert.match(violations, message);
+    }));
   }
-
-  test("every pod the operator builds is checked: a starter without its contexts, an initializer left to inherit the runner's, the runner's sidecar", (t) => {
-    const objects = renderFor(t, 'k6');
-    const base = renderFor(t, 'base');
-    if (!objects || !base) return;
-    const { spec } = find(objects, 'TestRun', 'starvation');
-    assert.deepEqual(pods(objects).map((p) => p.role), ['runner', 'initializer', 'starter']);
-    delete spec.starter.securityContext;
-    delete spec.starter.containerSecurityContext.runAsNonRoot;
-    delete spec.initializer;
-    spec.runner.containerSecurityContext.allowPrivilegeEscalation = true;
-    spec.runner.initContainers[0].resources.requests.memory = '16Mi';
-    const violations = checkPolicy(objects, base).join('\n');
-    assert.match(violations, /starter: restricted: container k6-curl: runAsNonRoot must be true/);
-    assert.match(violations, /initializer: restricted: container k6: allowPrivilegeEscalation must be false/);
-    assert.match(violations, /runner: restricted: container report: allowPrivilegeEscalation must be false/);
-    assert.match(violations, /runner container report: memory request 16Mi != limit 32Mi/);
-  });
-
-  test('a namespace enforcing baseline, a Service selecting no pod, a URL naming no Service, a missing Secret key and script, latest', (t) => {
-    const base = renderFor(t, 'base');
-    const k6 = renderFor(t, 'k6');
-    if (!base || !k6) return;
-    find(base, 'Namespace', 'starvation-lab').metadata.labels['pod-security.kubernetes.io/enforce'] = 'baseline';
-    find(base, 'Service', 'lab-pinned').spec.selector['app.kubernetes.io/instance'] = 'lab-pinnned';
-    const lab = find(base, 'Deployment', 'lab-unpinned').spec.template.spec.containers[0];
-    lab.env.find((/** @type {any} */ e) => e.name === 'QUARKUS_DATASOURCE_JDBC_URL').value = 'jdbc:postgresql://postgresql:5432/lab';
-    lab.image = 'starvation-lab:latest';
-    const secret = base.find((o) => o.kind === 'Secret');
-    delete secret.data.password;
-    find(k6, 'TestRun', 'starvation').spec.script.configMap.file = 'starvaton.js';
-    const violations = [...checkPolicy(base), ...checkPolicy(k6, base), ...checkNamesAndNamespace(base.filter((o) => o.kind !== 'ServiceMonitor'), LAB_OBJECTS)]
-      .join('\n');
-    assert.match(violations, /enforce is baseline, not restricted/);
-    assert.match(violations, /Service starvation-lab\/lab-pinned: selector .* matches no pod/);
-    assert.match(violations, /host postgresql is no Service in the render/);
-    assert.match(violations, new RegExp(`Secret ${secret.metadata.name} has no key password`));
-    assert.match(violations, /ConfigMap k6-scripts has no key starvaton\.js/);
-    assert.match(violations, /uses latest/);
-    assert.match(violations, /missing ServiceMonitor starvation-lab/);
-  });
 
   test("the collector: HotSpot's own choice, and Dockerfile.jvm without -XX:+UseG1GC runs Serial at the pods' 1 GiB", () => {
     assert.deepEqual([ergonomicCollector(4, 2 ** 30), ergonomicCollector(4, 2 ** 31), ergonomicCollector(1, 2 ** 33), ergonomicCollector(1.5, 2 ** 31)],

@@ -95,7 +95,7 @@ const kubectlFrom = (text) => /^kubectl -n starvation-lab /.test(text);
  * @param {any[]} available objects applied beside them
  * @param {boolean} serverSide
  */
-async function applyChecks(objects, available, serverSide) {
+export async function applyChecks(objects, available, serverSide) {
   return [...checkPolicy(objects, available), ...checkApplySizes(objects, serverSide), ...(await Promise.all(objects.map(validateObject))).flat()];
 }
 

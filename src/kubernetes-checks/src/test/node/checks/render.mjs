@@ -99,16 +99,16 @@ export function renderer(kubectl) {
 let rendered;
 
 /**
- * A kustomization's objects, rendered once per test file; null when the test was skipped for want of
- * kubectl.
+ * A test's body on the objects of `kustomizations`, each rendered once per test file, then the test
+ * context; the test is skipped (or fails in CI) for want of kubectl.
  *
- * @param {import('node:test').TestContext} t
- * @param {string} kustomization
- * @returns {any[] | null}
+ * @param {string[]} kustomizations
+ * @param {(...renders: any[]) => unknown} body
+ * @returns {(t: import('node:test').TestContext) => unknown}
  */
-export function renderFor(t, kustomization) {
+export const onRenders = (kustomizations, body) => (t) => {
   const kubectl = requireTool(t, 'kubectl');
-  if (!kubectl) return null;
+  if (!kubectl) return undefined;
   rendered ??= renderer(kubectl);
-  return rendered(kustomization);
-}
+  return body(...kustomizations.map(rendered), t);
+};
