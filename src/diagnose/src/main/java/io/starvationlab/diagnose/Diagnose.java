@@ -59,6 +59,9 @@ public final class Diagnose {
                 return Optional.empty();
             }
             List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
+            if (given.stream().anyMatch(Diagnose::holdsWhatTheChildWouldNeed)) {
+                return Optional.empty();
+            }
             // a JVM without these flags starts anyway, rather than exit 1, which would read as starved
             List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+IgnoreUnrecognizedVMOptions"));
             command.addAll(given);
@@ -66,7 +69,10 @@ public final class Diagnose {
             OWN_FLAGS.stream().filter(flag -> !flag.endsWith("GC") || given.stream().noneMatch(g -> g.matches("-XX:\\+Use\\w+GC"))).forEach(command::add);
             command.addAll(List.of("-D" + RELAUNCHED + "=true", "-cp", jar.toString(), Diagnose.class.getName()));
             command.addAll(List.of(args));
-            Process child = new ProcessBuilder(command).inheritIO().start();
+            ProcessBuilder builder = new ProcessBuilder(command).inheritIO();
+            // their options are among the given ones already: read again, they would apply twice
+            builder.environment().keySet().removeAll(List.of("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS"));
+            Process child = builder.start();
             Thread stop = new Thread(child::destroy);
             Runtime.getRuntime().addShutdownHook(stop);
             int exit = child.waitFor();
@@ -78,6 +84,15 @@ public final class Diagnose {
             Thread.currentThread().interrupt();
             return Optional.of(2);
         }
+    }
+
+    /**
+     * An option this JVM holds something by while it waits for the child: an agent (a debugger's or a JMX port, say) that the child's
+     * copy could not bind. With one, the tool runs here.
+     */
+    private static boolean holdsWhatTheChildWouldNeed(String option) {
+        return option.startsWith("-agentlib:") || option.startsWith("-agentpath:") || option.startsWith("-javaagent:")
+                || option.startsWith("-Dcom.sun.management.jmxremote.port=");
     }
 
     /** Diagnoses, prints the report, and returns the exit status: 0 not starved, 1 starved. */
@@ -101,22 +116,21 @@ public final class Diagnose {
                 FrameGroups samples = new FrameGroups();
                 if (recording != null) {
                     recording.finish();
-                }
-                if (recording != null && recording.notStarted() != null) {
-                    noRecording = recording.notStarted();
-                    recording.close();
-                    recording = null;
-                } else if (recording != null) {
-                    recording.pinned().forEach(e -> pinned.add(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()));
-                    recording.virtualSamples().forEach(frames -> samples.add(stacks.named(frames), frames, null, null, null, List.of()));
-                    if (recording.failure() != null) {
-                        noRecording = "the JFR stream failed: " + recording.failure();
+                    if (recording.notStarted() != null) {
+                        noRecording = recording.notStarted(); // it has no stream to close
+                        recording = null;
+                    } else {
+                        recording.pinned().forEach(e -> pinned.add(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()));
+                        recording.virtualSamples().forEach(frames -> samples.add(stacks.named(frames), frames, null, null, null, List.of()));
+                        if (recording.failure() != null) {
+                            noRecording = "the JFR stream failed: " + recording.failure();
+                        }
                     }
                 }
                 seen.ownCpu = ProcessHandle.current().info().totalCpuDuration().orElse(null);
-                Verdict verdict = Verdict.judge(seen, pinned, samples, recording == null ? null : recording.starts(), scheduler.parallelism(), facts,
-                        options.threshold());
-                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, Report.startsPerSecond(recording),
+                FlightRecording.Starts starts = recording == null ? null : recording.starts();
+                Verdict verdict = Verdict.judge(seen, pinned, samples, starts, scheduler.parallelism(), facts, options.threshold());
+                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, starts == null ? Double.NaN : starts.perSecond(),
                         verdict, Report.visibility(seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());
                 System.out.print(report.text());
                 if (options.json() != null) {

@@ -92,7 +92,6 @@ final class FlightRecording implements AutoCloseable {
     private final List<Starts.Span> startSpans = new ArrayList<>();
     private final boolean countsStarts;
     private Instant spanFrom;
-    private Instant lastSpanEnd;
     private boolean sampling;
     private Instant calmSince;
     private volatile Throwable failure;
@@ -127,6 +126,9 @@ final class FlightRecording implements AutoCloseable {
             return true;
         } catch (IOException | RuntimeException e) {
             notStarted = "the recording could not start: " + e.getMessage();
+            if (stream != null) {
+                stream.close(); // its recording in the target goes with it
+            }
             stream = null;
             return false;
         }
@@ -184,13 +186,21 @@ final class FlightRecording implements AutoCloseable {
      * running recording, changed over the connection).
      */
     void pressed(boolean pressed, Instant at, boolean samples) {
-        if (stream == null && (!pressed || !start())) {
+        if ((stream == null && (!pressed || !start())) || failure != null) {
             return;
         }
+        try {
+            adjust(pressed, at, samples);
+        } catch (RuntimeException e) {
+            failure = e; // a settings change the target refused: reported as the stream's failure, the sampling goes on
+        }
+    }
+
+    private void adjust(boolean pressed, Instant at, boolean samples) {
         if (spanFrom != null && !at.isBefore(spanFrom.plus(STARTS_SPAN))) {
             endSpan(at);
             stream.disable("jdk.VirtualThreadStart");
-        } else if (pressed && countsStarts && spanFrom == null && (lastSpanEnd == null || !at.isBefore(lastSpanEnd.plus(STARTS_REST)))) {
+        } else if (pressed && countsStarts && spanFrom == null && (startSpans.isEmpty() || !at.isBefore(startSpans.getLast().to().plus(STARTS_REST)))) {
             // their times are needed, not their stacks; counted from when they surely are (a recording's first start takes a while)
             stream.enable("jdk.VirtualThreadStart").withoutStackTrace();
             spanFrom = Instant.now();
@@ -209,7 +219,6 @@ final class FlightRecording implements AutoCloseable {
         if (spanFrom != null) {
             startSpans.add(new Starts.Span(spanFrom, end));
             spanFrom = null;
-            lastSpanEnd = end;
         }
     }
 

@@ -51,7 +51,7 @@ final class Report {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Starvation diagnosis of %s, %s: watched %.1f s, a sample every %d ms (Thread.print every %d ms"
                 + " while a carrier was free)%n%n", address, facts.describe(), seen.length().toNanos() / 1e9, options.interval().toMillis(),
-                Math.max(options.interval().toMillis(), Sampler.BACKGROUND.toMillis())));
+                Sampler.printPeriod(options.interval()).toMillis()));
         out.append(verdict.starved() ? "STARVED" : "NOT STARVED");
         if (verdict.starved()) {
             out.append(" - ").append(verdict.cause().words);
@@ -319,9 +319,5 @@ final class Report {
                     : "why a thread pinned: this JVM's jdk.VirtualThreadPinned has no pinnedReason (JDK 24+)"));
         }
         return list;
-    }
-
-    static double startsPerSecond(FlightRecording recording) {
-        return recording == null ? Double.NaN : recording.starts().perSecond();
     }
 }

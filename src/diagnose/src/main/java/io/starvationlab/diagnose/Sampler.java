@@ -33,6 +33,11 @@ final class Sampler {
     /** How often {@code Thread.print} comes while a carrier is free. */
     static final Duration BACKGROUND = Duration.ofSeconds(2);
 
+    /** How often {@code Thread.print} comes while a carrier is free, sampling every {@code interval}: never more often than that. */
+    static Duration printPeriod(Duration interval) {
+        return interval.compareTo(BACKGROUND) > 0 ? interval : BACKGROUND;
+    }
+
     private final TargetJvm target;
     private final Options options;
     private final Stacks stacks;
@@ -83,7 +88,7 @@ final class Sampler {
         Integer mounted = scheduler.map(s -> ((Number) s.get("MountedVirtualThreadCount")).intValue()).orElse(null);
         Long queued = scheduler.map(s -> ((Number) s.get("QueuedVirtualThreadCount")).longValue()).orElse(null);
         boolean allTaken = mounted == null ? allTakenAtLastPrint : mounted >= parallelism;
-        long background = Math.max(options.interval().toNanos(), BACKGROUND.toNanos());
+        long background = printPeriod(options.interval()).toNanos();
         if (!allTaken && lastPrintNanos != null && System.nanoTime() - lastPrintNanos < background) {
             pressed(false, at);
             if (scheduler.isPresent()) {
