@@ -160,7 +160,7 @@ public final class ExperimentRunner {
             starts.settle();
             JudgedRun judged = clock.time(RunClock.REPORT, () -> JudgedRun.of(plan, main, observed, matrix));
             List<Finding> findings = clock.time(RunClock.REPORT, () -> Findings.of(judged, plan));
-            ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(planFile.toString(), plan.probes().rates()),
+            ExperimentReport report = new ExperimentReport(started, settings.quick(), Environment.here(shown(planFile), plan.probes().rates()),
                     plan.starved().describe(), judged, findings, MeasuredTime.of(clock, starts));
             long writing = System.nanoTime();
             ReportFiles.write(report, settings.out());
@@ -168,5 +168,12 @@ public final class ExperimentRunner {
                     RunClock.since(writing)));
             return report;
         }
+    }
+
+    /** {@code file} as the report shows it: relative to the project where it is inside it (a published report names no machine's folders). */
+    private String shown(Path file) {
+        Path project = settings.projectDir().toAbsolutePath().normalize();
+        Path absolute = file.toAbsolutePath().normalize();
+        return absolute.startsWith(project) ? project.relativize(absolute).toString() : file.toString();
     }
 }
