@@ -27,8 +27,6 @@ after(() => builds.forEach(({ root }) => rmSync(root, { recursive: true, force: 
  * @returns {string[]}
  */
 function buildImage(t, dockerfile) {
-  const jdk = requireJdk(t);
-  if (!jdk) return [];
   const build = stagesOf(dockerfile).find((s) => s.alias === 'build');
   const native = (build?.steps.find((s) => s.instruction === 'RUN')?.args ?? []).some((a) => /^-P(.*,)?native(,|$)/.test(a));
   const extra = native ? ['-Dquarkus.native.sources-only=true'] : [];
@@ -41,6 +39,8 @@ function buildImage(t, dockerfile) {
     t.diagnostic(`${basename(dockerfile)}: its build stage is Dockerfile.jvm's, built for real by ContainerImageIT: ${built} judged`);
     return checkImageContents(filesUnder(built)).map((v) => `${basename(dockerfile)}: ${v.replace(`${REPO}/`, '')}`);
   }
+  const jdk = requireJdk(t); // for the build stage alone
+  if (!jdk) return [];
   t.diagnostic(`${basename(dockerfile)}: the build stage is FROM ${build?.from}; run here with ${jdk.version}${builds.has(key) ? ', as above' : ''}`);
   if (!builds.has(key)) builds.set(key, runBuildStage(dockerfile, { javaHome: jdk.home, extraMavenArgs: extra, log: (line) => t.diagnostic(line) }));
   const { root, workdir } = /** @type {{ root: string, workdir: string }} */ (builds.get(key));

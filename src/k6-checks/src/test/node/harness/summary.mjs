@@ -23,7 +23,7 @@ const BUILTIN = { http_req_duration: 'trend', dropped_iterations: 'counter' };
  * @param {import('./runtime.mjs').LoadedScript} script
  * @param {{ model: ValueModel, setupData?: unknown, durationMs?: number, thresholds?: boolean }} settings
  */
-export function summaryFixture(script, settings) {
+function summaryFixture(script, settings) {
   const stats = script.options.summaryTrendStats;
   const durationMs = settings.durationMs || 45000;
   const thresholds = settings.thresholds === false ? {} : script.options.thresholds;

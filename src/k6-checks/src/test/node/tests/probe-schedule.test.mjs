@@ -45,7 +45,8 @@ function deal(eventLoops, iterations, extra = () => 0, scheduledFor = eventLoops
 function unevenProbes(answers, eventLoops) {
   return Object.entries(answers).flatMap(([probe, perLoop]) => {
     const coverage = eventLoopCoverage(plan().probes.leastEventLoopShare, perLoop, eventLoops, 64);
-    return coverage && coverage.short.length > 0 ? [`${probe}: event loops ${coverage.short.join(', ')} of ${JSON.stringify(perLoop)}`] : [];
+    assert.ok(coverage, `${probe}: no coverage judged of ${JSON.stringify(perLoop)} on ${eventLoops} event loops`);
+    return coverage.short.length > 0 ? [`${probe}: event loops ${coverage.short.join(', ')} of ${JSON.stringify(perLoop)}`] : [];
   });
 }
 

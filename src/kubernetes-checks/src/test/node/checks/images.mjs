@@ -229,7 +229,7 @@ export function checkImageContents(files, { postgresOnly = false } = {}) {
  * @param {string} file
  * @returns {string[]}
  */
-export function zipEntries(file) {
+function zipEntries(file) {
   const zip = readFileSync(file);
   const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   const count = end < 0 ? -1 : zip.readUInt16LE(end + 10);

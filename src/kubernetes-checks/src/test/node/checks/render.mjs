@@ -26,7 +26,7 @@ const HINTS = /** @type {Record<string, string>} */ ({
 });
 
 /** @param {string} name @returns {string | null} the program's path on the PATH */
-export function findTool(name) {
+function findTool(name) {
   for (const dir of (process.env.PATH || '').split(delimiter).filter(Boolean)) {
     try {
       accessSync(join(dir, name), constants.X_OK);
