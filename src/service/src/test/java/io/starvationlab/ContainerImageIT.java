@@ -56,6 +56,7 @@ class ContainerImageIT {
 
     static final String IMAGE = "localhost/starvation-lab:jdk21-it";
     static final String CONTAINER = "starvation-lab-it-" + ProcessHandle.current().pid();
+    static final String NO_DATABASE = CONTAINER + "-no-database";
     /** The machine's limits refused podman's defaults: ulimits no higher than its own, runc for its hybrid cgroups. */
     static final List<String> ENGINE = List.of("podman", "--runtime", "runc");
     static final List<String> LIMITS = List.of("--network=host", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000");
@@ -160,7 +161,8 @@ class ContainerImageIT {
 
     @Test
     void withoutADatabaseUrlTheImageShouldRefuseToStart() {
-        List<String> command = new ArrayList<>(List.of("run", "--rm"));
+        // named, so that one that started after all goes with the clean-up
+        List<String> command = new ArrayList<>(List.of("run", "--rm", "--name", NO_DATABASE));
         command.addAll(LIMITS);
         command.addAll(List.of("-e", "QUARKUS_HTTP_PORT=" + LabServer.freePort(), IMAGE));
         ChildProcess.Result exit = engine(command);
@@ -294,7 +296,7 @@ class ContainerImageIT {
     }
 
     private static synchronized void remove() {
-        engine(List.of("rm", "--force", "--time", "10", CONTAINER));
+        engine(List.of("rm", "--force", "--time", "10", CONTAINER, NO_DATABASE));
         engine(List.of("rmi", "--ignore", IMAGE));
     }
 

@@ -34,7 +34,8 @@ class PostgresBinariesIT {
     static final Map<String, String> PLATFORMS = Map.of("Linux amd64", "linux-amd64", "Linux aarch64", "linux-arm64v8",
             "Mac OS X x86_64", "darwin-amd64", "Mac OS X aarch64", "darwin-arm64v8");
     static final String LOCAL = Optional.ofNullable(PLATFORMS.get(System.getProperty("os.name") + " " + System.getProperty("os.arch")))
-            .orElseThrow(() -> new AssertionError("no embedded PostgreSQL for " + System.getProperty("os.name") + ": the build selects none"));
+            .orElseThrow(() -> new AssertionError("no embedded PostgreSQL for " + System.getProperty("os.name") + " " + System.getProperty("os.arch")
+                    + ": the build selects none"));
     /** The platform the override asks for: one that is not the build's own. */
     static final String OVERRIDE = LOCAL.equals("darwin-arm64v8") ? "linux-arm64v8" : "darwin-arm64v8";
 

@@ -11,8 +11,32 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
-/** The cancellation protocol: an abandon reaches only the wait in progress (that it reaches it, end to end: {@code ClientWalkawayIT}). */
+/** The cancellation protocol: an abandon reaches the wait in progress, and only that wait. */
 class CancellationTest {
+
+    @Test
+    void shouldRunTheAbandonActionOfTheWaitInProgress() throws Exception {
+        Cancellation cancellation = Cancellation.create();
+        AtomicInteger abandoned = new AtomicInteger();
+        CountDownLatch waiting = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            try {
+                cancellation.guard(abandoned::incrementAndGet, () -> {
+                    waiting.countDown();
+                    return release.await(10, TimeUnit.SECONDS);
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(waiting.await(5, TimeUnit.SECONDS)).isTrue();
+        cancellation.cancel();
+        assertThat(abandoned.get()).isEqualTo(1);
+        assertThat(cancellation.isCancelled()).isTrue();
+        release.countDown();
+        waiter.join(Duration.ofSeconds(5));
+    }
 
     @Test
     void shouldNeverReachAWaitThatHasEnded() throws Exception {
