@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.Socket;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Servers;
 
@@ -73,8 +75,12 @@ class DiagnoseLabIT {
     @Test
     void jmxShouldAnswerOnLoopbackOnly() throws IOException {
         assertThat(answers(InetAddress.getLoopbackAddress())).as("JMX on loopback").isTrue();
-        for (InetAddress address : NetworkInterface.networkInterfaces().flatMap(NetworkInterface::inetAddresses)
-                .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress()).toList()) {
+        List<InetAddress> others = NetworkInterface.networkInterfaces().flatMap(NetworkInterface::inetAddresses)
+                .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress()).toList();
+        if (others.isEmpty()) {
+            Needs.skip("this machine has no address but loopback to try JMX on");
+        }
+        for (InetAddress address : others) {
             assertThat(answers(address)).as("JMX on %s:%d: anyone in the cluster could connect", address, jmxPort).isFalse();
         }
     }
