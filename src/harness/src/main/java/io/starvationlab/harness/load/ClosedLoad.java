@@ -16,8 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.starvationlab.harness.LabServer;
-
 /**
  * A fixed number of concurrent requests in a closed loop: each worker, a platform thread, sends the
  * next request as soon as its previous one answered. Platform threads because a load client sharing
@@ -133,7 +131,11 @@ public final class ClosedLoad implements AutoCloseable {
                 }
                 record(response, start);
                 if (response == null) {
-                    LabServer.sleep(Duration.ofMillis(50)); // a refused connection fails at once: do not spin
+                    try {
+                        Thread.sleep(50); // a refused connection fails at once: do not spin
+                    } catch (InterruptedException e) {
+                        return; // stopped
+                    }
                 }
             }
         } finally {
