@@ -18,7 +18,7 @@ register(new URL('./hooks.mjs', import.meta.url), { data: { standins: {
  * @typedef {{ method: string, url: string, body: string | null, headers: Record<string, string> }} OutgoingRequest
  * @typedef {{ status: number, headers: Record<string, string>, body: string, durationMs: number, error?: string }} TransportResponse
  * @typedef {(request: OutgoingRequest) => TransportResponse} Transport
- * @typedef {ReturnType<typeof fresh>} Context
+ * @typedef {Awaited<ReturnType<typeof loadScript>>} LoadedScript
  */
 
 /**
@@ -88,46 +88,34 @@ export async function loadScript(path, options = {}) {
       return options.modules[file];
     },
   });
-  const script = new LoadedScript(await import(`${pathToFileURL(path).href}?k6gen=${++generation}`), ctx);
+  const module = await import(`${pathToFileURL(path).href}?k6gen=${++generation}`);
   ctx.stage = 'loaded';
-  return script;
-}
-
-export class LoadedScript {
-  /**
-   * @param {Record<string, any>} module
-   * @param {Context} ctx
-   */
-  constructor(module, ctx) {
-    this.module = module;
-    this.ctx = ctx;
-    /** @type {any} */
-    this.options = module.options || {};
-  }
-
-  /** Runs setup(), returning its result as k6 hands it to VUs: through JSON. */
-  setup() {
-    this.ctx.stage = 'setup';
-    return JSON.parse(JSON.stringify(this.module.setup()));
-  }
-
-  /**
-   * Runs one iteration of a scenario's exec function, as if the scenario had started `at` seconds
-   * ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
-   *
-   * @param {string} name
-   * @param {unknown} data setup() result
-   * @param {{ at?: number, iteration?: number }} [when]
-   */
-  iterate(name, data, when = {}) {
-    const scenario = this.options.scenarios[name];
-    if (!scenario || typeof this.module[scenario.exec] !== 'function') {
-      throw new Error(`no scenario '${name}', or its exec is no function the script exports`);
-    }
-    this.ctx.stage = 'vu';
-    this.ctx.scenario = { name, startTime: Date.now() - (when.at || 0) * 1000, iterationInTest: when.iteration || 0 };
-    const before = this.ctx.requests.length;
-    this.module[scenario.exec](data);
-    return this.ctx.requests.slice(before);
-  }
+  const scriptOptions = module.options || {};
+  return {
+    module, ctx, options: scriptOptions,
+    /** Runs setup(), returning its result as k6 hands it to VUs: through JSON. */
+    setup() {
+      ctx.stage = 'setup';
+      return JSON.parse(JSON.stringify(module.setup()));
+    },
+    /**
+     * Runs one iteration of a scenario's exec function, as if the scenario had started `at` seconds
+     * ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
+     *
+     * @param {string} name
+     * @param {unknown} data setup() result
+     * @param {{ at?: number, iteration?: number }} [when]
+     */
+    iterate(name, data, when = {}) {
+      const scenario = scriptOptions.scenarios[name];
+      if (!scenario || typeof module[scenario.exec] !== 'function') {
+        throw new Error(`no scenario '${name}', or its exec is no function the script exports`);
+      }
+      ctx.stage = 'vu';
+      ctx.scenario = { name, startTime: Date.now() - (when.at || 0) * 1000, iterationInTest: when.iteration || 0 };
+      const before = ctx.requests.length;
+      module[scenario.exec](data);
+      return ctx.requests.slice(before);
+    },
+  };
 }

@@ -18,44 +18,20 @@ import { loadScript } from './runtime.mjs';
 
 /** The built-in metrics the thresholds name, by type (k6's metrics/builtin.go). */
 const BUILTIN = { http_req_duration: 'trend', dropped_iterations: 'counter' };
-
-/**
- * @param {import('./runtime.mjs').LoadedScript} script
- * @param {{ model: ValueModel, setupData?: unknown, durationMs?: number, thresholds?: boolean }} settings
- */
-function summaryFixture(script, settings) {
-  const stats = script.options.summaryTrendStats;
-  const durationMs = settings.durationMs || 45000;
-  const thresholds = settings.thresholds === false ? {} : script.options.thresholds;
-  /** @type {Record<string, string>} */
-  const types = { ...BUILTIN };
-  script.ctx.metrics.forEach((m, name) => { types[name] = m.type; });
-  /** @type {Record<string, any>} */
-  const metrics = {};
-  for (const key of [...Object.keys(types), ...Object.keys(thresholds)]) {
-    const [, name, tagList] = /** @type {RegExpExecArray} */ (/^([^{]+)(?:\{(.*)\})?$/.exec(key));
-    const tags = Object.fromEntries((tagList ? tagList.split(',') : []).map((t) => t.split(':')));
-    const raw = settings.model(name, tags, types[name]) || {};
-    const stat = (/** @type {string} */ s) => (types[name] === 'trend' ? trendStat(raw.trend, s) : values(types[name], raw, [], durationMs)[s]);
-    metrics[key] = { type: types[name], contains: types[name] === 'trend' ? 'time' : 'default', values: values(types[name], raw, stats, durationMs),
-      thresholds: thresholds[key] && Object.fromEntries(thresholds[key].map((/** @type {any} */ t) => [t.threshold, { ok: holds(t.threshold, stat) }])) };
-  }
-  return { options: { summaryTrendStats: stats }, state: { testRunDurationMs: durationMs }, metrics, setup_data: settings.setupData };
-}
+const DURATION_MS = 45000;
 
 /**
  * @param {string} type
  * @param {any} raw
  * @param {string[]} stats
- * @param {number} durationMs
  * @returns {Record<string, number>}
  */
-function values(type, raw, stats, durationMs) {
+function values(type, raw, stats) {
   if (type === 'trend') {
     return Object.fromEntries(stats.map((stat) => [stat, trendStat(raw.trend, stat)]));
   }
   if (type === 'counter') {
-    return { count: raw.count || 0, rate: (raw.count || 0) / (durationMs / 1000) };
+    return { count: raw.count || 0, rate: (raw.count || 0) / (DURATION_MS / 1000) };
   }
   const { passes, fails } = raw.rate || { passes: 0, fails: 0 };
   return { rate: passes + fails > 0 ? passes / (passes + fails) : 0, passes, fails };
@@ -197,8 +173,25 @@ export async function report(settings, world, adjust = (model) => model) {
   const env = settings.env || {};
   const path = settings.path || STARVATION;
   const loaded = await loadScript(path, { env, transport: settings.transport || fakeService({ info: settings.info || JDK21_INFO }) });
-  const data = summaryFixture(loaded, { setupData: settings.setup === false ? undefined : loaded.setup(),
-    model: adjust(starvationModel((path === OWN_SERVICE ? buildOwnLayout : buildLayout)(env, plan()), world)), thresholds: settings.thresholds });
+  const model = adjust(starvationModel((path === OWN_SERVICE ? buildOwnLayout : buildLayout)(env, plan()), world));
+  const stats = loaded.options.summaryTrendStats;
+  const thresholds = settings.thresholds === false ? {} : loaded.options.thresholds;
+  /** @type {Record<string, string>} */
+  const types = { ...BUILTIN };
+  loaded.ctx.metrics.forEach((m, name) => { types[name] = m.type; });
+  /** @type {Record<string, any>} */
+  const all = {};
+  for (const key of [...Object.keys(types), ...Object.keys(thresholds)]) {
+    const [, name, tagList] = /** @type {RegExpExecArray} */ (/^([^{]+)(?:\{(.*)\})?$/.exec(key));
+    const tags = Object.fromEntries((tagList ? tagList.split(',') : []).map((t) => t.split(':')));
+    const raw = model(name, tags, types[name]) || {};
+    const summary = values(types[name], raw, stats);
+    const stat = (/** @type {string} */ s) => (types[name] === 'trend' ? trendStat(raw.trend, s) : summary[s]);
+    all[key] = { type: types[name], contains: types[name] === 'trend' ? 'time' : 'default', values: summary,
+      thresholds: thresholds[key] && Object.fromEntries(thresholds[key].map((/** @type {any} */ t) => [t.threshold, { ok: holds(t.threshold, stat) }])) };
+  }
+  const data = { options: { summaryTrendStats: stats }, state: { testRunDurationMs: DURATION_MS }, metrics: all,
+    setup_data: settings.setup === false ? undefined : loaded.setup() };
   /** @type {Set<string>} */
   const missing = new Set();
   const metrics = new Proxy(data.metrics, {

@@ -1,6 +1,7 @@
 // Stand-in for 'k6/http': synchronous requests through the harness transport (an in-process fake of
 // the service), each recorded with its tags and parameters; k6's refusals of unknown parameters, of
-// requests in the init context and of a responseCallback not from expectedStatuses() included.
+// requests in the init context and of a responseCallback not from expectedStatuses() included. Only
+// the default export: the suite and the fixtures import http from 'k6/http'.
 
 import { context } from '../runtime.mjs';
 
@@ -19,7 +20,7 @@ class ExpectedStatuses {
 }
 
 /** @param {Array<number | { min: number, max: number }>} statuses */
-export function expectedStatuses(...statuses) {
+function expectedStatuses(...statuses) {
   if (!statuses.every((s) => (typeof s === 'number' ? Number.isInteger(s) : Number.isInteger(s?.min) && Number.isInteger(s?.max)))) {
     throw new Error(`k6: expectedStatuses() takes status numbers or {min, max} objects, not ${JSON.stringify(statuses)}`);
   }
@@ -32,7 +33,7 @@ export function expectedStatuses(...statuses) {
  * @param {string | null} body
  * @param {Record<string, any>} [params]
  */
-export function request(method, url, body = null, params = {}) {
+function request(method, url, body = null, params = {}) {
   const ctx = context();
   const unknown = Object.keys(params).filter((key) => !KNOWN_PARAMS.includes(key));
   if (ctx.stage === 'init' || unknown.length > 0 || !/^(\d+(\.\d+)?(ms|s|m))?$/.test(params.timeout ?? '')
@@ -49,21 +50,9 @@ export function request(method, url, body = null, params = {}) {
   };
 }
 
-/**
- * @param {string} url
- * @param {Record<string, any>} [params]
- */
-export function get(url, params) {
-  return request('GET', url, null, params);
-}
-
-/**
- * @param {string} url
- * @param {string | null} body
- * @param {Record<string, any>} [params]
- */
-export function post(url, body, params) {
-  return request('POST', url, body, params);
-}
-
-export default { get, post, request, expectedStatuses };
+export default {
+  request,
+  expectedStatuses,
+  get: (/** @type {string} */ url, /** @type {Record<string, any>} */ params) => request('GET', url, null, params),
+  post: (/** @type {string} */ url, /** @type {string | null} */ body, /** @type {Record<string, any>} */ params) => request('POST', url, body, params),
+};

@@ -39,5 +39,3 @@ const metricOf = (type) => class extends Metric {
 export const Counter = metricOf('counter');
 export const Rate = metricOf('rate');
 export const Trend = metricOf('trend');
-
-export default { Counter, Rate, Trend };

@@ -25,5 +25,3 @@ export function sleep(seconds) {
   notInInit('sleep');
   context().sleeps.push(seconds);
 }
-
-export default { check, sleep };
