@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -90,25 +89,21 @@ class K6SuiteIT {
             ChildProcess.Result inspected = k6("inspect", SUITE.resolve(script), layout, "--execution-requirements");
             assertThat(inspected.exitCode()).as("k6 inspect %s %s:\n%s", script, layout, inspected.output()).isZero();
         }));
-        Map<String, String> broken = new LinkedHashMap<>();
-        broken.put("broken-unknown-executor.js", "unknown executor type 'constant-arrivals-rate'");
-        broken.put("broken-missing-exec.js", "function 'probe' not found in exports");
-        broken.put("broken-threshold-metric.js", "no metric name \\\"http_req_duraton");
-        broken.put("broken-threshold-expression.js", "unsupported aggregation method p on metric of type counter");
-        broken.put("broken-duration.js", "invalid duration");
-        broken.forEach((fixture, message) -> {
-            ChildProcess.Result refused = k6("inspect", FIXTURES.resolve(fixture), Map.of(), "--execution-requirements");
-            assertThat(refused.exitCode()).as(fixture).isNotZero();
-            assertThat(refused.output()).as(fixture).contains(message);
-        });
-        Map<Map<String, String>, String> brokenKnobs = Map.of(
-                Map.of("LOAD_URL", "http://orders:8081/native", "WATCH", "health"), "WATCH: 'health' has no URL",
-                Map.of("LOAD_MODULE", FIXTURES.resolve("broken-load-module.js").toString()), "exports no request(params) function");
-        brokenKnobs.forEach((knobs, message) -> {
-            ChildProcess.Result refused = k6("inspect", SUITE.resolve("own-service.js"), knobs, "--execution-requirements");
-            assertThat(refused.exitCode()).as("%s", knobs).isNotZero();
-            assertThat(refused.output()).as("%s", knobs).contains(message);
-        });
+        // a broken fixture refused by k6 itself, a broken knob of own-service.js by the suite in k6's init context
+        record Refusal(Path script, Map<String, String> knobs, String message) {}
+        Path ownService = SUITE.resolve("own-service.js");
+        List.of(new Refusal(FIXTURES.resolve("broken-unknown-executor.js"), Map.of(), "unknown executor type 'constant-arrivals-rate'"),
+                new Refusal(FIXTURES.resolve("broken-missing-exec.js"), Map.of(), "function 'probe' not found in exports"),
+                new Refusal(FIXTURES.resolve("broken-threshold-metric.js"), Map.of(), "no metric name \\\"http_req_duraton"),
+                new Refusal(FIXTURES.resolve("broken-threshold-expression.js"), Map.of(), "unsupported aggregation method p on metric of type counter"),
+                new Refusal(FIXTURES.resolve("broken-duration.js"), Map.of(), "invalid duration"),
+                new Refusal(ownService, Map.of("LOAD_URL", "http://orders:8081/native", "WATCH", "health"), "WATCH: 'health' has no URL"),
+                new Refusal(ownService, Map.of("LOAD_MODULE", FIXTURES.resolve("broken-load-module.js").toString()), "exports no request(params) function"))
+                .forEach(refusal -> {
+                    ChildProcess.Result refused = k6("inspect", refusal.script(), refusal.knobs(), "--execution-requirements");
+                    assertThat(refused.exitCode()).as("%s", refusal).isNotZero();
+                    assertThat(refused.output()).as("%s", refusal).contains(refusal.message());
+                });
     }
 
     @Test
@@ -211,12 +206,8 @@ class K6SuiteIT {
     private static JsonNode passedReport(Path reports, ChildProcess.Result run) throws IOException {
         assertThat(reports.resolve("report.md")).as("report.md").exists();
         JsonNode lab = LabClient.json().readTree(reports.resolve("summary.json").toFile()).path("starvationLab");
-        List<String> crossed = new ArrayList<>();
-        lab.path("thresholds").forEach(t -> {
-            if (!t.path("ok").asBoolean()) {
-                crossed.add(t.path("metric").asText() + ": " + t.path("expression").asText());
-            }
-        });
+        List<String> crossed = StreamSupport.stream(lab.path("thresholds").spliterator(), false).filter(t -> !t.path("ok").asBoolean())
+                .map(t -> t.path("metric").asText() + ": " + t.path("expression").asText()).toList();
         assertThat(crossed).as("thresholds that went other than expected").isEmpty();
         assertThat(run.exitCode()).as("k6's exit code (99: a threshold crossed)").isZero();
         return lab;
