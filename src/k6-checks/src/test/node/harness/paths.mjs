@@ -9,10 +9,8 @@ export const STARVATION = resolve(K6_DIR, 'starvation.js');
 export const OWN_SERVICE = resolve(K6_DIR, 'own-service.js');
 export const SMOKE = resolve(K6_DIR, 'smoke.js');
 
-/** @returns {any} k6/plan.json */
-export function plan() {
-  return JSON.parse(readFileSync(resolve(K6_DIR, 'plan.json'), 'utf8'));
-}
+/** @type {any} k6/plan.json */
+export const PLAN = JSON.parse(readFileSync(resolve(K6_DIR, 'plan.json'), 'utf8'));
 
 /** @param {string} name */
 export function fixture(name) {

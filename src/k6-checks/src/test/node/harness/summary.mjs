@@ -13,7 +13,7 @@
 import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { buildOwnLayout } from '../../../../../../k6/lib-own-service.js';
 import { fakeService, JDK21_INFO } from './fake-service.mjs';
-import { OWN_SERVICE, plan, STARVATION } from './paths.mjs';
+import { OWN_SERVICE, PLAN, STARVATION } from './paths.mjs';
 import { loadScript } from './runtime.mjs';
 
 /** The built-in metrics the thresholds name, by type (k6's metrics/builtin.go). */
@@ -173,7 +173,7 @@ export async function report(settings, world, adjust = (model) => model) {
   const env = settings.env || {};
   const path = settings.path || STARVATION;
   const loaded = await loadScript(path, { env, transport: settings.transport || fakeService({ info: settings.info || JDK21_INFO }) });
-  const model = adjust(starvationModel((path === OWN_SERVICE ? buildOwnLayout : buildLayout)(env, plan()), world));
+  const model = adjust(starvationModel((path === OWN_SERVICE ? buildOwnLayout : buildLayout)(env, PLAN), world));
   const stats = loaded.options.summaryTrendStats;
   const thresholds = settings.thresholds === false ? {} : loaded.options.thresholds;
   /** @type {Record<string, string>} */

@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { arrivalRateOf, eventLoopOf, eventLoopTags, probeVusFor, windowAt } from '../../../../../../k6/lib-probe-schedule.js';
 import { expectationBeforeTheRun } from '../../../../../../k6/lib-thresholds.js';
-import { plan, TWO_TARGETS } from '../harness/paths.mjs';
+import { PLAN, TWO_TARGETS } from '../harness/paths.mjs';
 
-const PLAN = plan();
 const DEFAULT_PHASES = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default');
 /** @param {string} probe */
 const planRate = (probe) => PLAN.probes.ratePerSecondByProbe[probe] ?? PLAN.probes.ratePerSecond;

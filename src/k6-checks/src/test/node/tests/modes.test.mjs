@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MODES } from '../../../../../../k6/lib-layout.js';
 import { MODES as STAND_IN_MODES } from '../harness/fake-service.mjs';
-import { K6_DIR, plan } from '../harness/paths.mjs';
+import { K6_DIR, PLAN } from '../harness/paths.mjs';
 
 const ROOT = resolve(K6_DIR, '..');
 const MODE_JAVA = resolve(ROOT, 'src/service/src/main/java/io/starvationlab/service/Mode.java');
@@ -58,7 +58,7 @@ test('k6/lib-layout.js, the service\'s stand-in and the README\'s table list the
   assert.deepEqual(MODES, LABELS, 'k6/lib-layout.js MODES');
   assert.deepEqual(STAND_IN_MODES, LABELS, 'harness/fake-service.mjs MODES');
   assert.deepEqual(readmeModes(readFileSync(resolve(ROOT, 'README.md'), 'utf8')), LABELS, 'README.md mode table');
-  assert.deepEqual(plan().phases.filter((/** @type {any} */ p) => !LABELS.includes(p.mode)).map((/** @type {any} */ p) => `${p.name}: ${p.mode}`), []);
+  assert.deepEqual(PLAN.phases.filter((/** @type {any} */ p) => !LABELS.includes(p.mode)).map((/** @type {any} */ p) => `${p.name}: ${p.mode}`), []);
 });
 
 test('the Kubernetes settings name only modes of the enum', () => {

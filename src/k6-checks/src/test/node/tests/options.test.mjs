@@ -4,10 +4,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plan, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
+import { PLAN, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
 import { loadScript } from '../harness/runtime.mjs';
 
-const PLAN = plan();
 const UNTOUCHED = `p(${PLAN.untouched.percentile})<${PLAN.untouched.maximumMillis}`;
 
 test('probes run at a constant arrival rate from the start, one scenario per target, with every VU they can hold; the load after the baseline', async () => {

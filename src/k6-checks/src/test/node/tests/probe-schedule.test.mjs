@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { probeScheduleOf, routeAt } from '../../../../../../k6/lib-probe-schedule.js';
 import { eventLoopCoverage } from '../../../../../../k6/lib-rules.js';
-import { plan } from '../harness/paths.mjs';
+import { PLAN } from '../harness/paths.mjs';
 
-const LAYOUT = buildLayout({}, plan());
+const LAYOUT = buildLayout({}, PLAN);
 const SCHEDULE = probeScheduleOf(LAYOUT.probes);
 const TOTAL_RATE = LAYOUT.probes.reduce((s, p) => s + p.rate, 0);
 
@@ -44,7 +44,7 @@ function deal(eventLoops, iterations, extra = () => 0, scheduledFor = eventLoops
  */
 function unevenProbes(answers, eventLoops) {
   return Object.entries(answers).flatMap(([probe, perLoop]) => {
-    const coverage = eventLoopCoverage(plan().probes.leastEventLoopShare, perLoop, eventLoops, 64);
+    const coverage = eventLoopCoverage(PLAN.probes.leastEventLoopShare, perLoop, eventLoops, 64);
     assert.ok(coverage, `${probe}: no coverage judged of ${JSON.stringify(perLoop)} on ${eventLoops} event loops`);
     return coverage.short.length > 0 ? [`${probe}: event loops ${coverage.short.join(', ')} of ${JSON.stringify(perLoop)}`] : [];
   });

@@ -8,15 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JDK21_INFO, JDK25_INFO } from '../harness/fake-service.mjs';
-import { fixture, plan, TWO_TARGETS } from '../harness/paths.mjs';
+import { fixture, PLAN, TWO_TARGETS } from '../harness/paths.mjs';
 import { report } from '../harness/summary.mjs';
 
-const PLAN = plan();
 const ENDPOINTS = PLAN.probes.endpoints;
-/** The plan's load window with two targets (the phase named like PINNED_MODE): throughput is requests / it. */
-const LOAD_SECONDS = PLAN.phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds;
-/** @param {number} requests */
-const throughput = (requests) => (requests / LOAD_SECONDS).toFixed(1).replace('.', '\\.');
 const BOUND = PLAN.untouched.maximumMillis;
 
 /**
@@ -34,12 +29,8 @@ function reportProblems(markdown, loaded) {
     problems.push(`${verdicts.length} verdict lines for ${loads.length} loads`);
   }
   const rows = markdown.split('\n').filter((l) => /^\| \S+ \| \S+ \| \/(probe|q)\//.test(l));
-  for (const row of rows) {
-    const cells = row.split('|').map((c) => c.trim());
-    if (!cells.slice(4, 9).every((c) => /^\d+(\.\d)?$/.test(c))) {
-      problems.push(`probe row without p10/p50/p90/p99/max: ${row}`);
-    }
-  }
+  problems.push(...rows.filter((row) => !row.split('|').map((c) => c.trim()).slice(4, 9).every((c) => /^\d+(\.\d)?$/.test(c)))
+    .map((row) => `probe row without p10/p50/p90/p99/max: ${row}`));
   if (rows.length === 0) {
     problems.push('no probe rows');
   }
@@ -74,7 +65,9 @@ test('two targets, pinned starving on JDK 21: verdicts, facts, latency, event lo
   assert.match(md, /^- pinned \/ load: 8 of 8 event loops sampled; p50 from 700 ms \(event loop 0\) to 2100 ms \(event loop 7\)\.$/m);
   assert.match(md, /^\| pinned \| load \| 0 \| 364 \| 700 \| 1761 \| 2000 \| 2210 \| 29\.4% \| 8\.8% \| 34 \|$/m);
   assert.equal(md.split('\n').filter((l) => /^\| (pinned|unpinned) \| load \| (\d|other) \|/.test(l)).length, 16);
-  assert.match(md, new RegExp(`\\| pinned \\| load \\| \`\\/work\\/pinned\\?ms=100&downstream=sleep&lock=private\` \\| 64 VUs \\| 228 \\| ${throughput(228)} \\| 1503 \\| 1689 \\| 5\\.0% of 240 \\| 0\\.0% of 240 \\|`));
+  // 228 completed over the plan's load window with two targets (the phase named like PINNED_MODE)
+  const perSecond = (228 / PLAN.phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds).toFixed(1).replace('.', '\\.');
+  assert.match(md, new RegExp(`\\| pinned \\| load \\| \`\\/work\\/pinned\\?ms=100&downstream=sleep&lock=private\` \\| 64 VUs \\| 228 \\| ${perSecond} \\| 1503 \\| 1689 \\| 5\\.0% of 240 \\| 0\\.0% of 240 \\|`));
   assert.match(md, /\| unpinned \| load \| 0\.0% of 450 \| 0\.0% of 3000 \| 0\.0% of 3000 \|/);
   assert.match(md, new RegExp(`Thresholds: ${thresholds} of ${thresholds} as expected`));
   assert.match(md, /- ✓ `http_req_duration\{probe:virtual,target:pinned,phase:load\}`: `med>=50`/);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describeStarved, describeUntouched, eventLoopCoverage, starvedFromMs } from '../../../../../../k6/lib-rules.js';
-import { fixture, plan, TWO_TARGETS } from '../harness/paths.mjs';
+import { fixture, PLAN, TWO_TARGETS } from '../harness/paths.mjs';
 import { report } from '../harness/summary.mjs';
 
 const STARVED = JSON.parse(readFileSync(fixture('starvation-rule-cases.json'), 'utf8'));
@@ -19,8 +19,8 @@ test('the untouched threshold, p(percentile)<maximumMillis (options.test.mjs), j
 });
 
 test('the cases were written for the plan\'s rules, and the report\'s verdicts (isStarved, isUntouched) are their judgements of every case', async () => {
-  const { $comment: a, ...starved } = plan().starved;
-  const { $comment: b, ...untouched } = plan().untouched;
+  const { $comment: a, ...starved } = PLAN.starved;
+  const { $comment: b, ...untouched } = PLAN.untouched;
   assert.deepEqual(STARVED.assumes, starved, 'update starvation-rule-cases.json with the plan\'s rule');
   assert.deepEqual(UNTOUCHED.assumes, untouched, 'update untouched-rule-cases.json with the plan\'s rule');
   assert.ok(STARVED.cases.length > 0 && UNTOUCHED.cases.length > 0);

@@ -188,14 +188,11 @@ class K6SuiteIT {
     /** The outcome prediction-cases.json gives a mode and downstream on a JVM with the facts /lab/info reports. */
     private static String predictedOutcome(String mode, String downstream, JsonNode info) throws Exception {
         JsonNode cases = LabClient.json().readTree(CASES.toFile()).path("cases");
-        for (JsonNode c : cases) {
-            JsonNode facts = c.path("facts");
-            if (c.path("mode").asText().equals(mode) && c.path("downstream").asText().equals(downstream)
-                    && Stream.of("synchronizedPins", "nativePinAvailable", "virtualPollers").allMatch(f -> facts.path(f).equals(info.path(f)))) {
-                return c.path("outcome").asText();
-            }
-        }
-        throw new AssertionError("prediction-cases.json has no case for " + mode + " / " + downstream + " on " + info);
+        return StreamSupport.stream(cases.spliterator(), false)
+                .filter(c -> c.path("mode").asText().equals(mode) && c.path("downstream").asText().equals(downstream)
+                        && Stream.of("synchronizedPins", "nativePinAvailable", "virtualPollers").allMatch(f -> c.path("facts").path(f).equals(info.path(f))))
+                .findFirst().map(c -> c.path("outcome").asText())
+                .orElseThrow(() -> new AssertionError("prediction-cases.json has no case for " + mode + " / " + downstream + " on " + info));
     }
 
     /**
