@@ -1,14 +1,6 @@
-// Module hooks: 'k6' and 'k6/*' resolve to the stand-ins; a k6 script and its relative imports share
-// the script's generation (?k6gen=N), so each load of a script gets fresh module instances (its
-// metrics, its layout) built from its own __ENV.
-
-/** @type {Record<string, string>} */
-let standins = {};
-
-/** @param {{ standins: Record<string, string> }} data */
-export async function initialize(data) {
-  standins = data.standins;
-}
+// Module hooks: 'k6' and 'k6/*' resolve to the stand-ins (standins/k6.mjs, standins/k6-http.mjs...); a k6
+// script and its relative imports share the script's generation (?k6gen=N), so each load of a script
+// gets fresh module instances (its metrics, its layout) built from its own __ENV.
 
 /**
  * @param {string} specifier
@@ -16,8 +8,8 @@ export async function initialize(data) {
  * @param {Function} next
  */
 export async function resolve(specifier, context, next) {
-  if (standins[specifier]) {
-    return { url: standins[specifier], shortCircuit: true };
+  if (/^k6(\/(http|metrics|execution))?$/.test(specifier)) {
+    return { url: new URL(`./standins/${specifier.replace('/', '-')}.mjs`, import.meta.url).href, shortCircuit: true };
   }
   const parent = context.parentURL;
   if (parent !== undefined && new URL(parent).searchParams.has('k6gen') && specifier.startsWith('.')) {

@@ -10,9 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { fakeService } from './fake-service.mjs';
 import { K6_DIR } from './paths.mjs';
 
-const standin = (/** @type {string} */ name) => new URL(`./standins/${name}.mjs`, import.meta.url).href;
-register(new URL('./hooks.mjs', import.meta.url), { data: { standins: {
-  k6: standin('k6'), 'k6/http': standin('k6-http'), 'k6/metrics': standin('k6-metrics'), 'k6/execution': standin('k6-execution') } } });
+register(new URL('./hooks.mjs', import.meta.url));
 
 /**
  * @typedef {{ method: string, url: string, body: string | null, headers: Record<string, string> }} OutgoingRequest
