@@ -2,11 +2,6 @@
 // script and its relative imports share the script's generation (?k6gen=N), so each load of a script
 // gets fresh module instances (its metrics, its layout) built from its own __ENV.
 
-/**
- * @param {string} specifier
- * @param {{ parentURL?: string }} context
- * @param {Function} next
- */
 export async function resolve(specifier, context, next) {
   if (/^k6(\/(http|metrics|execution))?$/.test(specifier)) {
     return { url: new URL(`./standins/${specifier.replace('/', '-')}.mjs`, import.meta.url).href, shortCircuit: true };

@@ -8,18 +8,15 @@ import { context } from '../runtime.mjs';
 const KNOWN_PARAMS = ['auth', 'compression', 'cookies', 'headers', 'jar', 'redirects', 'responseType', 'tags', 'timeout', 'responseCallback'];
 
 class ExpectedStatuses {
-  /** @param {Array<number | { min: number, max: number }>} statuses */
   constructor(statuses) {
     this.statuses = statuses;
   }
 
-  /** @param {number} status */
   accepts(status) {
     return this.statuses.some((s) => (typeof s === 'number' ? s === status : status >= s.min && status <= s.max));
   }
 }
 
-/** @param {Array<number | { min: number, max: number }>} statuses */
 function expectedStatuses(...statuses) {
   if (!statuses.every((s) => (typeof s === 'number' ? Number.isInteger(s) : Number.isInteger(s?.min) && Number.isInteger(s?.max)))) {
     throw new Error(`k6: expectedStatuses() takes status numbers or {min, max} objects, not ${JSON.stringify(statuses)}`);
@@ -27,12 +24,6 @@ function expectedStatuses(...statuses) {
   return new ExpectedStatuses(statuses);
 }
 
-/**
- * @param {string} method
- * @param {string} url
- * @param {string | null} body
- * @param {Record<string, any>} [params]
- */
 function request(method, url, body = null, params = {}) {
   const ctx = context();
   const unknown = Object.keys(params).filter((key) => !KNOWN_PARAMS.includes(key));
@@ -53,6 +44,6 @@ function request(method, url, body = null, params = {}) {
 export default {
   request,
   expectedStatuses,
-  get: (/** @type {string} */ url, /** @type {Record<string, any>} */ params) => request('GET', url, null, params),
-  post: (/** @type {string} */ url, /** @type {string | null} */ body, /** @type {Record<string, any>} */ params) => request('POST', url, body, params),
+  get: (url, params) => request('GET', url, null, params),
+  post: (url, body, params) => request('POST', url, body, params),
 };

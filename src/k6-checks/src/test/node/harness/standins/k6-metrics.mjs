@@ -1,15 +1,11 @@
 // Stand-in for 'k6/metrics': custom metrics are declared in the init context and registered by name
-// and type, for the summary fixture; their samples are recorded.
+// and type (the class's name: counter, rate, trend), for the summary fixture; their samples are recorded.
 
 import { context } from '../runtime.mjs';
 
 class Metric {
-  /**
-   * @param {string} type
-   * @param {string} name
-   * @param {boolean} [isTime]
-   */
-  constructor(type, name, isTime = false) {
+  constructor(name, isTime = false) {
+    const type = new.target.name.toLowerCase();
     const known = context().metrics.get(name);
     if (context().stage !== 'init' || !/^[a-zA-Z_][a-zA-Z0-9_]{0,127}$/.test(name) || (known && known.type !== type)) {
       throw new Error(`k6: metric '${name}' (${type}) must be declared in the init context, with a valid name, as one type`);
@@ -18,10 +14,6 @@ class Metric {
     this.name = name;
   }
 
-  /**
-   * @param {number | boolean} value
-   * @param {Record<string, string>} [tags]
-   */
   add(value, tags = {}) {
     if (context().stage === 'init') {
       throw new Error(`k6: metric '${this.name}' cannot be added to in the init context`);
@@ -30,12 +22,6 @@ class Metric {
   }
 }
 
-/** @param {string} type */
-const metricOf = (type) => class extends Metric {
-  /** @param {string} name @param {boolean} [isTime] */
-  constructor(name, isTime) { super(type, name, isTime); }
-};
-
-export const Counter = metricOf('counter');
-export const Rate = metricOf('rate');
-export const Trend = metricOf('trend');
+export class Counter extends Metric {}
+export class Rate extends Metric {}
+export class Trend extends Metric {}

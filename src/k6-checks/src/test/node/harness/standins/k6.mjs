@@ -2,17 +2,12 @@
 
 import { context } from '../runtime.mjs';
 
-/** @param {string} what */
 function notInInit(what) {
   if (context().stage === 'init') {
     throw new Error(`k6: ${what}() is not available in the init context`);
   }
 }
 
-/**
- * @param {unknown} value
- * @param {Record<string, (value: unknown) => unknown>} sets
- */
 export function check(value, sets) {
   notInInit('check');
   const results = Object.entries(sets).map(([name, fn]) => ({ name, ok: Boolean(fn(value)) }));
@@ -20,7 +15,6 @@ export function check(value, sets) {
   return results.every((r) => r.ok);
 }
 
-/** @param {number} seconds */
 export function sleep(seconds) {
   notInInit('sleep');
   context().sleeps.push(seconds);
