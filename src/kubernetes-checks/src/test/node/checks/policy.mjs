@@ -258,15 +258,16 @@ export function checkReferences(objects, available = []) {
   return violations;
 }
 
-/** Every image names a tag (or a digest), never `latest`; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
+/** Why an image reference (a pod's or a Dockerfile's FROM) is not pinned: it needs a tag or a digest, never `latest`. @param {string} ref */
+export function unpinned(ref) {
+  const tag = ref.includes('@sha256:') ? 'a digest' : /:([^/:]*)$/.exec(ref)?.[1];
+  return !tag ? ['has no tag'] : tag === 'latest' ? ['uses latest'] : [];
+}
+
+/** Every image is pinned; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
 export function checkImages(objects) {
-  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
-    const ref = String(c.image ?? '');
-    const at = `${pod.where} container ${c.name}`;
-    if (ref.includes('@sha256:') || (pod.role === 'initializer' && c.image === undefined)) return [];
-    const tag = /:([^/:]*)$/.exec(ref)?.[1] ?? '';
-    return !ref ? [`${at}: no image`] : !tag ? [`${at}: image ${ref} has no tag`] : tag === 'latest' ? [`${at}: image ${ref} uses latest`] : [];
-  }));
+  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => (pod.role === 'initializer' && c.image === undefined ? []
+    : c.image ? unpinned(c.image).map((why) => `${pod.where} container ${c.name}: image ${c.image} ${why}`) : [`${pod.where} container ${c.name}: no image`])));
 }
 
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
