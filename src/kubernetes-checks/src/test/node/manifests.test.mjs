@@ -136,13 +136,11 @@ describe('broken fixtures fail', () => {
   /** @type {[string, RegExp][]} */
   const cases = [
     ['deployment-requests-not-limits', /cpu request 2 != limit 4000m \(Guaranteed/],
-    ['deployment-image-without-tag', /image starvation-lab has no tag/],
     ['deployment-probe-wrong-path', /readinessProbe calls \/health, the service serves \/q\/health\/ready/],
     ['deployment-selector-mismatch', /Deployment starvation-lab\/lab-pinned: selector .* does not match its pod template/],
     ['deployment-missing-configmap', /refers to ConfigMap lab-experimnt, which is not in the render/],
-    ['deployment-insecure', /container lab: allowPrivilegeEscalation must be false[\s\S]*readOnlyRootFilesystem must be true/],
     ['deployment-not-restricted',
-      /hostNetwork must not be true[\s\S]*volume host is of type hostPath[\s\S]*pod runAsNonRoot false[\s\S]*adds capability SYS_ADMIN/],
+      /hostNetwork must not be true[\s\S]*volume host is of type hostPath[\s\S]*pod runAsNonRoot false[\s\S]*adds capability SYS_ADMIN[\s\S]*readOnlyRootFilesystem must be true/],
     ['deployment-wrong-namespace', /Deployment default\/lab-pinned: namespace is default, not starvation-lab/],
     ['deployment-unlabelled', /pod template: app.kubernetes.io\/part-of is not starvation-lab/],
     ['deployment-readiness-starvation', /LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service/],
@@ -161,13 +159,12 @@ describe('broken fixtures fail', () => {
 
   /** @type {[string, string, RegExp[]][]} */
   const renderCases = [
-    ['testrun-runner-burstable', 'k6', [/TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/]],
     ['job-k6-burstable', 'k6/job', [/Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/]],
     ['testrun-starter-unpinned', 'k6', [/starter container k6-curl: no image/]],
     ['testrun-script-misspelt', 'k6', [/ConfigMap k6-scripts has no key starvaton\.js/]],
     ['testrun-operator-pods', 'k6', [/starter: restricted: container k6-curl: runAsNonRoot must be true/,
       /initializer: restricted: container k6: allowPrivilegeEscalation must be false/, /runner: restricted: container report: allowPrivilegeEscalation must be false/,
-      /runner container report: memory request 16Mi != limit 32Mi/]],
+      /runner container report: memory request 16Mi != limit 32Mi/, /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/]],
     ['namespace-baseline', 'base', [/enforce is baseline, not restricted/]],
     ['servicemonitor-renamed', 'base', [/missing ServiceMonitor starvation-lab/]],
   ];
