@@ -31,7 +31,6 @@ Object.fromEntries((container.env ?? []).filter((/** @type {any} */ v) => v.valu
 const runners = (k6) => k6.flatMap((o) => (o.kind === 'TestRun' ? [{ where: 'TestRun runner', container: o.spec.runner }]
   : o.kind === 'Job' ? [{ where: 'Job k6', container: o.spec.template.spec.containers.find((/** @type {any} */ c) => c.name === 'k6') }] : []));
 
-/** @param {string} script @param {Record<string, string>} env */
 const sh = (script, env) => spawnSync('sh', ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 30_000 });
 
 describe('k6 runner memory', () => {
@@ -96,7 +95,6 @@ describe('the TestRun', () => {
 });
 
 describe("the Job's report container", () => {
-  /** @param {any[]} job */
   const reportContainer = (job) => job.find((o) => o.kind === 'Job').spec.template.spec.containers.find((/** @type {any} */ c) => c.name === 'report');
 
   test('gives up within the run length plus its grace when k6 leaves no exit code', onRenders(['k6/job'], (job) => {

@@ -36,7 +36,6 @@ const OVERLAY_EXPECTATIONS = {
 /** The suite's files: every k6/*.js and k6/plan.json. */
 const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f === 'plan.json').sort();
 
-/** @param {any[]} objects */
 const schemaProblems = async (objects) => (await Promise.all(objects.map(validateObject))).flat();
 /**
  * Every rule a render keeps: the contract's objects, what the README walk's apply meets (a k6 render
@@ -49,7 +48,6 @@ const renderProblems = async (objects, kustomization, lab) => {
   return [...checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), ...(await applyChecks(objects, k6 ? lab : [], k6)),
     ...(k6 ? [] : checkCollector(objects))];
 };
-/** @param {any[]} objects @param {string} kind @param {string} name */
 const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('every render', () => {

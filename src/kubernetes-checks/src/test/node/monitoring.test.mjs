@@ -28,7 +28,6 @@ const LIVE_SCRAPE = join(REPO, 'src/service/target/it-logs/scrape.txt');
 const MEASURED = Number(/INTERVAL = Duration\.ofSeconds\((\d+)\)/.exec(readFileSync(join(REPO,
   'src/experiment/src/main/java/io/starvationlab/experiment/prometheus/PrometheusServer.java'), 'utf8'))?.[1]);
 
-/** @param {any[]} objects */
 const alertsOf = (objects) => objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
   .filter((/** @type {any} */ r) => r.alert);
 

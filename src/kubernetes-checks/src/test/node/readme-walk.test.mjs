@@ -21,10 +21,6 @@ after(() => builds.forEach(({ root }) => rmSync(root, { recursive: true, force: 
  * The stand-in for `docker build -f <file> -t <tag> .`: its build stage run here (once per distinct
  * stage; native: the native build steps up to native-image, which needs GraalVM), then what the final
  * stage copies from it must exist and be the application only.
- *
- * @param {import('node:test').TestContext} t
- * @param {string} dockerfile
- * @returns {string[]}
  */
 function buildImage(t, dockerfile) {
   const build = stagesOf(dockerfile).find((s) => s.alias === 'build');

@@ -28,10 +28,6 @@ export function brokenFixture(name) {
 /**
  * `objects` with the patch of broken/<name>.yaml applied to its target; with `json: <key>` to the
  * JSON document a ConfigMap holds under that key (the dashboard).
- *
- * @param {string} name
- * @param {any[]} objects
- * @returns {any[]}
  */
 export function brokenRender(name, objects) {
   const { target, json, patch } = parse(readFileSync(new URL(`broken/${name}.yaml`, FIXTURES), 'utf8'));

@@ -41,9 +41,6 @@ export const DOCKERFILE_OF = Object.fromEntries(readdirSync(DOCKER).filter((name
 /**
  * The stages of a Dockerfile, FROM images with the ARGs declared before the first FROM at their
  * defaults (as a build without --build-arg resolves them).
- *
- * @param {string} file
- * @returns {Stage[]}
  */
 export function stagesOf(file) {
   /** @type {Stage[]} */
@@ -73,9 +70,6 @@ export function stagesOf(file) {
  * platform: BuildKit runs a stage FROM --platform=$BUILDPLATFORM natively, any other for the target
  * platform, under emulation when that is the nodes'. native-image compiles for the platform it runs
  * on, so the native build stage must not.
- *
- * @param {string} file
- * @returns {string[]}
  */
 export function checkDockerfile(file) {
   const stages = stagesOf(file);
@@ -215,9 +209,6 @@ export function checkImageContents(files, { postgresOnly = false } = {}) {
  * A jar's entry names, read in-process from its central directory as `jar --list` reads them (PKWARE's
  * APPNOTE.TXT 4.3.12 and 4.3.16: the end record's entry count at 10 and directory offset at 16; each header's
  * name length at 28, extra at 30, comment at 32, name at 46): an image has 170 jars, and a JVM per jar took 30 s.
- *
- * @param {string} file
- * @returns {string[]}
  */
 function zipEntries(file) {
   const zip = readFileSync(file);

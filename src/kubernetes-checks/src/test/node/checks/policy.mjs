@@ -61,7 +61,6 @@ export function pods(objects) {
 /** @param {any} spec a pod spec @returns {any[]} init containers (sidecars too) and containers */
 export const containersOf = (spec) => [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
 
-/** @param {Record<string, string>} selector @param {Record<string, string>} labels */
 const selects = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels[key] === value);
 
 /** A LabelSelector: matchLabels and matchExpressions. @param {any} selector @param {Record<string, string>} labels */
@@ -103,8 +102,6 @@ export function checkLabels(objects) {
  * GetPodQOS), so that the scheduler places them only where that much is free and a busy node cannot
  * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), their datasource
  * from the environment and a Secret, and keep the starvation readiness check off.
- *
- * @param {any[]} objects
  */
 export function checkGuaranteed(objects) {
   const measured = (/** @type {any} */ p) => p.owner.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(p.owner.metadata?.name);
@@ -162,8 +159,6 @@ export function checkProbes(objects) {
 /**
  * Selectors select: a workload's its own template, a Service's and a NetworkPolicy's some pod (and a
  * named targetPort a port of it), a ServiceMonitor's some Service and a port it has.
- *
- * @param {any[]} objects
  */
 export function checkSelectors(objects) {
   const all = pods(objects);
@@ -282,8 +277,6 @@ const SELINUX_TYPES = ['', 'container_t', 'container_init_t', 'container_kvm_t',
  * (https://kubernetes.io/docs/concepts/security/pod-security-standards/); and the lab's stricter own:
  * a read-only root file system with a writable emptyDir at /tmp for every main container (the
  * starter's curl writes nothing), no added capability, the RuntimeDefault seccomp profile.
- *
- * @param {any[]} objects
  */
 export function checkSecurity(objects) {
   const violations = [];
@@ -349,8 +342,6 @@ export function checkNamespaceEnforcesRestricted(objects) {
  * from its template, and the API server refuses one without an access mode or a storage request
  * (kubernetes pkg/apis/core/validation/validation.go, ValidatePersistentVolumeClaimSpec), so the pod
  * never starts.
- *
- * @param {any[]} objects
  */
 export function checkClaims(objects) {
   return objects.filter((o) => o.kind === 'StatefulSet').flatMap((o) => (o.spec?.volumeClaimTemplates ?? []).flatMap((/** @type {any} */ claim) => {

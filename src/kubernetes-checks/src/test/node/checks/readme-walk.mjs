@@ -80,7 +80,6 @@ export function walkOf(markdown) {
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
  */
 
-/** @param {string[]} w @param {string} flag */
 const option = (w, flag) => (w.includes(flag) ? w[w.indexOf(flag) + 1] : undefined);
 /** @param {string} value e.g. kubernetes/overlays/jdk21/ */
 const kustomizationOf = (value) => value.replace(/^kubernetes\//, '').replace(/\/$/, '');
@@ -100,9 +99,6 @@ export async function applyChecks(objects, available, serverSide) {
 /**
  * `kubectl apply -k` of a kustomization a ```yaml block of the README wrote, beside a clone of this
  * repository, rendered by the real kubectl: what it asks (a StorageClass, runbook links) it gets.
- *
- * @param {WalkState} state
- * @param {string} dir
  */
 async function applyOwn(state, dir) {
   const root = mkdtempSync(join(tmpdir(), 'starvation-lab-own-'));
@@ -128,14 +124,12 @@ async function applyOwn(state, dir) {
   ];
 }
 
-/** @param {WalkState} state @param {string} kind @param {string} name @param {string} [from] */
 function needObject(state, kind, name, from) {
   const renders = from ? [from] : ['base', ...K6_KUSTOMIZATIONS];
   return renders.some((k) => state.renders(k).some((o) => o.kind.toLowerCase() === kind.toLowerCase() && o.metadata?.name === name))
     ? [] : [`no ${kind} ${name} in the renders of ${renders.join(', ')}`];
 }
 
-/** @param {WalkState} state @param {string[]} images */
 const needBuilt = (state, images) => images.filter((i) => !state.images.has(i)).map((i) => `image ${i} is built by no docker build above`);
 
 /** @type {Recognizer[]} */
@@ -356,7 +350,6 @@ function labObjectCommand(w, state) {
   }
 }
 
-/** @param {string[]} w @param {WalkState} state @returns {string[]} */
 function helmInstall(w, state) {
   const [, , release, chart] = w;
   const violations = [];
@@ -432,8 +425,6 @@ export async function walk(markdown, options, log = () => {}) {
  * -k`; images built here, which run only on nodes of the builder's CPU architecture, with no word on
  * --platform; a claim that names no StorageClass, which binds only with a default one, and no
  * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
- *
- * @param {WalkState} state
  */
 function leftBehind(state) {
   const unnamed = state.applied && state.renders(state.applied)
