@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
-import { brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
+import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
 import { applyChecks } from './checks/readme-walk.mjs';
@@ -123,7 +123,7 @@ describe('broken fixtures fail', () => {
   });
 
   test('schemas: a misspelled field the models alone accept, a TestRun field the operator has not, a wrong type, an unknown kind', async () => {
-    assert.match((await schemaProblems(brokenFixture('deployment-unknown-field'))).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
+    assert.match((await schemaProblems(brokenRender('deployment-unknown-field'))).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
     assert.match((await schemaProblems(fixture('testrun-unknown-field.yaml'))).join('\n'), /TestRun .*unknown field \.spec\.runner\.serviceAccount/);
     const typed = fixture('lab-good.yaml');
     find(typed, 'Deployment', 'lab-pinned').spec.replicas = 'one';
@@ -150,7 +150,7 @@ describe('broken fixtures fail', () => {
   ];
   for (const [name, message] of cases) {
     test(`broken/${name}.yaml`, () => {
-      const objects = brokenFixture(name);
+      const objects = brokenRender(name);
       assert.match([...checkPolicy(objects), ...checkCollector(objects)].join('\n'), message);
     });
   }

@@ -7,12 +7,11 @@ import { describe } from './render.mjs';
 
 /** Metrics a scrape may lack, and why. Keep it minimal: every other name must be in the scrape. */
 export const MAY_BE_ABSENT = /** @type {Record<string, string>} */ ({
-  // Micrometer's virtual-thread binder registers the scheduler gauges on JDK 24+ only.
+  // Micrometer's virtual-thread binder registers the scheduler gauges on JDK 24+ only
   jvm_threads_virtual_live_threads: 'registered on JDK 24+ only',
   jvm_threads_virtual_parallelism: 'registered on JDK 24+ only',
   jvm_threads_virtual_pool_size_threads: 'registered on JDK 24+ only',
-  // One series per JFR pinning reason, created by the first pinned episode.
-  lab_pinning_events_total: 'created by the first pinned episode',
+  lab_pinning_events_total: 'one series per JFR pinning reason, created by the first pinned episode',
 });
 /** Labels Prometheus attaches to every target of the ServiceMonitor, not the service. */
 const TARGET_LABELS = new Set(['namespace', 'service', 'pod', 'container', 'endpoint', 'job', 'instance']);

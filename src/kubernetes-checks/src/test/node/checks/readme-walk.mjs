@@ -374,11 +374,10 @@ function helmInstall(w, state) {
     }
     // the chart renders its own Namespace unless namespace.create is false
     const chartCreates = sets['namespace.create'] !== 'false';
-    if (chartCreates && w.includes('--create-namespace')) {
-      violations.push(`${chart}: the chart creates its namespace (namespace.create) and --create-namespace creates it too: Helm refuses `
-        + '("exists and cannot be imported into the current release")');
+    if (chartCreates === w.includes('--create-namespace')) {
+      violations.push(chartCreates ? `${chart}: the chart creates its namespace (namespace.create) and --create-namespace creates it too: Helm refuses `
+        + '("exists and cannot be imported into the current release")' : `${chart}: nothing creates namespace ${namespace}`);
     }
-    if (!chartCreates && !w.includes('--create-namespace')) violations.push(`${chart}: nothing creates namespace ${namespace}`);
     return violations;
   }
   const selected = state.renders('base').filter((o) => ['ServiceMonitor', 'PrometheusRule'].includes(o.kind)).map((o) => o.metadata.labels?.release);
