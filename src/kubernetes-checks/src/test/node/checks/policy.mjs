@@ -9,6 +9,14 @@ const HEALTH_PATHS = { startupProbe: '/q/health/started', livenessProbe: '/q/hea
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass',
   'PriorityClass']);
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+/** What a measured container's environment must hold: [variable, whether its entry holds, why not]. */
+const MEASURED_ENV = /** @type {[string, (e: any) => boolean, string][]} */ ([
+  ['QUARKUS_DATASOURCE_JDBC_URL', (e) => Boolean(e?.value?.startsWith('jdbc:postgresql://')), 'must point at PostgreSQL'],
+  ['QUARKUS_DATASOURCE_USERNAME', (e) => Boolean(e?.valueFrom?.secretKeyRef), 'must come from a Secret'],
+  ['QUARKUS_DATASOURCE_PASSWORD', (e) => Boolean(e?.valueFrom?.secretKeyRef), 'must come from a Secret'],
+  ['LAB_EMBEDDED_POSTGRES_ENABLED', (e) => e?.value === 'false', 'must be "false" (no database inside the pod)'],
+  ['LAB_STARVATION_READINESS_ENABLED', (e) => String(e?.value ?? 'false') === 'false', 'would take the measured pod out of its Service mid-test'],
+]);
 
 /** Kubernetes quantities in base units ("4" and "4000m" are 4; "1Gi" is 1073741824). @param {unknown} quantity */
 export function parseQuantity(quantity) {
@@ -120,19 +128,7 @@ export function checkGuaranteed(objects) {
     }
     if (!measured(pod)) return violations;
     if (parseQuantity(limits.cpu) !== 4) violations.push(`${at}: cpu limit is ${limits.cpu}, not 4 (the carriers are the CPU limit)`);
-    if (!env.get('QUARKUS_DATASOURCE_JDBC_URL')?.value?.startsWith('jdbc:postgresql://')) {
-      violations.push(`${at}: QUARKUS_DATASOURCE_JDBC_URL must point at PostgreSQL`);
-    }
-    for (const name of ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD']) {
-      if (!env.get(name)?.valueFrom?.secretKeyRef) violations.push(`${at}: ${name} must come from a Secret`);
-    }
-    if (env.get('LAB_EMBEDDED_POSTGRES_ENABLED')?.value !== 'false') {
-      violations.push(`${at}: LAB_EMBEDDED_POSTGRES_ENABLED must be "false" (no database inside the pod)`);
-    }
-    if (String(env.get('LAB_STARVATION_READINESS_ENABLED')?.value ?? 'false') !== 'false') {
-      violations.push(`${at}: LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service mid-test`);
-    }
-    return violations;
+    return [...violations, ...MEASURED_ENV.filter(([name, holds]) => !holds(env.get(name))).map(([name, , why]) => `${at}: ${name} ${why}`)];
   }));
 }
 
