@@ -66,6 +66,9 @@ export function pods(objects) {
   });
 }
 
+/** A pod of a measured Deployment. @param {any} pod one of pods() */
+const measured = (pod) => pod.owner.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(pod.owner.metadata?.name);
+
 /** @param {any} spec a pod spec @returns {any[]} init containers (sidecars too) and containers */
 export const containersOf = (spec) => [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
 
@@ -112,7 +115,6 @@ export function checkLabels(objects) {
  * from the environment and a Secret, and keep the starvation readiness check off.
  */
 export function checkGuaranteed(objects) {
-  const measured = (/** @type {any} */ p) => p.owner.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(p.owner.metadata?.name);
   // the starter's curl only unpauses the runner, before the load
   const load = (/** @type {any} */ p) => p.labels['app.kubernetes.io/component'] === 'load-generator' && p.role !== 'starter';
   return pods(objects).filter((p) => measured(p) || load(p)).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
@@ -134,22 +136,15 @@ export function checkGuaranteed(objects) {
 
 /** The measured pods probe the health endpoint each probe is for, on 8080, with a timeout under the period. @param {any[]} objects */
 export function checkProbes(objects) {
-  const violations = [];
-  for (const o of objects.filter((d) => d.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(d.metadata?.name))) {
-    for (const c of o.spec?.template?.spec?.containers ?? []) {
-      for (const [name, path] of Object.entries(HEALTH_PATHS)) {
-        const at = `${describe(o)} container ${c.name}`;
-        const probe = c[name];
-        const port = probe?.httpGet?.port;
-        const number = typeof port === 'number' ? port : (c.ports ?? []).find((/** @type {any} */ p) => p.name === port)?.containerPort;
-        if (!probe) violations.push(`${at}: no ${name}`);
-        else if (probe.httpGet?.path !== path) violations.push(`${at}: ${name} calls ${probe.httpGet?.path ?? '(no httpGet)'}, the service serves ${path}`);
-        else if (number !== 8080) violations.push(`${at}: ${name} port ${port} is not 8080`);
-        else if ((probe.timeoutSeconds ?? 1) > (probe.periodSeconds ?? 10)) violations.push(`${at}: ${name} timeoutSeconds exceeds periodSeconds`);
-      }
-    }
-  }
-  return violations;
+  return pods(objects).filter(measured).flatMap((pod) => pod.spec.containers.flatMap((/** @type {any} */ c) => Object.entries(HEALTH_PATHS).flatMap(([name, path]) => {
+    const at = `${pod.where} container ${c.name}: ${name}`;
+    const probe = c[name];
+    const port = probe?.httpGet?.port;
+    const number = typeof port === 'number' ? port : (c.ports ?? []).find((/** @type {any} */ p) => p.name === port)?.containerPort;
+    return !probe ? [`${pod.where} container ${c.name}: no ${name}`]
+      : probe.httpGet?.path !== path ? [`${at} calls ${probe.httpGet?.path ?? '(no httpGet)'}, the service serves ${path}`]
+        : number !== 8080 ? [`${at} port ${port} is not 8080`] : (probe.timeoutSeconds ?? 1) > (probe.periodSeconds ?? 10) ? [`${at} timeoutSeconds exceeds periodSeconds`] : [];
+  })));
 }
 
 /**

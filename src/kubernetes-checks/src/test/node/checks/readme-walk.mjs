@@ -162,7 +162,7 @@ export const RECOGNIZERS = [
   {
     name: "helm install: known flags, the repository added above, a pinned chart's documented values; kube-prometheus-stack's intervals",
     matches: (w) => w[0] === 'helm' && w[1] === 'install',
-    check: (w, state) => helmInstall(w, state),
+    check: helmInstall,
   },
   {
     name: 'docker build: the build stage run here, every COPY --from=build source present, no junk or PostgreSQL in the image',
@@ -178,8 +178,7 @@ export const RECOGNIZERS = [
   },
   {
     name: 'docker tag/push, kind load, minikube image load, k3d image import: images built above',
-    matches: (w) => (w[0] === 'docker' && (w[1] === 'tag' || w[1] === 'push')) || (w[0] === 'kind' && w[1] === 'load')
-      || (w[0] === 'minikube' && w[1] === 'image' && w[2] === 'load') || (w[0] === 'k3d' && w[1] === 'image' && w[2] === 'import'),
+    matches: (w) => /^(docker (tag|push)|kind load|minikube image load|k3d image import) /.test(w.join(' ')),
     check: (w, state) => {
       if (w[1] === 'tag') {
         state.images.add(w[3]);
