@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
-import { brokenFixture, brokenRender, fixture } from './checks/fixtures.mjs';
+import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
 import { applyChecks } from './checks/readme-walk.mjs';
@@ -36,7 +36,6 @@ const OVERLAY_EXPECTATIONS = {
 /** The suite's files: every k6/*.js and k6/plan.json. */
 const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f === 'plan.json').sort();
 
-/** @param {any[]} objects */
 const schemaProblems = async (objects) => (await Promise.all(objects.map(validateObject))).flat();
 /**
  * Every rule a render keeps: the contract's objects, what the README walk's apply meets (a k6 render
@@ -49,7 +48,6 @@ const renderProblems = async (objects, kustomization, lab) => {
   return [...checkNamesAndNamespace(objects, K6_OBJECTS[kustomization] ?? LAB_OBJECTS), ...(await applyChecks(objects, k6 ? lab : [], k6)),
     ...(k6 ? [] : checkCollector(objects))];
 };
-/** @param {any[]} objects @param {string} kind @param {string} name */
 const find = (objects, kind, name) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('every render', () => {
@@ -125,7 +123,7 @@ describe('broken fixtures fail', () => {
   });
 
   test('schemas: a misspelled field the models alone accept, a TestRun field the operator has not, a wrong type, an unknown kind', async () => {
-    assert.match((await schemaProblems(brokenFixture('deployment-unknown-field'))).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
+    assert.match((await schemaProblems(brokenRender('deployment-unknown-field'))).join('\n'), /unknown field \.spec\.template\.spec\.containers\[0\]\.imagePullPolicyy/);
     assert.match((await schemaProblems(fixture('testrun-unknown-field.yaml'))).join('\n'), /TestRun .*unknown field \.spec\.runner\.serviceAccount/);
     const typed = fixture('lab-good.yaml');
     find(typed, 'Deployment', 'lab-pinned').spec.replicas = 'one';
@@ -136,13 +134,11 @@ describe('broken fixtures fail', () => {
   /** @type {[string, RegExp][]} */
   const cases = [
     ['deployment-requests-not-limits', /cpu request 2 != limit 4000m \(Guaranteed/],
-    ['deployment-image-without-tag', /image starvation-lab has no tag/],
     ['deployment-probe-wrong-path', /readinessProbe calls \/health, the service serves \/q\/health\/ready/],
     ['deployment-selector-mismatch', /Deployment starvation-lab\/lab-pinned: selector .* does not match its pod template/],
     ['deployment-missing-configmap', /refers to ConfigMap lab-experimnt, which is not in the render/],
-    ['deployment-insecure', /container lab: allowPrivilegeEscalation must be false[\s\S]*readOnlyRootFilesystem must be true/],
     ['deployment-not-restricted',
-      /hostNetwork must not be true[\s\S]*volume host is of type hostPath[\s\S]*pod runAsNonRoot false[\s\S]*adds capability SYS_ADMIN/],
+      /hostNetwork must not be true[\s\S]*volume host is of type hostPath[\s\S]*pod runAsNonRoot false[\s\S]*adds capability SYS_ADMIN[\s\S]*readOnlyRootFilesystem must be true/],
     ['deployment-wrong-namespace', /Deployment default\/lab-pinned: namespace is default, not starvation-lab/],
     ['deployment-unlabelled', /pod template: app.kubernetes.io\/part-of is not starvation-lab/],
     ['deployment-readiness-starvation', /LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service/],
@@ -154,20 +150,19 @@ describe('broken fixtures fail', () => {
   ];
   for (const [name, message] of cases) {
     test(`broken/${name}.yaml`, () => {
-      const objects = brokenFixture(name);
+      const objects = brokenRender(name);
       assert.match([...checkPolicy(objects), ...checkCollector(objects)].join('\n'), message);
     });
   }
 
   /** @type {[string, string, RegExp[]][]} */
   const renderCases = [
-    ['testrun-runner-burstable', 'k6', [/TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/]],
     ['job-k6-burstable', 'k6/job', [/Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/]],
     ['testrun-starter-unpinned', 'k6', [/starter container k6-curl: no image/]],
     ['testrun-script-misspelt', 'k6', [/ConfigMap k6-scripts has no key starvaton\.js/]],
     ['testrun-operator-pods', 'k6', [/starter: restricted: container k6-curl: runAsNonRoot must be true/,
       /initializer: restricted: container k6: allowPrivilegeEscalation must be false/, /runner: restricted: container report: allowPrivilegeEscalation must be false/,
-      /runner container report: memory request 16Mi != limit 32Mi/]],
+      /runner container report: memory request 16Mi != limit 32Mi/, /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/]],
     ['namespace-baseline', 'base', [/enforce is baseline, not restricted/]],
     ['servicemonitor-renamed', 'base', [/missing ServiceMonitor starvation-lab/]],
   ];

@@ -19,10 +19,6 @@ const KIND_OWN_GiB = 3;
  * under a client-side apply any object whose annotations, with the last-applied configuration kubectl
  * adds (the object's own JSON and a newline: k8s.io/kubectl pkg/util/apply.go GetModifiedConfiguration),
  * pass 256 KiB. Server-side apply keeps no such copy: its managedFields list field names only.
- *
- * @param {any[]} objects
- * @param {boolean} serverSide
- * @returns {string[]}
  */
 export function checkApplySizes(objects, serverSide) {
   return objects.flatMap((o) => {

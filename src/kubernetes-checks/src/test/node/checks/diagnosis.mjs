@@ -4,12 +4,12 @@
 
 export const DIAGNOSE_JAR = 'src/diagnose/target/starvation-diagnose.jar';
 
-/** What the flags must say, so that one forwarded port reaches JMX and nothing else in the cluster does. */
+/** What the flags must say, so that one forwarded port reaches JMX and nothing else in the cluster does, and why. */
 const REQUIRED = {
-  'com.sun.management.jmxremote.host': '127.0.0.1',
-  'java.rmi.server.hostname': '127.0.0.1',
-  'com.sun.management.jmxremote.authenticate': 'false',
-  'com.sun.management.jmxremote.ssl': 'false',
+  'com.sun.management.jmxremote.host': ['127.0.0.1', 'JMX would listen on every address of the pod'],
+  'java.rmi.server.hostname': ['127.0.0.1', "the stubs would name the pod's address, which a port-forward does not reach"],
+  'com.sun.management.jmxremote.authenticate': ['false', 'the client connects without'],
+  'com.sun.management.jmxremote.ssl': ['false', 'the client connects without'],
 };
 
 /**
@@ -32,12 +32,8 @@ export function checkJmxFlags(flags) {
   if (properties['com.sun.management.jmxremote.rmi.port'] !== String(port)) {
     violations.push('-Dcom.sun.management.jmxremote.rmi.port must be the same port: a port-forward forwards one');
   }
-  for (const [key, value] of Object.entries(REQUIRED)) {
-    if (properties[key] !== value) {
-      const why = { 'com.sun.management.jmxremote.host': 'JMX would listen on every address of the pod',
-        'java.rmi.server.hostname': "the stubs would name the pod's address, which a port-forward does not reach" }[key] ?? 'the client connects without';
-      violations.push(`-D${key}=${value} is missing (${why})`);
-    }
+  for (const [key, [value, why]] of Object.entries(REQUIRED)) {
+    if (properties[key] !== value) violations.push(`-D${key}=${value} is missing (${why})`);
   }
   return { port, violations };
 }

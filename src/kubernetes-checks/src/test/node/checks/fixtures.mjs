@@ -20,20 +20,11 @@ export function fixture(name) {
   return parseObjects(readFileSync(new URL(name, FIXTURES), 'utf8'));
 }
 
-/** @param {string} name @returns {any[]} lab-good.yaml with broken/<name>.yaml applied */
-export function brokenFixture(name) {
-  return brokenRender(name, fixture('lab-good.yaml'));
-}
-
 /**
- * `objects` with the patch of broken/<name>.yaml applied to its target; with `json: <key>` to the
- * JSON document a ConfigMap holds under that key (the dashboard).
- *
- * @param {string} name
- * @param {any[]} objects
- * @returns {any[]}
+ * `objects` (lab-good.yaml unless given) with the patch of broken/<name>.yaml applied to its target; with
+ * `json: <key>` to the JSON document a ConfigMap holds under that key (the dashboard).
  */
-export function brokenRender(name, objects) {
+export function brokenRender(name, objects = fixture('lab-good.yaml')) {
   const { target, json, patch } = parse(readFileSync(new URL(`broken/${name}.yaml`, FIXTURES), 'utf8'));
   const copy = structuredClone(objects);
   const index = copy.findIndex((o) => o.kind === target.kind && o.metadata?.name === target.name);

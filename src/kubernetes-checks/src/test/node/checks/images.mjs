@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { LAB_DEPLOYMENTS, parseQuantity } from './policy.mjs';
+import { LAB_DEPLOYMENTS, parseQuantity, unpinned } from './policy.mjs';
 import { describe, missing, REPO } from './render.mjs';
 
 /**
@@ -41,9 +41,6 @@ export const DOCKERFILE_OF = Object.fromEntries(readdirSync(DOCKER).filter((name
 /**
  * The stages of a Dockerfile, FROM images with the ARGs declared before the first FROM at their
  * defaults (as a build without --build-arg resolves them).
- *
- * @param {string} file
- * @returns {Stage[]}
  */
 export function stagesOf(file) {
   /** @type {Stage[]} */
@@ -68,31 +65,18 @@ export function stagesOf(file) {
   return stages;
 }
 
-/** The JVM flags of the last exec-form ENTRYPOINT (between java and -jar). @param {string} file @returns {string[]} */
-export function entrypointFlags(file) {
-  const entrypoint = readFileSync(file, 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => /^ENTRYPOINT\s+\[/i.test(l)).at(-1);
-  const words = entrypoint ? JSON.parse(entrypoint.replace(/^ENTRYPOINT\s+/i, '')) : [];
-  return words.slice(1, words.includes('-jar') ? words.indexOf('-jar') : undefined);
-}
-
 /**
  * Tagged base images, a runtime that is not root, and a Maven build stage on the builder's own
  * platform: BuildKit runs a stage FROM --platform=$BUILDPLATFORM natively, any other for the target
  * platform, under emulation when that is the nodes'. native-image compiles for the platform it runs
  * on, so the native build stage must not.
- *
- * @param {string} file
- * @returns {string[]}
  */
 export function checkDockerfile(file) {
   const stages = stagesOf(file);
   const aliases = new Set(stages.map((s) => s.alias));
   const user = stages.at(-1)?.steps.filter((s) => s.instruction === 'USER').at(-1)?.args[0]?.split(':')[0];
   return [
-    ...stages.filter((s) => !aliases.has(s.from) && !s.from.includes('@sha256:')).flatMap((s) => {
-      const tag = /:([^/:]*)$/.exec(s.from)?.[1];
-      return !tag ? [`${file}: FROM ${s.from} has no tag`] : tag === 'latest' ? [`${file}: FROM ${s.from} uses latest`] : [];
-    }),
+    ...stages.filter((s) => !aliases.has(s.from)).flatMap((s) => unpinned(s.from).map((why) => `${file}: FROM ${s.from} ${why}`)),
     ...(!user || user === 'root' || user === '0' ? [`${file}: the runtime stage must switch to a non-root USER`] : []),
     ...stages.filter((s) => s.alias === 'build').flatMap((s) => {
       const native = s.steps.some((step) => step.instruction === 'RUN' && step.args.some((a) => /^-P(.*,)?native(,|$)/.test(a)));
@@ -225,9 +209,6 @@ export function checkImageContents(files, { postgresOnly = false } = {}) {
  * A jar's entry names, read in-process from its central directory as `jar --list` reads them (PKWARE's
  * APPNOTE.TXT 4.3.12 and 4.3.16: the end record's entry count at 10 and directory offset at 16; each header's
  * name length at 28, extra at 30, comment at 32, name at 46): an image has 170 jars, and a JVM per jar took 30 s.
- *
- * @param {string} file
- * @returns {string[]}
  */
 function zipEntries(file) {
   const zip = readFileSync(file);
@@ -267,7 +248,10 @@ export function checkCollector(objects, dockerfileOf = (image) => DOCKERFILE_OF[
     const dockerfile = dockerfileOf(c.image);
     if (!dockerfile) return [`${at}: image ${c.image} is built by no Dockerfile the check knows`];
     const toolOptions = String((c.env ?? []).find((/** @type {any} */ e) => e.name === 'JAVA_TOOL_OPTIONS')?.value ?? '').split(/\s+/);
-    const named = [...new Set([...toolOptions, ...entrypointFlags(dockerfile)].map((f) => /^-XX:\+Use(G1|Serial|Parallel|Z|Shenandoah|Epsilon)GC$/.exec(f)?.[1])
+    // the JVM flags of the final stage's last exec-form ENTRYPOINT, between java and -jar
+    const entrypoint = stagesOf(dockerfile).at(-1)?.steps.filter((s) => s.instruction === 'ENTRYPOINT' && s.args[0]?.startsWith('[')).at(-1);
+    const words = JSON.parse(entrypoint?.args.join(' ') ?? '[]');
+    const named = [...new Set([...toolOptions, ...words.slice(1, words.includes('-jar') ? words.indexOf('-jar') : undefined)].map((f) => /^-XX:\+Use(G1|Serial|Parallel|Z|Shenandoah|Epsilon)GC$/.exec(f)?.[1])
       .filter(Boolean).map((gc) => (gc === 'Z' ? 'ZGC' : String(gc))))];
     if (named.length > 1) return [`${at}: ${named.join(' and ')} named together (JAVA_TOOL_OPTIONS and ${dockerfile}'s ENTRYPOINT): the JVM refuses to start`];
     const { cpu, memory } = c.resources?.limits ?? {};

@@ -7,12 +7,11 @@ import { describe } from './render.mjs';
 
 /** Metrics a scrape may lack, and why. Keep it minimal: every other name must be in the scrape. */
 export const MAY_BE_ABSENT = /** @type {Record<string, string>} */ ({
-  // Micrometer's virtual-thread binder registers the scheduler gauges on JDK 24+ only.
+  // Micrometer's virtual-thread binder registers the scheduler gauges on JDK 24+ only
   jvm_threads_virtual_live_threads: 'registered on JDK 24+ only',
   jvm_threads_virtual_parallelism: 'registered on JDK 24+ only',
   jvm_threads_virtual_pool_size_threads: 'registered on JDK 24+ only',
-  // One series per JFR pinning reason, created by the first pinned episode.
-  lab_pinning_events_total: 'created by the first pinned episode',
+  lab_pinning_events_total: 'one series per JFR pinning reason, created by the first pinned episode',
 });
 /** Labels Prometheus attaches to every target of the ServiceMonitor, not the service. */
 const TARGET_LABELS = new Set(['namespace', 'service', 'pod', 'container', 'endpoint', 'job', 'instance']);
@@ -61,7 +60,7 @@ export function expressionsOf(objects) {
  * @param {string} expr
  * @returns {{ selectors: { name: string, labels: string[] }[], groupings: { labels: string[], names: string[] }[], errors: string[] }}
  */
-export function analyse(expr) {
+function analyse(expr) {
   const result = { selectors: /** @type {{ name: string, labels: string[] }[]} */ ([]), groupings: /** @type {{ labels: string[], names: string[] }[]} */ ([]),
     errors: /** @type {string[]} */ ([]) };
   const text = (/** @type {any} */ node) => expr.slice(node.from, node.to);
@@ -100,19 +99,17 @@ export function analyse(expr) {
 /**
  * @param {{ source: string, expr: string }[]} expressions
  * @param {Map<string, Set<string>>} scrape
- * @returns {{ problems: string[], names: Set<string>, absentAllowed: Set<string> }}
+ * @returns {{ problems: string[], absentAllowed: Set<string> }}
  */
 export function checkMetricNames(expressions, scrape) {
   /** @type {Map<string, Set<string>>} */
   const unknown = new Map();
   const problems = [];
-  const names = new Set();
   const absentAllowed = new Set();
   for (const { source, expr } of expressions) {
     const { selectors, groupings, errors } = analyse(expr);
     problems.push(...errors.map((error) => `${source}: ${error}`));
     for (const { name, labels } of selectors) {
-      names.add(name);
       const known = scrape.get(name);
       if (!known && Object.hasOwn(MAY_BE_ABSENT, name)) absentAllowed.add(name);
       else if (!known) (unknown.get(name) ?? unknown.set(name, new Set()).get(name))?.add(source);
@@ -128,5 +125,5 @@ export function checkMetricNames(expressions, scrape) {
     }
   }
   const unknowns = [...unknown].map(([name, sources]) => `unknown metric ${name} (used by ${[...sources].join('; ')})`);
-  return { problems: [...unknowns, ...problems], names, absentAllowed };
+  return { problems: [...unknowns, ...problems], absentAllowed };
 }

@@ -144,10 +144,6 @@ export function dashboards(objects) {
 /**
  * Well-formed for the sidecar: unique ids, every panel on the 24-column grid without overlap, on the
  * $datasource and $namespace variables; and every **bold** name of the README is a panel.
- *
- * @param {any} dashboard
- * @param {string} readme
- * @returns {string[]}
  */
 export function checkDashboard(dashboard, readme) {
   const panels = dashboard.panels ?? [];

@@ -9,6 +9,14 @@ const HEALTH_PATHS = { startupProbe: '/q/health/started', livenessProbe: '/q/hea
 const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass',
   'PriorityClass']);
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+/** What a measured container's environment must hold: [variable, whether its entry holds, why not]. */
+const MEASURED_ENV = /** @type {[string, (e: any) => boolean, string][]} */ ([
+  ['QUARKUS_DATASOURCE_JDBC_URL', (e) => Boolean(e?.value?.startsWith('jdbc:postgresql://')), 'must point at PostgreSQL'],
+  ['QUARKUS_DATASOURCE_USERNAME', (e) => Boolean(e?.valueFrom?.secretKeyRef), 'must come from a Secret'],
+  ['QUARKUS_DATASOURCE_PASSWORD', (e) => Boolean(e?.valueFrom?.secretKeyRef), 'must come from a Secret'],
+  ['LAB_EMBEDDED_POSTGRES_ENABLED', (e) => e?.value === 'false', 'must be "false" (no database inside the pod)'],
+  ['LAB_STARVATION_READINESS_ENABLED', (e) => String(e?.value ?? 'false') === 'false', 'would take the measured pod out of its Service mid-test'],
+]);
 
 /** Kubernetes quantities in base units ("4" and "4000m" are 4; "1Gi" is 1073741824). @param {unknown} quantity */
 export function parseQuantity(quantity) {
@@ -58,10 +66,12 @@ export function pods(objects) {
   });
 }
 
+/** A pod of a measured Deployment. @param {any} pod one of pods() */
+const measured = (pod) => pod.owner.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(pod.owner.metadata?.name);
+
 /** @param {any} spec a pod spec @returns {any[]} init containers (sidecars too) and containers */
 export const containersOf = (spec) => [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
 
-/** @param {Record<string, string>} selector @param {Record<string, string>} labels */
 const selects = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels[key] === value);
 
 /** A LabelSelector: matchLabels and matchExpressions. @param {any} selector @param {Record<string, string>} labels */
@@ -103,11 +113,8 @@ export function checkLabels(objects) {
  * GetPodQOS), so that the scheduler places them only where that much is free and a busy node cannot
  * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), their datasource
  * from the environment and a Secret, and keep the starvation readiness check off.
- *
- * @param {any[]} objects
  */
 export function checkGuaranteed(objects) {
-  const measured = (/** @type {any} */ p) => p.owner.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(p.owner.metadata?.name);
   // the starter's curl only unpauses the runner, before the load
   const load = (/** @type {any} */ p) => p.labels['app.kubernetes.io/component'] === 'load-generator' && p.role !== 'starter';
   return pods(objects).filter((p) => measured(p) || load(p)).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
@@ -123,47 +130,26 @@ export function checkGuaranteed(objects) {
     }
     if (!measured(pod)) return violations;
     if (parseQuantity(limits.cpu) !== 4) violations.push(`${at}: cpu limit is ${limits.cpu}, not 4 (the carriers are the CPU limit)`);
-    if (!env.get('QUARKUS_DATASOURCE_JDBC_URL')?.value?.startsWith('jdbc:postgresql://')) {
-      violations.push(`${at}: QUARKUS_DATASOURCE_JDBC_URL must point at PostgreSQL`);
-    }
-    for (const name of ['QUARKUS_DATASOURCE_USERNAME', 'QUARKUS_DATASOURCE_PASSWORD']) {
-      if (!env.get(name)?.valueFrom?.secretKeyRef) violations.push(`${at}: ${name} must come from a Secret`);
-    }
-    if (env.get('LAB_EMBEDDED_POSTGRES_ENABLED')?.value !== 'false') {
-      violations.push(`${at}: LAB_EMBEDDED_POSTGRES_ENABLED must be "false" (no database inside the pod)`);
-    }
-    if (String(env.get('LAB_STARVATION_READINESS_ENABLED')?.value ?? 'false') !== 'false') {
-      violations.push(`${at}: LAB_STARVATION_READINESS_ENABLED would take the measured pod out of its Service mid-test`);
-    }
-    return violations;
+    return [...violations, ...MEASURED_ENV.filter(([name, holds]) => !holds(env.get(name))).map(([name, , why]) => `${at}: ${name} ${why}`)];
   }));
 }
 
 /** The measured pods probe the health endpoint each probe is for, on 8080, with a timeout under the period. @param {any[]} objects */
 export function checkProbes(objects) {
-  const violations = [];
-  for (const o of objects.filter((d) => d.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(d.metadata?.name))) {
-    for (const c of o.spec?.template?.spec?.containers ?? []) {
-      for (const [name, path] of Object.entries(HEALTH_PATHS)) {
-        const at = `${describe(o)} container ${c.name}`;
-        const probe = c[name];
-        const port = probe?.httpGet?.port;
-        const number = typeof port === 'number' ? port : (c.ports ?? []).find((/** @type {any} */ p) => p.name === port)?.containerPort;
-        if (!probe) violations.push(`${at}: no ${name}`);
-        else if (probe.httpGet?.path !== path) violations.push(`${at}: ${name} calls ${probe.httpGet?.path ?? '(no httpGet)'}, the service serves ${path}`);
-        else if (number !== 8080) violations.push(`${at}: ${name} port ${port} is not 8080`);
-        else if ((probe.timeoutSeconds ?? 1) > (probe.periodSeconds ?? 10)) violations.push(`${at}: ${name} timeoutSeconds exceeds periodSeconds`);
-      }
-    }
-  }
-  return violations;
+  return pods(objects).filter(measured).flatMap((pod) => pod.spec.containers.flatMap((/** @type {any} */ c) => Object.entries(HEALTH_PATHS).flatMap(([name, path]) => {
+    const at = `${pod.where} container ${c.name}: ${name}`;
+    const probe = c[name];
+    const port = probe?.httpGet?.port;
+    const number = typeof port === 'number' ? port : (c.ports ?? []).find((/** @type {any} */ p) => p.name === port)?.containerPort;
+    return !probe ? [`${pod.where} container ${c.name}: no ${name}`]
+      : probe.httpGet?.path !== path ? [`${at} calls ${probe.httpGet?.path ?? '(no httpGet)'}, the service serves ${path}`]
+        : number !== 8080 ? [`${at} port ${port} is not 8080`] : (probe.timeoutSeconds ?? 1) > (probe.periodSeconds ?? 10) ? [`${at} timeoutSeconds exceeds periodSeconds`] : [];
+  })));
 }
 
 /**
  * Selectors select: a workload's its own template, a Service's and a NetworkPolicy's some pod (and a
  * named targetPort a port of it), a ServiceMonitor's some Service and a port it has.
- *
- * @param {any[]} objects
  */
 export function checkSelectors(objects) {
   const all = pods(objects);
@@ -258,15 +244,16 @@ export function checkReferences(objects, available = []) {
   return violations;
 }
 
-/** Every image names a tag (or a digest), never `latest`; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
+/** Why an image reference (a pod's or a Dockerfile's FROM) is not pinned: it needs a tag or a digest, never `latest`. @param {string} ref */
+export function unpinned(ref) {
+  const tag = ref.includes('@sha256:') ? 'a digest' : /:([^/:]*)$/.exec(ref)?.[1];
+  return !tag ? ['has no tag'] : tag === 'latest' ? ['uses latest'] : [];
+}
+
+/** Every image is pinned; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
 export function checkImages(objects) {
-  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
-    const ref = String(c.image ?? '');
-    const at = `${pod.where} container ${c.name}`;
-    if (ref.includes('@sha256:') || (pod.role === 'initializer' && c.image === undefined)) return [];
-    const tag = /:([^/:]*)$/.exec(ref)?.[1] ?? '';
-    return !ref ? [`${at}: no image`] : !tag ? [`${at}: image ${ref} has no tag`] : tag === 'latest' ? [`${at}: image ${ref} uses latest`] : [];
-  }));
+  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => (pod.role === 'initializer' && c.image === undefined ? []
+    : c.image ? unpinned(c.image).map((why) => `${pod.where} container ${c.name}: image ${c.image} ${why}`) : [`${pod.where} container ${c.name}: no image`])));
 }
 
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
@@ -281,8 +268,6 @@ const SELINUX_TYPES = ['', 'container_t', 'container_init_t', 'container_kvm_t',
  * (https://kubernetes.io/docs/concepts/security/pod-security-standards/); and the lab's stricter own:
  * a read-only root file system with a writable emptyDir at /tmp for every main container (the
  * starter's curl writes nothing), no added capability, the RuntimeDefault seccomp profile.
- *
- * @param {any[]} objects
  */
 export function checkSecurity(objects) {
   const violations = [];
@@ -348,8 +333,6 @@ export function checkNamespaceEnforcesRestricted(objects) {
  * from its template, and the API server refuses one without an access mode or a storage request
  * (kubernetes pkg/apis/core/validation/validation.go, ValidatePersistentVolumeClaimSpec), so the pod
  * never starts.
- *
- * @param {any[]} objects
  */
 export function checkClaims(objects) {
   return objects.filter((o) => o.kind === 'StatefulSet').flatMap((o) => (o.spec?.volumeClaimTemplates ?? []).flatMap((/** @type {any} */ claim) => {

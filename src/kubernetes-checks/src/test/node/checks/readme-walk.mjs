@@ -80,12 +80,9 @@ export function walkOf(markdown) {
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
  */
 
-/** @param {string[]} w @param {string} flag */
 const option = (w, flag) => (w.includes(flag) ? w[w.indexOf(flag) + 1] : undefined);
 /** @param {string} value e.g. kubernetes/overlays/jdk21/ */
 const kustomizationOf = (value) => value.replace(/^kubernetes\//, '').replace(/\/$/, '');
-/** @param {string} text */
-const kubectlFrom = (text) => /^kubectl -n starvation-lab /.test(text);
 
 /**
  * An apply as `kubectl apply` with strict validation, the namespace's admission, the controllers and
@@ -102,9 +99,6 @@ export async function applyChecks(objects, available, serverSide) {
 /**
  * `kubectl apply -k` of a kustomization a ```yaml block of the README wrote, beside a clone of this
  * repository, rendered by the real kubectl: what it asks (a StorageClass, runbook links) it gets.
- *
- * @param {WalkState} state
- * @param {string} dir
  */
 async function applyOwn(state, dir) {
   const root = mkdtempSync(join(tmpdir(), 'starvation-lab-own-'));
@@ -130,25 +124,13 @@ async function applyOwn(state, dir) {
   ];
 }
 
-/** @param {WalkState} state @param {string} kind @param {string} name @param {string} [from] */
 function needObject(state, kind, name, from) {
   const renders = from ? [from] : ['base', ...K6_KUSTOMIZATIONS];
   return renders.some((k) => state.renders(k).some((o) => o.kind.toLowerCase() === kind.toLowerCase() && o.metadata?.name === name))
     ? [] : [`no ${kind} ${name} in the renders of ${renders.join(', ')}`];
 }
 
-/** @param {WalkState} state @param {string[]} images */
 const needBuilt = (state, images) => images.filter((i) => !state.images.has(i)).map((i) => `image ${i} is built by no docker build above`);
-
-/** @param {Record<string, string>} env the environment k6's init code sees @returns {string[]} */
-function k6Accepts(env) {
-  try {
-    buildLayout(env, PLAN);
-    return [];
-  } catch (error) {
-    return [`k6's init code refuses the options: ${/** @type {Error} */ (error).message}`];
-  }
-}
 
 /** @type {Recognizer[]} */
 export const RECOGNIZERS = [
@@ -180,7 +162,7 @@ export const RECOGNIZERS = [
   {
     name: "helm install: known flags, the repository added above, a pinned chart's documented values; kube-prometheus-stack's intervals",
     matches: (w) => w[0] === 'helm' && w[1] === 'install',
-    check: (w, state) => helmInstall(w, state),
+    check: helmInstall,
   },
   {
     name: 'docker build: the build stage run here, every COPY --from=build source present, no junk or PostgreSQL in the image',
@@ -196,8 +178,7 @@ export const RECOGNIZERS = [
   },
   {
     name: 'docker tag/push, kind load, minikube image load, k3d image import: images built above',
-    matches: (w) => (w[0] === 'docker' && (w[1] === 'tag' || w[1] === 'push')) || (w[0] === 'kind' && w[1] === 'load')
-      || (w[0] === 'minikube' && w[1] === 'image' && w[2] === 'load') || (w[0] === 'k3d' && w[1] === 'image' && w[2] === 'import'),
+    matches: (w) => /^(docker (tag|push)|kind load|minikube image load|k3d image import) /.test(w.join(' ')),
     check: (w, state) => {
       if (w[1] === 'tag') {
         state.images.add(w[3]);
@@ -238,14 +219,9 @@ export const RECOGNIZERS = [
     },
   },
   {
-    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / set env / patch: the object, container, mount or port is there',
-    matches: (w) => kubectlFrom(w.join(' ')),
-    check: (w, state) => labObjectCommand(w.slice(3), state),
-  },
-  {
-    name: 'POD=$(kubectl ... get pods -l job-name=<job>): the Job is in the render',
-    matches: (w) => w[0] === 'POD=$' && kubectlFrom(w.slice(2).join(' ')),
-    check: (w, state) => needObject(state, 'Job', (option(w, '-l') ?? '').replace(/^job-name=/, ''), 'k6/job'),
+    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / set env / patch, alone or in POD=$(...): the object, container, mount or port is there',
+    matches: (w) => /^(POD=\$ \( )?kubectl -n starvation-lab /.test(w.join(' ')),
+    check: (w, state) => labObjectCommand(w.slice(w.indexOf('kubectl') + 3), state),
   },
   {
     name: 'kubectl -n monitoring ...: an object of the kube-prometheus-stack release installed above',
@@ -261,17 +237,6 @@ export const RECOGNIZERS = [
     name: 'kubectl delete namespace: the lab namespace',
     matches: (w) => w[0] === 'kubectl' && w[1] === 'delete' && w[2] === 'namespace',
     check: (w, state) => needObject(state, 'Namespace', w[3], 'base'),
-  },
-  {
-    name: "k6 run: the script is in k6/, every -e key is a knob of k6/README.md's table, and k6's init code (k6/lib-layout.js) accepts them",
-    matches: (w) => w[0] === 'k6' && w[1] === 'run',
-    check: (w) => {
-      const knobs = new Set([...readFileSync(join(REPO, 'k6', 'README.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
-      const env = Object.fromEntries(w.flatMap((x, i) => (w[i - 1] === '-e' ? [[x.split('=')[0], x.slice(x.indexOf('=') + 1)]] : [])));
-      const script = w.at(-1) ?? '';
-      return [...Object.keys(env).filter((key) => !knobs.has(key)).map((key) => `-e ${key}: not a knob of k6/README.md's table`),
-        ...(/^k6\/[a-z-]+\.js$/.test(script) && existsSync(join(REPO, script)) ? k6Accepts(env) : [`${script}: no such k6 script`])];
-    },
   },
   {
     name: 'java -jar src/diagnose/target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above (DiagnoseLabIT runs it)',
@@ -294,6 +259,9 @@ export const RECOGNIZERS = [
     },
   },
 ];
+
+/** The render each kind `kubectl get` or `delete` names comes from. */
+const RENDER_OF = /** @type {Record<string, string>} */ ({ testrun: 'k6', job: 'k6/job', statefulset: 'base' });
 
 /**
  * @param {string[]} w after `kubectl -n starvation-lab`
@@ -319,9 +287,9 @@ function labObjectCommand(w, state) {
     case 'rollout':
       return needObject(state, kind, name, 'base');
     case 'get': case 'delete':
-      if (w[1] === 'testrun') return needObject(state, 'TestRun', w[2], 'k6');
-      if (w[1] === 'job') return needObject(state, 'Job', w[2], 'k6/job');
-      if (w[1] === 'statefulset') return needObject(state, 'StatefulSet', w[2], 'base');
+      if (w[1] in RENDER_OF) return needObject(state, w[1], w[2], RENDER_OF[w[1]]);
+      // the Job controller labels its pods job-name=<Job>
+      if (w[1] === 'pods' && /^job-name=/.test(option(w, '-l') ?? '')) return needObject(state, 'Job', String(option(w, '-l')).slice(9), 'k6/job');
       // a StatefulSet names its claims <template>-<StatefulSet>-<ordinal>
       if (w[1] === 'pvc') {
         const claims = state.renders('base').filter((o) => o.kind === 'StatefulSet')
@@ -369,15 +337,18 @@ function labObjectCommand(w, state) {
       const body = JSON.parse(option(w, '-p') ?? 'null');
       const patched = option(w, '--type') === 'json' ? applyPatch(base, body) : { ...base, data: { ...base.data, ...body.data } };
       const runner = state.renders('k6').find((o) => o.kind === 'TestRun').spec.runner;
-      return k6Accepts({ ...patched.data, ...Object.fromEntries(runner.env.map((/** @type {any} */ e) => [e.name, e.value])) })
-        .map((v) => v.replace("k6's init code refuses the options", "the patched lab-experiment fails k6's init code"));
+      try {
+        buildLayout({ ...patched.data, ...Object.fromEntries(runner.env.map((/** @type {any} */ e) => [e.name, e.value])) }, PLAN);
+        return [];
+      } catch (error) {
+        return [`the patched lab-experiment fails k6's init code: ${/** @type {Error} */ (error).message}`];
+      }
     }
     default:
       return [`kubectl ${verb}: not a command the walker knows`];
   }
 }
 
-/** @param {string[]} w @param {WalkState} state @returns {string[]} */
 function helmInstall(w, state) {
   const [, , release, chart] = w;
   const violations = [];
@@ -402,11 +373,10 @@ function helmInstall(w, state) {
     }
     // the chart renders its own Namespace unless namespace.create is false
     const chartCreates = sets['namespace.create'] !== 'false';
-    if (chartCreates && w.includes('--create-namespace')) {
-      violations.push(`${chart}: the chart creates its namespace (namespace.create) and --create-namespace creates it too: Helm refuses `
-        + '("exists and cannot be imported into the current release")');
+    if (chartCreates === w.includes('--create-namespace')) {
+      violations.push(chartCreates ? `${chart}: the chart creates its namespace (namespace.create) and --create-namespace creates it too: Helm refuses `
+        + '("exists and cannot be imported into the current release")' : `${chart}: nothing creates namespace ${namespace}`);
     }
-    if (!chartCreates && !w.includes('--create-namespace')) violations.push(`${chart}: nothing creates namespace ${namespace}`);
     return violations;
   }
   const selected = state.renders('base').filter((o) => ['ServiceMonitor', 'PrometheusRule'].includes(o.kind)).map((o) => o.metadata.labels?.release);
@@ -453,8 +423,6 @@ export async function walk(markdown, options, log = () => {}) {
  * -k`; images built here, which run only on nodes of the builder's CPU architecture, with no word on
  * --platform; a claim that names no StorageClass, which binds only with a default one, and no
  * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
- *
- * @param {WalkState} state
  */
 function leftBehind(state) {
   const unnamed = state.applied && state.renders(state.applied)

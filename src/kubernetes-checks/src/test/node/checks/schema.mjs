@@ -12,14 +12,8 @@ import { describe } from './render.mjs';
 /** @param {string} pointer e.g. /spec/containers/0/image @returns {string} .spec.containers[0].image */
 const dotted = (pointer) => pointer.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
 
-/** @param {string} modulePath e.g. kubernetes-models/apps/v1 @param {string} kind @returns {Promise<any>} */
-async function loadModel(modulePath, kind) {
-  try {
-    return (await import(`${modulePath}/${kind}`))[kind] ?? null;
-  } catch {
-    return null;
-  }
-}
+/** A model class, or null. @param {string} modulePath e.g. kubernetes-models/apps/v1 @param {string} kind */
+const loadModel = (modulePath, kind) => import(`${modulePath}/${kind}`).then((module) => module[kind] ?? null, () => null);
 
 /**
  * A model's validator on a value: schema errors and unknown fields.
