@@ -12,13 +12,9 @@ import io.starvationlab.jdk.JdkFacts;
  */
 public record ServerJdk(int feature) {
 
+    /** From {@code /lab/info}'s {@code javaVersion}, a {@code Runtime.version()} text such as {@code 25.0.1+8-LTS}. */
     public static ServerJdk of(LabClient lab) {
-        return parse(lab.info().path("javaVersion").asText());
-    }
-
-    /** From a {@code Runtime.version()} text such as {@code 25.0.1+8-LTS} or {@code 21.0.13+11-Debian-1}. */
-    public static ServerJdk parse(String javaVersion) {
-        return new ServerJdk(JdkFacts.feature(javaVersion));
+        return new ServerJdk(JdkFacts.feature(lab.info().path("javaVersion").asText()));
     }
 
     /** What this JDK does with its default flags, on Linux as the lab's JVMs run. */
