@@ -59,17 +59,14 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
         return new ChildProcess(command, workingDirectory, environment, input, errorsToConsole);
     }
 
-    /** Adds these variables to the inherited environment. */
     public ChildProcess withEnvironment(Map<String, String> variables) {
         return new ChildProcess(command, directory, variables, input, errorsToConsole);
     }
 
-    /** Standard input read from this file. */
     public ChildProcess withInput(Path file) {
         return new ChildProcess(command, directory, environment, file, errorsToConsole);
     }
 
-    /** Standard error to this JVM's, so that the output is standard output alone. */
     public ChildProcess withErrorsToConsole() {
         return new ChildProcess(command, directory, environment, input, true);
     }

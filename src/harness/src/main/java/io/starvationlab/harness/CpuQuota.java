@@ -145,7 +145,6 @@ public final class CpuQuota implements AutoCloseable {
         return new Throttling(stat.getOrDefault("nr_periods", 0L), stat.getOrDefault("nr_throttled", 0L), millis);
     }
 
-    /** Pids in the group now. */
     public List<Long> pids() {
         return pids(group);
     }

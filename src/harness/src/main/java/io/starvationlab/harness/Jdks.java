@@ -87,7 +87,6 @@ public final class Jdks {
         return new Jdks(found, List.copyOf(skipped));
     }
 
-    /** The JDK of this feature version, if one was found. */
     public Optional<Jdk> byFeature(int feature) {
         return Optional.ofNullable(byFeature.get(feature));
     }
@@ -102,7 +101,6 @@ public final class Jdks {
         return skipped;
     }
 
-    /** The JVM running this code. */
     public static Jdk current() {
         Path home = Path.of(System.getProperty("java.home"));
         return new Jdk(home, home.resolve("bin").resolve(javaName()), Runtime.version().feature(),

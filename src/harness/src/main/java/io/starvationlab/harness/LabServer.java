@@ -103,7 +103,6 @@ public final class LabServer extends ServerProcess {
         return ChildProcess.of(command(Jdks.current(), false, jvmFlags, freePort(), properties)).run(timeout);
     }
 
-    /** The JDK the service runs on. */
     public Jdks.Jdk jdk() {
         return jdk;
     }
@@ -134,7 +133,6 @@ public final class LabServer extends ServerProcess {
         return warnings;
     }
 
-    /** The CPU quota the server runs in, if it was started in one. */
     public Optional<CpuQuota> cpuQuota() {
         return Optional.ofNullable(quota);
     }

@@ -51,12 +51,10 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
         return keep(LabServer.start(Jdks.current(), List.of(), properties, Project.testLogs(), name));
     }
 
-    /** The second service on {@code jdk}. */
     public SecondServiceProcess secondService(Jdks.Jdk jdk, String name) {
         return keep(SecondServiceProcess.start(jdk, Project.testLogs(), name));
     }
 
-    /** The second service on {@code jdk} with these JVM flags. */
     public SecondServiceProcess secondService(Jdks.Jdk jdk, List<String> flags, String name) {
         return keep(SecondServiceProcess.start(jdk, flags, Project.testLogs(), name));
     }

@@ -35,9 +35,9 @@ class JdksTest {
         assertThat(Jdks.discover(HOME.toString(), List.of(), temp).byFeature(FEATURE)).contains(current);
     }
 
-    /** An explicit launcher, among empty entries, wins over the machine's JDK and the cache's of the same version. */
+    /** An explicit launcher, among empty entries, wins over the machine's JDK and the cache's of the same version; without it, the cache's is found. */
     @Test
-    void shouldPreferAnExplicitLauncherToTheMachineAndTheCache() throws IOException {
+    void shouldPreferAnExplicitLauncherToTheMachineAndTheCacheAndFindAFetchedJdkWithoutIt() throws IOException {
         Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
         Path launcher = HOME.resolve("bin/java");
 
@@ -48,7 +48,9 @@ class JdksTest {
             assertThat(jdk.home()).isEqualTo(HOME);
         });
         assertThat(jdks.byFeature(FEATURE - 1)).isEmpty();
-        assertThat(Jdks.discover("", List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher()).isEqualTo(link.resolve("bin/java"));
+        Jdk fetched = Jdks.discover("", List.of(), temp).byFeature(FEATURE).orElseThrow();
+        assertThat(fetched.launcher()).isEqualTo(link.resolve("bin/java"));
+        assertThat(fetched.version()).isEqualTo(System.getProperty("java.runtime.version"));
     }
 
     @Test
@@ -67,16 +69,6 @@ class JdksTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(broken.resolve("bin/java") + " -version failed (exit 1)")
                 .hasMessageContaining("version `GLIBC_2.38' not found");
-    }
-
-    @Test
-    void shouldFindAFetchedJdkInTheCache() throws IOException {
-        Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
-
-        Jdk jdk = Jdks.discover("", List.of(), temp).byFeature(FEATURE).orElseThrow();
-
-        assertThat(jdk.launcher()).isEqualTo(link.resolve("bin/java"));
-        assertThat(jdk.version()).isEqualTo(System.getProperty("java.runtime.version"));
     }
 
     @Test
