@@ -30,8 +30,6 @@ public final class Jdks {
     public static final int OLDEST_FEATURE = 21;
 
     /**
-     * One JDK.
-     *
      * @param home     its {@code java.home}
      * @param launcher the {@code java} to start it with (for a fetched Debian JDK, a script that brings its C library)
      * @param version  its {@code java.runtime.version}, e.g. {@code 21.0.13+9-1-deb13u2-Debian}

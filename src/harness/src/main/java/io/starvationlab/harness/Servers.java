@@ -83,22 +83,14 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
     }
 
     @Override
-    public void afterEach(ExtensionContext context) throws Exception {
-        try {
-            judgeEventLoops();
-        } finally {
-            closeAll(forTest);
-            inTest = false;
-        }
+    public void afterEach(ExtensionContext context) {
+        inTest = false;
+        judgeAndClose(forTest);
     }
 
     @Override
-    public void afterAll(ExtensionContext context) throws Exception {
-        try {
-            judgeEventLoops();
-        } finally {
-            closeAll(forClass);
-        }
+    public void afterAll(ExtensionContext context) {
+        judgeAndClose(forClass);
     }
 
     /** Each running lab server's new warnings about its event loops: none, or a failure with their stacks. */
@@ -111,11 +103,15 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
         }));
     }
 
-    /** Closes each, last kept first, and then fails with whatever failed to close. */
-    private void closeAll(Deque<AutoCloseable> resources) {
+    /** Judges the event loops, then closes each resource, last kept first, and fails with whatever failed to close. */
+    private void judgeAndClose(Deque<AutoCloseable> resources) {
         List<AutoCloseable> closing = new ArrayList<>(resources);
         resources.clear();
-        closing.forEach(judged::remove);
-        assertAll(closing.stream().<Executable>map(resource -> resource::close));
+        try {
+            judgeEventLoops();
+        } finally {
+            closing.forEach(judged::remove);
+            assertAll(closing.stream().<Executable>map(resource -> resource::close));
+        }
     }
 }
