@@ -43,10 +43,7 @@ class JdksTest {
 
         Jdks jdks = Jdks.discover(" , " + launcher + " ,", List.of(link), temp);
 
-        assertThat(jdks.all()).singleElement().satisfies(jdk -> {
-            assertThat(jdk.launcher()).isEqualTo(launcher);
-            assertThat(jdk.home()).isEqualTo(HOME);
-        });
+        assertThat(jdks.byFeature(FEATURE).orElseThrow()).extracting(Jdk::launcher, Jdk::home).containsExactly(launcher, HOME);
         assertThat(jdks.byFeature(FEATURE - 1)).isEmpty();
         Jdk fetched = Jdks.discover("", List.of(), temp).byFeature(FEATURE).orElseThrow();
         assertThat(fetched.launcher()).isEqualTo(link.resolve("bin/java"));
@@ -78,7 +75,7 @@ class JdksTest {
         Path good = Files.createSymbolicLink(temp.resolve("machine-jdk"), HOME);
 
         Jdks jdks = Jdks.discover("", List.of(), temp);
-        assertThat(jdks.all()).isEmpty();
+        assertThat(jdks.byFeature(FEATURE)).isEmpty();
         assertThat(jdks.skipped()).singleElement().asString()
                 .contains(broken.resolve("bin/java") + " -version failed (exit 1)");
 
