@@ -18,16 +18,12 @@ public record ServerJdk(int feature) {
     }
 
     /** What this JDK does with its default flags, on Linux as the lab's JVMs run. */
-    public JdkFacts facts() {
+    private JdkFacts facts() {
         return JdkFacts.of(feature, "Linux", List.of(), Map.of()).orElseThrow();
     }
 
     public boolean hasFfm() {
         return facts().nativePinAvailable();
-    }
-
-    public boolean synchronizedPins() {
-        return facts().synchronizedPins();
     }
 
     /** JFR's {@code jdk.VirtualThreadPinned} names the reason ("Native or VM frame on stack"). */
