@@ -57,23 +57,17 @@ class JdksTest {
                 .hasMessageContaining(temp + " is not a JDK: " + temp.resolve("bin/java") + " is not an executable file");
     }
 
+    /** A java that does not run: named explicitly, it is refused with its reason; found, it is skipped with it. */
     @Test
     @DisabledOnOs(OS.WINDOWS)
-    void shouldRejectAnExplicitJavaThatDoesNotRun() throws IOException {
-        Path broken = brokenJdk(temp.resolve("broken"));
+    void shouldRejectAnExplicitJavaThatDoesNotRunAndSkipAFoundOneSayingWhy() throws IOException {
+        Path broken = brokenJdk(temp.resolve("jdk-" + FEATURE));
+        Path good = Files.createSymbolicLink(temp.resolve("machine-jdk"), HOME);
 
         assertThatThrownBy(() -> Jdks.discover(broken.toString(), List.of(), temp))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(broken.resolve("bin/java") + " -version failed (exit 1)")
                 .hasMessageContaining("version `GLIBC_2.38' not found");
-    }
-
-    @Test
-    @DisabledOnOs(OS.WINDOWS)
-    void shouldSkipAFoundJdkThatDoesNotRunAndSayWhy() throws IOException {
-        Path broken = brokenJdk(temp.resolve("jdk-" + FEATURE));
-        Path good = Files.createSymbolicLink(temp.resolve("machine-jdk"), HOME);
-
         Jdks jdks = Jdks.discover("", List.of(), temp);
         assertThat(jdks.byFeature(FEATURE)).isEmpty();
         assertThat(jdks.skipped()).singleElement().asString()
