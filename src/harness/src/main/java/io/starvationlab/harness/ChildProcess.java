@@ -121,8 +121,8 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
                 if (!process.waitFor(bound.toNanos(), TimeUnit.NANOSECONDS)) {
                     endTree(process.toHandle());
                     String printed = read(output);
-                    throw new TimedOut(String.join(" ", command) + " did not finish within " + bound + "; it was ended. Its output:\n"
-                            + tail(printed), printed);
+                    String tail = printed.length() <= 4_000 ? printed : "..." + printed.substring(printed.length() - 4_000);
+                    throw new TimedOut(String.join(" ", command) + " did not finish within " + bound + "; it was ended. Its output:\n" + tail, printed);
                 }
             } catch (InterruptedException e) {
                 endTree(process.toHandle());
@@ -169,10 +169,5 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
 
     private static String read(Path output) throws IOException {
         return new String(Files.readAllBytes(output), StandardCharsets.UTF_8);
-    }
-
-    private static String tail(String printed) {
-        int keep = 4_000;
-        return printed.length() <= keep ? printed : "..." + printed.substring(printed.length() - keep);
     }
 }
