@@ -1,6 +1,6 @@
 // The plan's rules as the k6 suite applies them, on the cases the Java runner is judged on too
-// (fixtures/starvation-rule-cases.json: StarvationRuleTest; fixtures/untouched-rule-cases.json:
-// UntouchedRuleTest): k6 and the runner cannot disagree, and neither can drift from the plan's numbers.
+// (fixtures/starvation-rule-cases.json and untouched-rule-cases.json: SharedCasesTest): k6 and the
+// runner cannot disagree, and neither can drift from the plan's numbers.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

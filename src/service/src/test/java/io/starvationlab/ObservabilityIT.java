@@ -29,6 +29,7 @@ import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Project;
 import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Servers;
@@ -64,7 +65,7 @@ class ObservabilityIT {
         }
         String scrape = lab.get("/q/metrics").body();
         // also what the Kubernetes checks judge the alert rules and the dashboard by, later in the build: they may only name metrics it has
-        assertAcceptedByPrometheus(Files.writeString(Files.createDirectories(Servers.logs()).resolve("scrape.txt"), scrape));
+        assertAcceptedByPrometheus(Files.writeString(Files.createDirectories(Project.testLogs()).resolve("scrape.txt"), scrape));
         PrometheusText metrics = PrometheusText.parse(scrape);
 
         // the starvation meter (src/meter), bound as any service binds it: the canary's waits and the requests'

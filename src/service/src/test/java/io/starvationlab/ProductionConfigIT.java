@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Servers;
@@ -32,8 +33,8 @@ class ProductionConfigIT {
             "quarkus.datasource.jdbc.url | jdbc:postgresql://localhost:9/lab | needs credentials: set QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD",
             "lab.embedded-postgres.enabled | false | No database configured" })
     void shouldRefuseToStartWithoutWhatItNeeds(String property, String value, String refusal) {
-        LabServer.Exit exit = LabServer.runUntilExit(List.of(), Map.of(property, value), Duration.ofSeconds(90));
-        assertThat(exit.code()).isNotZero();
+        ChildProcess.Result exit = LabServer.runUntilExit(List.of(), Map.of(property, value), Duration.ofSeconds(90));
+        assertThat(exit.exitCode()).isNotZero();
         assertThat(exit.output()).contains(refusal);
     }
 

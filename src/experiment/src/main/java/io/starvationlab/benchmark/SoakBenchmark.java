@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.Gauges;
-import io.starvationlab.harness.Jcmd;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.PrometheusText;
@@ -118,19 +117,19 @@ final class SoakBenchmark {
         private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
 
         static Resources sample(LabServer server, LabClient lab) throws IOException {
-            String histogram = Jcmd.run(server.pid(), "GC.class_histogram");
+            String histogram = ThreadDump.jcmd(server.pid(), "GC.class_histogram");
             String total = histogram.lines().filter(line -> line.trim().startsWith("Total")).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no class histogram total: " + histogram));
             PrometheusText metrics = lab.metrics();
             ThreadDump.Counts threads = ThreadDump.count(server.pid());
             long rss = rssKilobytes(server.pid());
-            Jcmd.run(server.pid(), "System.trim_native_heap");
+            ThreadDump.jcmd(server.pid(), "System.trim_native_heap");
             long rssAfterTrim = rssKilobytes(server.pid());
             return new Resources(rss, rssAfterTrim, Long.parseLong(total.trim().split("\\s+")[2]),
                     threads.platformThreads(), threads.virtualThreads(),
                     metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow(),
                     metrics.sum("agroal_active_count", s -> true).orElseThrow(),
-                    nativeMemory(Jcmd.run(server.pid(), "VM.native_memory", "summary", "scale=KB")));
+                    nativeMemory(ThreadDump.jcmd(server.pid(), "VM.native_memory", "summary", "scale=KB")));
         }
 
         private static long rssKilobytes(long pid) throws IOException {

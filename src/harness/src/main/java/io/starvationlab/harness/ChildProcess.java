@@ -59,17 +59,14 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
         return new ChildProcess(command, workingDirectory, environment, input, errorsToConsole);
     }
 
-    /** Adds these variables to the inherited environment. */
     public ChildProcess withEnvironment(Map<String, String> variables) {
         return new ChildProcess(command, directory, variables, input, errorsToConsole);
     }
 
-    /** Standard input read from this file. */
     public ChildProcess withInput(Path file) {
         return new ChildProcess(command, directory, environment, file, errorsToConsole);
     }
 
-    /** Standard error to this JVM's, so that the output is standard output alone. */
     public ChildProcess withErrorsToConsole() {
         return new ChildProcess(command, directory, environment, input, true);
     }
@@ -124,8 +121,8 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
                 if (!process.waitFor(bound.toNanos(), TimeUnit.NANOSECONDS)) {
                     endTree(process.toHandle());
                     String printed = read(output);
-                    throw new TimedOut(String.join(" ", command) + " did not finish within " + bound + "; it was ended. Its output:\n"
-                            + tail(printed), printed);
+                    String tail = printed.length() <= 4_000 ? printed : "..." + printed.substring(printed.length() - 4_000);
+                    throw new TimedOut(String.join(" ", command) + " did not finish within " + bound + "; it was ended. Its output:\n" + tail, printed);
                 }
             } catch (InterruptedException e) {
                 endTree(process.toHandle());
@@ -172,10 +169,5 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
 
     private static String read(Path output) throws IOException {
         return new String(Files.readAllBytes(output), StandardCharsets.UTF_8);
-    }
-
-    private static String tail(String printed) {
-        int keep = 4_000;
-        return printed.length() <= keep ? printed : "..." + printed.substring(printed.length() - keep);
     }
 }

@@ -1,10 +1,8 @@
 package io.starvationlab.harness;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,7 +57,8 @@ public final class CpuQuota implements AutoCloseable {
      * @throws Unavailable where no group can be made: not Linux, no cpu controller, no right to write
      */
     public static CpuQuota create(double cpus) {
-        return create(Path.of("/"), cpus, configuredParent());
+        return create(Path.of("/"), cpus, Optional.ofNullable(System.getProperty("lab.cgroup.parent", System.getenv("LAB_CGROUP_PARENT")))
+                .filter(named -> !named.isBlank()).map(Path::of));
     }
 
     /**
@@ -91,10 +90,10 @@ public final class CpuQuota implements AutoCloseable {
         }
         try {
             if (hierarchy.v2()) {
-                write(group.resolve("cpu.max"), quota + " " + PERIOD_MICROS);
+                Files.writeString(group.resolve("cpu.max"), quota + " " + PERIOD_MICROS);
             } else {
-                write(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
-                write(group.resolve("cpu.cfs_quota_us"), Long.toString(quota));
+                Files.writeString(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
+                Files.writeString(group.resolve("cpu.cfs_quota_us"), Long.toString(quota));
             }
         } catch (IOException e) {
             delete(group);
@@ -145,7 +144,6 @@ public final class CpuQuota implements AutoCloseable {
         return new Throttling(stat.getOrDefault("nr_periods", 0L), stat.getOrDefault("nr_throttled", 0L), millis);
     }
 
-    /** Pids in the group now. */
     public List<Long> pids() {
         return pids(group);
     }
@@ -225,16 +223,6 @@ public final class CpuQuota implements AutoCloseable {
         }
     }
 
-    private static void write(Path file, String value) throws IOException {
-        Files.writeString(file, value, StandardCharsets.US_ASCII, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
-    }
-
-    private static Optional<Path> configuredParent() {
-        String named = System.getProperty("lab.cgroup.parent", System.getenv("LAB_CGROUP_PARENT"));
-        return named == null || named.isBlank() ? Optional.empty() : Optional.of(Path.of(named));
-    }
-
     /** Where groups are made: under this process's own cpu group on v1, beside it on v2 (a v2 group holding processes cannot have children). */
     record Hierarchy(Path parent, boolean v2) {
 
@@ -251,12 +239,13 @@ public final class CpuQuota implements AutoCloseable {
             if (v1.isPresent()) {
                 return new Hierarchy(named.orElse(v1.get()), false);
             }
-            Optional<Path> v2 = mounts.stream().filter(m -> m[m.length - 3].equals("cgroup2")).findFirst()
-                    .flatMap(m -> ownFolder(root, m, membership.stream().filter(line -> line.startsWith("0::")).map(line -> line.substring(3)).findFirst()));
+            Optional<String[]> v2Mount = mounts.stream().filter(m -> m[m.length - 3].equals("cgroup2")).findFirst();
+            Optional<Path> v2 = v2Mount.flatMap(m -> ownFolder(root, m,
+                    membership.stream().filter(line -> line.startsWith("0::")).map(line -> line.substring(3)).findFirst()));
             if (v2.isEmpty()) {
                 throw new Unavailable("No cgroup file system with the cpu controller is mounted (/proc/self/mountinfo)");
             }
-            Path mountPoint = under(root, mounts.stream().filter(m -> m[m.length - 3].equals("cgroup2")).findFirst().orElseThrow()[4]);
+            Path mountPoint = under(root, v2Mount.get()[4]);
             Path parent = named.orElse(v2.get().equals(mountPoint) ? mountPoint : v2.get().getParent());
             enableCpuController(parent);
             return new Hierarchy(parent, true);
@@ -272,7 +261,7 @@ public final class CpuQuota implements AutoCloseable {
             List<String> enabled = List.of(String.join(" ", lines(parent.resolve("cgroup.subtree_control"))).trim().split("\\s+"));
             if (!enabled.contains("cpu")) {
                 try {
-                    write(parent.resolve("cgroup.subtree_control"), "+cpu");
+                    Files.writeString(parent.resolve("cgroup.subtree_control"), "+cpu");
                 } catch (IOException e) {
                     throw new Unavailable("Cannot hand the cpu controller to the children of " + parent + " (" + e
                             + "): run as root, or name a group delegated to this user in LAB_CGROUP_PARENT");
@@ -301,7 +290,7 @@ public final class CpuQuota implements AutoCloseable {
 
         private static List<String> lines(Path file) {
             try {
-                return Files.readAllLines(file, StandardCharsets.UTF_8);
+                return Files.readAllLines(file);
             } catch (IOException e) {
                 return List.of();
             }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +29,6 @@ public final class Jdks {
     public static final int OLDEST_FEATURE = 21;
 
     /**
-     * One JDK.
-     *
      * @param home     its {@code java.home}
      * @param launcher the {@code java} to start it with (for a fetched Debian JDK, a script that brings its C library)
      * @param version  its {@code java.runtime.version}, e.g. {@code 21.0.13+9-1-deb13u2-Debian}
@@ -87,14 +84,8 @@ public final class Jdks {
         return new Jdks(found, List.copyOf(skipped));
     }
 
-    /** The JDK of this feature version, if one was found. */
     public Optional<Jdk> byFeature(int feature) {
         return Optional.ofNullable(byFeature.get(feature));
-    }
-
-    /** Every JDK found, oldest feature version first. */
-    public Collection<Jdk> all() {
-        return byFeature.values();
     }
 
     /** Why JDKs found on the machine or in the cache were left out: they did not run. */
@@ -102,7 +93,6 @@ public final class Jdks {
         return skipped;
     }
 
-    /** The JVM running this code. */
     public static Jdk current() {
         Path home = Path.of(System.getProperty("java.home"));
         return new Jdk(home, home.resolve("bin").resolve(javaName()), Runtime.version().feature(),
@@ -156,7 +146,7 @@ public final class Jdks {
     /** The installed JDK homes, in the order they are preferred. */
     private static List<Path> installed() {
         List<Path> homes = new ArrayList<>();
-        Optional.ofNullable(System.getenv("JAVA_HOME")).filter(home -> !home.isBlank()).map(Path::of).ifPresent(homes::add);
+        environment("JAVA_HOME").ifPresent(homes::add);
         homes.add(current().home());
         homes.addAll(children(Path.of("/usr/lib/jvm"), "*"));
         homes.addAll(children(Path.of(System.getProperty("user.home"), ".sdkman", "candidates", "java"), "*"));
@@ -165,14 +155,13 @@ public final class Jdks {
     }
 
     /** Where {@code .ci/fetch-jdks} puts its JDKs: the same default as the script. */
-    static Path cacheFolder() {
-        String cache = System.getenv("LAB_JDK_CACHE");
-        if (cache != null && !cache.isBlank()) {
-            return Path.of(cache);
-        }
-        String xdg = System.getenv("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-        return base.resolve("starvation-lab").resolve("jdks");
+    private static Path cacheFolder() {
+        return environment("LAB_JDK_CACHE").orElseGet(() -> environment("XDG_CACHE_HOME").orElse(Path.of(System.getProperty("user.home"), ".cache"))
+                .resolve("starvation-lab").resolve("jdks"));
+    }
+
+    private static Optional<Path> environment(String variable) {
+        return Optional.ofNullable(System.getenv(variable)).filter(value -> !value.isBlank()).map(Path::of);
     }
 
     private static void keepFirst(Map<Integer, Jdk> found, Jdk jdk) {

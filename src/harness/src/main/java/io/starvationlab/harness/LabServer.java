@@ -99,16 +99,10 @@ public final class LabServer extends ServerProcess {
      * @return the exit code and everything the service printed
      * @throws ChildProcess.TimedOut when it still runs after {@code timeout}: it and what it started are ended
      */
-    public static Exit runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
-        ChildProcess.Result result = ChildProcess.of(command(Jdks.current(), false, jvmFlags, freePort(), properties)).run(timeout);
-        return new Exit(result.exitCode(), result.output());
+    public static ChildProcess.Result runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
+        return ChildProcess.of(command(Jdks.current(), false, jvmFlags, freePort(), properties)).run(timeout);
     }
 
-    /** How a service that was expected to refuse its configuration ended. */
-    public record Exit(int code, String output) {
-    }
-
-    /** The JDK the service runs on. */
     public Jdks.Jdk jdk() {
         return jdk;
     }
@@ -139,7 +133,6 @@ public final class LabServer extends ServerProcess {
         return warnings;
     }
 
-    /** The CPU quota the server runs in, if it was started in one. */
     public Optional<CpuQuota> cpuQuota() {
         return Optional.ofNullable(quota);
     }

@@ -20,7 +20,6 @@ import java.util.regex.Pattern;
  */
 public record PrometheusText(List<Sample> samples, Map<String, String> types) {
 
-    /** One sample line. */
     public record Sample(String name, Map<String, String> labels, double value) {
         public String label(String key) {
             return labels.get(key);
@@ -68,7 +67,6 @@ public record PrometheusText(List<Sample> samples, Map<String, String> types) {
         }
     }
 
-    /** The TYPE declared for a metric family, if any. */
     public Optional<String> type(String family) {
         return Optional.ofNullable(types.get(family));
     }

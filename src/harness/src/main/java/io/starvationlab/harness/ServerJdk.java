@@ -12,26 +12,18 @@ import io.starvationlab.jdk.JdkFacts;
  */
 public record ServerJdk(int feature) {
 
+    /** From {@code /lab/info}'s {@code javaVersion}, a {@code Runtime.version()} text such as {@code 25.0.1+8-LTS}. */
     public static ServerJdk of(LabClient lab) {
-        return parse(lab.info().path("javaVersion").asText());
-    }
-
-    /** From a {@code Runtime.version()} text such as {@code 25.0.1+8-LTS} or {@code 21.0.13+11-Debian-1}. */
-    public static ServerJdk parse(String javaVersion) {
-        return new ServerJdk(JdkFacts.feature(javaVersion));
+        return new ServerJdk(JdkFacts.feature(lab.info().path("javaVersion").asText()));
     }
 
     /** What this JDK does with its default flags, on Linux as the lab's JVMs run. */
-    public JdkFacts facts() {
+    private JdkFacts facts() {
         return JdkFacts.of(feature, "Linux", List.of(), Map.of()).orElseThrow();
     }
 
     public boolean hasFfm() {
         return facts().nativePinAvailable();
-    }
-
-    public boolean synchronizedPins() {
-        return facts().synchronizedPins();
     }
 
     /** JFR's {@code jdk.VirtualThreadPinned} names the reason ("Native or VM frame on stack"). */

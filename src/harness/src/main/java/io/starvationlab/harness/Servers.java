@@ -2,7 +2,6 @@ package io.starvationlab.harness;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -39,27 +38,25 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
 
     /** The service on {@code jdk}, with these JVM flags and system properties. */
     public LabServer lab(Jdks.Jdk jdk, List<String> flags, Map<String, String> properties, String name) {
-        return judged(keep(LabServer.start(jdk, flags, properties, logs(), name)));
+        return judged(keep(LabServer.start(jdk, flags, properties, Project.testLogs(), name)));
     }
 
     /** The service inside a CPU quota of {@code cpus}, its carriers from the quota ({@link CpuQuota}). */
     public LabServer labInCpuQuota(double cpus, Map<String, String> properties, String name) {
-        return judged(keep(LabServer.startInCpuQuota(Jdks.current(), cpus, List.of(), properties, logs(), name)));
+        return judged(keep(LabServer.startInCpuQuota(Jdks.current(), cpus, List.of(), properties, Project.testLogs(), name)));
     }
 
     /** The service where the test itself expects, and judges, event loops reported blocked. */
     public LabServer labExpectingBlockedEventLoops(String name, Map<String, String> properties) {
-        return keep(LabServer.start(Jdks.current(), List.of(), properties, logs(), name));
+        return keep(LabServer.start(Jdks.current(), List.of(), properties, Project.testLogs(), name));
     }
 
-    /** The second service on {@code jdk}. */
     public SecondServiceProcess secondService(Jdks.Jdk jdk, String name) {
-        return keep(SecondServiceProcess.start(jdk, logs(), name));
+        return keep(SecondServiceProcess.start(jdk, Project.testLogs(), name));
     }
 
-    /** The second service on {@code jdk} with these JVM flags. */
     public SecondServiceProcess secondService(Jdks.Jdk jdk, List<String> flags, String name) {
-        return keep(SecondServiceProcess.start(jdk, flags, logs(), name));
+        return keep(SecondServiceProcess.start(jdk, flags, Project.testLogs(), name));
     }
 
     /** Anything else to close with the test, or with the class when started before the tests; returned as given. */
@@ -75,11 +72,6 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
         return resource;
     }
 
-    /** Where the servers' logs go: {@code target/it-logs} of the module running the tests. */
-    public static Path logs() {
-        return Project.testLogs();
-    }
-
     private LabServer judged(LabServer server) {
         judged.put(server, 0);
         return server;
@@ -91,22 +83,14 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
     }
 
     @Override
-    public void afterEach(ExtensionContext context) throws Exception {
-        try {
-            judgeEventLoops();
-        } finally {
-            closeAll(forTest);
-            inTest = false;
-        }
+    public void afterEach(ExtensionContext context) {
+        inTest = false;
+        judgeAndClose(forTest);
     }
 
     @Override
-    public void afterAll(ExtensionContext context) throws Exception {
-        try {
-            judgeEventLoops();
-        } finally {
-            closeAll(forClass);
-        }
+    public void afterAll(ExtensionContext context) {
+        judgeAndClose(forClass);
     }
 
     /** Each running lab server's new warnings about its event loops: none, or a failure with their stacks. */
@@ -119,11 +103,15 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
         }));
     }
 
-    /** Closes each, last kept first, and then fails with whatever failed to close. */
-    private void closeAll(Deque<AutoCloseable> resources) {
+    /** Judges the event loops, then closes each resource, last kept first, and fails with whatever failed to close. */
+    private void judgeAndClose(Deque<AutoCloseable> resources) {
         List<AutoCloseable> closing = new ArrayList<>(resources);
         resources.clear();
-        closing.forEach(judged::remove);
-        assertAll(closing.stream().<Executable>map(resource -> resource::close));
+        try {
+            judgeEventLoops();
+        } finally {
+            closing.forEach(judged::remove);
+            assertAll(closing.stream().<Executable>map(resource -> resource::close));
+        }
     }
 }

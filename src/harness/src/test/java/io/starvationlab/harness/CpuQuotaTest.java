@@ -57,21 +57,16 @@ class CpuQuotaTest {
     }
 
     @Test
-    void shouldSayWhyWhenV2OffersNoCpuController() throws IOException {
+    void shouldSayWhyWhenNoCgroupIsMountedOrV2OffersNoCpuController() throws IOException {
+        write(Map.of("proc/self/mountinfo", "22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n", "proc/self/cgroup", ""));
+        assertThatThrownBy(() -> CpuQuota.create(root, 1, Optional.empty())).isInstanceOf(CpuQuota.Unavailable.class)
+                .hasMessageContaining("No cgroup file system with the cpu controller");
+
         write(Map.of("proc/self/mountinfo", "25 21 0:22 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
                 "proc/self/cgroup", "0::/user.slice/session-1.scope\n",
                 "sys/fs/cgroup/user.slice/cgroup.controllers", "memory pids\n"));
-
         assertThatThrownBy(() -> CpuQuota.create(root, 1, Optional.empty())).isInstanceOf(CpuQuota.Unavailable.class)
                 .hasMessageContaining("The cpu controller is not available in").hasMessageContaining("LAB_CGROUP_PARENT");
-    }
-
-    @Test
-    void shouldSayWhyWhenNoCgroupIsMounted() throws IOException {
-        write(Map.of("proc/self/mountinfo", "22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n", "proc/self/cgroup", ""));
-
-        assertThatThrownBy(() -> CpuQuota.create(root, 1, Optional.empty())).isInstanceOf(CpuQuota.Unavailable.class)
-                .hasMessageContaining("No cgroup file system with the cpu controller");
     }
 
     @Test

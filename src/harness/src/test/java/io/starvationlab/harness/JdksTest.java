@@ -35,20 +35,19 @@ class JdksTest {
         assertThat(Jdks.discover(HOME.toString(), List.of(), temp).byFeature(FEATURE)).contains(current);
     }
 
-    /** An explicit launcher, among empty entries, wins over the machine's JDK and the cache's of the same version. */
+    /** An explicit launcher, among empty entries, wins over the machine's JDK and the cache's of the same version; without it, the cache's is found. */
     @Test
-    void shouldPreferAnExplicitLauncherToTheMachineAndTheCache() throws IOException {
+    void shouldPreferAnExplicitLauncherToTheMachineAndTheCacheAndFindAFetchedJdkWithoutIt() throws IOException {
         Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
         Path launcher = HOME.resolve("bin/java");
 
         Jdks jdks = Jdks.discover(" , " + launcher + " ,", List.of(link), temp);
 
-        assertThat(jdks.all()).singleElement().satisfies(jdk -> {
-            assertThat(jdk.launcher()).isEqualTo(launcher);
-            assertThat(jdk.home()).isEqualTo(HOME);
-        });
+        assertThat(jdks.byFeature(FEATURE).orElseThrow()).extracting(Jdk::launcher, Jdk::home).containsExactly(launcher, HOME);
         assertThat(jdks.byFeature(FEATURE - 1)).isEmpty();
-        assertThat(Jdks.discover("", List.of(link), temp).byFeature(FEATURE).orElseThrow().launcher()).isEqualTo(link.resolve("bin/java"));
+        Jdk fetched = Jdks.discover("", List.of(), temp).byFeature(FEATURE).orElseThrow();
+        assertThat(fetched.launcher()).isEqualTo(link.resolve("bin/java"));
+        assertThat(fetched.version()).isEqualTo(System.getProperty("java.runtime.version"));
     }
 
     @Test
@@ -58,35 +57,19 @@ class JdksTest {
                 .hasMessageContaining(temp + " is not a JDK: " + temp.resolve("bin/java") + " is not an executable file");
     }
 
+    /** A java that does not run: named explicitly, it is refused with its reason; found, it is skipped with it. */
     @Test
     @DisabledOnOs(OS.WINDOWS)
-    void shouldRejectAnExplicitJavaThatDoesNotRun() throws IOException {
-        Path broken = brokenJdk(temp.resolve("broken"));
+    void shouldRejectAnExplicitJavaThatDoesNotRunAndSkipAFoundOneSayingWhy() throws IOException {
+        Path broken = brokenJdk(temp.resolve("jdk-" + FEATURE));
+        Path good = Files.createSymbolicLink(temp.resolve("machine-jdk"), HOME);
 
         assertThatThrownBy(() -> Jdks.discover(broken.toString(), List.of(), temp))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(broken.resolve("bin/java") + " -version failed (exit 1)")
                 .hasMessageContaining("version `GLIBC_2.38' not found");
-    }
-
-    @Test
-    void shouldFindAFetchedJdkInTheCache() throws IOException {
-        Path link = Files.createSymbolicLink(temp.resolve("jdk-" + FEATURE), HOME);
-
-        Jdk jdk = Jdks.discover("", List.of(), temp).byFeature(FEATURE).orElseThrow();
-
-        assertThat(jdk.launcher()).isEqualTo(link.resolve("bin/java"));
-        assertThat(jdk.version()).isEqualTo(System.getProperty("java.runtime.version"));
-    }
-
-    @Test
-    @DisabledOnOs(OS.WINDOWS)
-    void shouldSkipAFoundJdkThatDoesNotRunAndSayWhy() throws IOException {
-        Path broken = brokenJdk(temp.resolve("jdk-" + FEATURE));
-        Path good = Files.createSymbolicLink(temp.resolve("machine-jdk"), HOME);
-
         Jdks jdks = Jdks.discover("", List.of(), temp);
-        assertThat(jdks.all()).isEmpty();
+        assertThat(jdks.byFeature(FEATURE)).isEmpty();
         assertThat(jdks.skipped()).singleElement().asString()
                 .contains(broken.resolve("bin/java") + " -version failed (exit 1)");
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Map;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
@@ -48,13 +49,8 @@ class PrometheusTextTest {
 
     @Test
     void shouldSubtractCumulativeBuckets() {
-        TreeMap<Double, Double> before = new TreeMap<>();
-        before.put(0.1, 5.0);
-        before.put(Double.POSITIVE_INFINITY, 5.0);
-        TreeMap<Double, Double> after = new TreeMap<>();
-        after.put(0.1, 5.0);
-        after.put(Double.POSITIVE_INFINITY, 15.0);
-        TreeMap<Double, Double> delta = PrometheusText.delta(before, after);
+        TreeMap<Double, Double> delta = PrometheusText.delta(new TreeMap<>(Map.of(0.1, 5.0, Double.POSITIVE_INFINITY, 5.0)),
+                new TreeMap<>(Map.of(0.1, 5.0, Double.POSITIVE_INFINITY, 15.0)));
         assertThat(delta).containsEntry(0.1, 0.0).containsEntry(Double.POSITIVE_INFINITY, 10.0);
         assertThat(PrometheusText.quantile(0.99, delta)).isEqualTo(0.1);
     }

@@ -43,7 +43,7 @@ class SecondServiceAlertIT {
             Needs.skip("its native frames need FFM, final from JDK 22; this is JDK " + Jdks.current().feature());
         }
         SecondServiceProcess service = servers.secondService(Jdks.current(), "alert-second-service");
-        PrometheusServer prometheus = servers.keep(PrometheusServer.launch(binary, AlertRules.ofProject(Project.root()), Servers.logs()));
+        PrometheusServer prometheus = servers.keep(PrometheusServer.launch(binary, AlertRules.ofProject(Project.root()), Project.testLogs()));
         prometheus.awaitReady();
         // labelled as a ServiceMonitor's target; __metrics_path__ from the target, as a ServiceMonitor endpoint's path sets it
         String pod = "second-service-" + service.pid();

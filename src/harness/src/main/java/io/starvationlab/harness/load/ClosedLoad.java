@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -96,20 +97,16 @@ public final class ClosedLoad implements AutoCloseable {
      * needs: loads and probes started through it meet on that connection, and on its event loop.
      */
     public static HttpClient http2Client() {
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_2)
-                .connectTimeout(Duration.ofSeconds(10))
-                .executor(Executors.newFixedThreadPool(8, Thread.ofPlatform().daemon().name("http2-client-", 0).factory()))
-                .build();
+        return client(HttpClient.Version.HTTP_2, Executors.newFixedThreadPool(8, Thread.ofPlatform().daemon().name("http2-client-", 0).factory()));
     }
 
     /** A load client: its own platform threads, never the carriers it measures. */
     static HttpClient http1Client() {
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10))
-                .executor(Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("load-http-", 0).factory()))
-                .build();
+        return client(HttpClient.Version.HTTP_1_1, Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("load-http-", 0).factory()));
+    }
+
+    private static HttpClient client(HttpClient.Version version, Executor executor) {
+        return HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(10)).executor(executor).build();
     }
 
     private void loop(HttpRequest request) {

@@ -22,8 +22,6 @@ public final class OverloadRun {
     public static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(2);
 
     /**
-     * What the run saw.
-     *
      * @param boundMillis     ms + acquire timeout + 5 s: no request may take longer
      * @param after           the resource gauges once the load stopped (awaited up to 5 s)
      * @param virtualThreads  virtual threads before the load and after it

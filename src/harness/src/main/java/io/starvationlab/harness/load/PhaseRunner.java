@@ -32,13 +32,9 @@ public final class PhaseRunner implements AutoCloseable {
     private final LabServer server;
     private final LabClient lab;
     private final Probes probes;
-    /** When set, loads and probes share this HTTP/2 client, so their streams share one connection. */
+    /** When set, loads and probes share this HTTP/2 client, so their streams share one connection; else HTTP/1.1 connections of their own. */
     private final HttpClient http2;
 
-    /**
-     * @param http2 loads and probes over one HTTP/2 connection, instead of HTTP/1.1 connections of
-     *        their own
-     */
     public PhaseRunner(LabServer server, Map<String, String> probeEndpoints, Map<String, Double> probesPerSecond, Duration probeTimeout,
             boolean http2) {
         this.server = server;

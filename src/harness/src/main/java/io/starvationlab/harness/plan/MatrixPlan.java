@@ -29,29 +29,15 @@ public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeco
      *                  capture what the JVM says (a warning, or a refusal to start)
      */
     public record MatrixJvm(String description, List<String> flags, Map<String, String> properties, Plan.JdkRange jdk,
-            Plan.JdkRange attemptOn, String whyNot) {
-
-        public boolean appliesTo(int feature) {
-            return jdk == null || jdk.includes(feature);
-        }
+            Plan.JdkRange attemptOn, String whyNot) implements Plan.ServerJvm {
 
         public boolean attemptedOn(int feature) {
             return attemptOn != null && attemptOn.includes(feature);
         }
-
-        public List<String> commandLine() {
-            List<String> line = new ArrayList<>(flags);
-            properties.forEach((key, value) -> line.add("-D" + key + "=" + value));
-            return line;
-        }
     }
 
     /** A row of the matrix: a mode and downstream on a server JVM, on the JDKs of {@code jdk} (all if absent). */
-    public record Cell(String name, String jvm, String mode, String downstream, Plan.JdkRange jdk) {
-
-        public boolean appliesTo(int feature) {
-            return jdk == null || jdk.includes(feature);
-        }
+    public record Cell(String name, String jvm, String mode, String downstream, Plan.JdkRange jdk) implements Plan.OnJdks {
     }
 
     public MatrixPlan {
@@ -62,7 +48,6 @@ public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeco
         }
     }
 
-    /** The JDKs to measure in the given mode. */
     public List<Integer> jdks(boolean quickMode) {
         return quickMode ? quick.jdks() : jdks;
     }
@@ -91,7 +76,6 @@ public record MatrixPlan(List<Integer> jdks, double seconds, double baselineSeco
         return grouped;
     }
 
-    /** The name of the server JVM {@code jvm} of the matrix on JDK {@code feature}. */
     public static String serverName(int feature, String jvm) {
         return "jdk" + feature + "-" + jvm;
     }

@@ -3,6 +3,7 @@ package io.starvationlab.harness.plan;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,15 +55,30 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
      * inside a cgroup with a quota of that many CPUs and takes its carriers from it (null: 4 carriers by
      * {@code -XX:ActiveProcessorCount}).
      */
-    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk, boolean http2, Double cpuQuota) {
+    public record Jvm(String description, List<String> flags, Map<String, String> properties, JdkRange jdk, boolean http2, Double cpuQuota)
+            implements ServerJvm {
+    }
 
-        public boolean appliesTo(int feature) {
-            return jdk == null || jdk.includes(feature);
+    /** Something of the plan that holds on the JDKs of {@code jdk} only, on every one when it is null. */
+    public interface OnJdks {
+
+        JdkRange jdk();
+
+        default boolean appliesTo(int feature) {
+            return jdk() == null || jdk().includes(feature);
         }
+    }
 
-        public List<String> commandLine() {
-            List<String> line = new java.util.ArrayList<>(flags);
-            properties.forEach((key, value) -> line.add("-D" + key + "=" + value));
+    /** A server JVM of the plan or of its matrix: its flags and system properties. */
+    public interface ServerJvm extends OnJdks {
+
+        List<String> flags();
+
+        Map<String, String> properties();
+
+        default List<String> commandLine() {
+            List<String> line = new ArrayList<>(flags());
+            properties().forEach((key, value) -> line.add("-D" + key + "=" + value));
             return line;
         }
     }
@@ -80,11 +96,7 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
 
     /** A phase of the plan; with {@code jdk}, it runs only on those JDKs (null: on every one). */
     public record Phase(String name, String jvm, String mode, String downstream, String lock, int ms, int concurrency,
-            @JsonProperty("seconds") double seconds, JdkRange jdk) {
-
-        public boolean appliesTo(int feature) {
-            return jdk == null || jdk.includes(feature);
-        }
+            @JsonProperty("seconds") double seconds, JdkRange jdk) implements OnJdks {
 
         public String workPath() {
             return "/work/" + mode + "?ms=" + ms + "&downstream=" + downstream + "&lock=" + lock;
@@ -123,7 +135,7 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
             if (!jvms.containsKey(phase.jvm())) {
                 throw new IllegalStateException("phase " + phase.name() + " names an unknown jvm " + phase.jvm());
             }
-            grouped.computeIfAbsent(phase.jvm(), jvm -> new java.util.ArrayList<>()).add(phase);
+            grouped.computeIfAbsent(phase.jvm(), jvm -> new ArrayList<>()).add(phase);
         }
         return grouped;
     }

@@ -62,7 +62,6 @@ public record Prediction(Outcome outcome, String why) {
                 .orElseGet(() -> new Prediction(Outcome.REFUSED, "LockingMode is gone after JDK 26: the JVM does not know the option"));
     }
 
-    /** The prediction for a mode and downstream on a JVM with {@code facts}. */
     public static Prediction of(String mode, String downstream, JdkFacts facts) {
         return switch (mode) {
             case "unpinned" -> new Prediction(Outcome.FREE, "a blocked virtual thread unmounts");
