@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.experiment.prometheus.PrometheusServer.ScrapeTarget;
 import io.starvationlab.harness.LabServer;
 
 /**

@@ -30,7 +30,7 @@ public final class RunClock {
         parts.merge(part, seconds, Double::sum);
     }
 
-    /** Runs {@code work}, its time on {@code part}; what it returns. */
+    /** Runs {@code work}, its time on {@code part}. */
     public <T> T time(String part, Supplier<T> work) {
         long began = System.nanoTime();
         try {
@@ -52,12 +52,10 @@ public final class RunClock {
         return new LinkedHashMap<>(parts);
     }
 
-    /** When the clock was made. */
     public Instant startedAt() {
         return startedAt;
     }
 
-    /** Seconds since the clock was made. */
     public double seconds() {
         return since(started);
     }

@@ -28,7 +28,7 @@ class PrometheusServerTest {
             assertThat(server.baseUri().getHost()).isEqualTo("127.0.0.1");
 
             // itself as a target: the labels a ServiceMonitor's target carries reach the series
-            server.scrape(new ScrapeTarget(server.baseUri().getAuthority(), java.util.Map.of("job", "lab-self", "namespace", "starvation-lab",
+            server.scrape(new PrometheusServer.ScrapeTarget(server.baseUri().getAuthority(), java.util.Map.of("job", "lab-self", "namespace", "starvation-lab",
                     "service", "lab-self", "pod", "lab-self-1")));
             // Prometheus applies new targets every 5 s; its own /metrics is no /q/metrics, so up is 0, but the series has the labels
             String up = "up{job=\"lab-self\", namespace=\"starvation-lab\", service=\"lab-self\", pod=\"lab-self-1\"}";
