@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.prometheus.PhaseWindow;
@@ -71,8 +70,6 @@ public final class ServerRun {
     private final int total;
     private final BiConsumer<Spec, LabServer> after;
     private int done;
-    /** The seconds of the current turn already on the clock as another part's: waits for starts and for Prometheus. */
-    private double elsewhere;
 
     /**
      * A loop of {@code total} phases in all (0: unknown), for its progress lines, its server JVMs taken from {@code starts}
@@ -109,43 +106,24 @@ public final class ServerRun {
             done += phases.size();
             return new MeasuredServer(spec, null, says, null, List.of(), null, null);
         }
-        long turn = System.nanoTime();
-        elsewhere = 0;
-        try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
-                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2());
-                AutoCloseable scraped = elsewhere(RunClock.PROMETHEUS, () -> prometheus.scrape(spec.name(), server))) {
-            MeasuredServer measured = measure(spec, runner, phases, duration);
-            if (after != null) {
-                awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
-                runner.close();
-                scraped.close();
-                after.accept(spec, server);
+        return clock.time(part, () -> {
+            try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
+                    Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2());
+                    AutoCloseable scraped = clock.time(RunClock.PROMETHEUS, () -> prometheus.scrape(spec.name(), server))) {
+                MeasuredServer measured = measure(spec, runner, phases, duration);
+                if (after != null) {
+                    awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
+                    runner.close();
+                    scraped.close();
+                    after.accept(spec, server);
+                }
+                return measured;
+            } catch (Exception e) {
+                throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+            } finally {
+                starts.done(spec);
             }
-            return measured;
-        } catch (Exception e) {
-            throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
-        } finally {
-            starts.done(spec);
-            clock.add(part, RunClock.since(turn) - elsewhere);
-        }
-    }
-
-    /** Waits for the start in progress, so that nothing runs beside what comes next; the wait on the clock as a start's. */
-    private void settle() {
-        elsewhere(RunClock.STARTS, () -> {
-            starts.settle();
-            return null;
         });
-    }
-
-    /** Runs {@code work} with its time on the clock as {@code part}'s, not the turn's. */
-    private <T> T elsewhere(String part, Supplier<T> work) {
-        long began = System.nanoTime();
-        try {
-            return clock.time(part, work);
-        } finally {
-            elsewhere += RunClock.since(began);
-        }
     }
 
     private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
@@ -166,7 +144,7 @@ public final class ServerRun {
             progress.accept("  warm-up: throttled in " + throttled(warmUpThrottling));
         }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
-        settle();
+        clock.time(RunClock.STARTS, starts::settle); // nothing runs beside the baseline
         Baseline baseline = baseline(runner);
         prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
                 baseline.start().plus(settings.baseline()), Instant.now());
@@ -180,7 +158,7 @@ public final class ServerRun {
             if (holdsCarriersIdle(phase, info, spec)) {
                 starts.open(length);
             } else {
-                settle();
+                clock.time(RunClock.STARTS, starts::settle);
             }
             done++;
             progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
