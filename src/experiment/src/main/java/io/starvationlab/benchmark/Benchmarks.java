@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleBiFunction;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -70,6 +72,11 @@ public final class Benchmarks {
         Arrays.sort(sorted);
         int middle = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    /** A figure of each round's pair: the run with and the one without beside it. */
+    static <T> double[] perRound(List<T> with, List<T> without, ToDoubleBiFunction<T, T> figure) {
+        return IntStream.range(0, with.size()).mapToDouble(round -> figure.applyAsDouble(with.get(round), without.get(round))).toArray();
     }
 
     static double round(double value) {

@@ -87,10 +87,7 @@ final class CostBenchmark {
         figures.put("cpuMicrosPerRequestWith", Benchmarks.round(mean(with, Run::cpuMicrosPerRequest)));
         figures.put("cpuMicrosPerRequestWithout", Benchmarks.round(mean(without, Run::cpuMicrosPerRequest)));
         // each round's two runs are neighbours in time: a machine that speeds up or slows down moves both
-        double[] ratios = new double[ROUNDS];
-        for (int round = 0; round < ROUNDS; round++) {
-            ratios[round] = with.get(round).cpuMicrosPerRequest() / without.get(round).cpuMicrosPerRequest();
-        }
+        double[] ratios = Benchmarks.perRound(with, without, (w, wo) -> w.cpuMicrosPerRequest() / wo.cpuMicrosPerRequest());
         figures.put("medianRoundCpuPerRequestCostPercent", Benchmarks.round(100 * (Benchmarks.median(ratios) - 1)));
         figures.put("roundCpuPerRequestCostPercentRange", List.of(Benchmarks.round(100 * (Arrays.stream(ratios).min().orElseThrow() - 1)),
                 Benchmarks.round(100 * (Arrays.stream(ratios).max().orElseThrow() - 1))));

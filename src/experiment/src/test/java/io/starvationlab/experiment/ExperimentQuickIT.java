@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +37,7 @@ class ExperimentQuickIT {
     void quickExperimentShouldHoldEveryFindingItJudgesAndWriteItsReport() throws Exception {
         Path out = Path.of("target", "experiment-quick");
         Path plan = Project.resolve("k6/plan.json");
-        ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line)).run();
+        ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line), Set.of()).run();
 
         assertThat(report.run().phases()).as("phases that starve and phases that do not, so that the predictions are put to the test")
                 .extracting(JudgedPhase::verdict).contains(JudgedPhase.STARVED, JudgedPhase.NOT_STARVED);

@@ -96,9 +96,7 @@ public final class ServerStarts implements AutoCloseable {
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         } finally {
-            synchronized (this) {
-                entry.waited += RunClock.since(waiting);
-            }
+            waited(entry, waiting);
         }
     }
 
@@ -131,10 +129,12 @@ public final class ServerStarts implements AutoCloseable {
         for (Entry entry : starting) {
             long waiting = System.nanoTime();
             entry.server.handle((server, failure) -> server).join();
-            synchronized (this) {
-                entry.waited += RunClock.since(waiting);
-            }
+            waited(entry, waiting);
         }
+    }
+
+    private synchronized void waited(Entry entry, long since) {
+        entry.waited += RunClock.since(since);
     }
 
     /** Every start so far, in the order the JVMs were begun. */
