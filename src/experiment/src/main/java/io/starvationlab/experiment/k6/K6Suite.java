@@ -36,7 +36,6 @@ public final class K6Suite {
         return K6Binary.find().map(k6 -> new K6Suite(k6, projectDir.toAbsolutePath().resolve("k6")));
     }
 
-
     /**
      * A run of the suite: k6's version, exit code (99: a threshold went other than expected), how long it took
      * and what its report says; {@code failure} when k6 wrote no summary.
@@ -50,12 +49,6 @@ public final class K6Suite {
      * output to {@code log}.
      */
     public Run run(URI base, List<String> phases, boolean quick, Path reportDir, Path log) {
-        try {
-            Files.createDirectories(reportDir);
-            Files.createDirectories(log.getParent());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         String version = ChildProcess.of(executable.toString(), "version").run(Duration.ofSeconds(30)).output().strip();
         List<String> line = new ArrayList<>(List.of(executable.toString(), "run", "--quiet"));
         Map.of("BASE_URL", base.toString().replaceFirst("/$", ""), "PHASES", String.join(",", phases), "QUICK", String.valueOf(quick),
@@ -63,25 +56,21 @@ public final class K6Suite {
                 .forEach((name, value) -> line.addAll(List.of("-e", name + "=" + value)));
         line.add("starvation.js");
         long started = System.nanoTime();
-        ChildProcess.Result result;
         try {
-            result = ChildProcess.of(line).in(suite).withEnvironment(Map.of("K6_NO_USAGE_REPORT", "true")).run(BOUND);
-        } catch (ChildProcess.TimedOut e) {
-            write(log, e.output());
-            return new Run(version, phases, -1, (System.nanoTime() - started) / 1e9, null, "k6 did not finish within " + BOUND.toMinutes() + " min");
-        }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        write(log, String.join(" ", line) + "\n" + result.output());
-        Path summary = reportDir.resolve("summary.json");
-        if (!Files.isRegularFile(summary)) {
-            return new Run(version, phases, result.exitCode(), seconds, null, "k6 exited " + result.exitCode() + " and wrote no summary.json (see " + log + ")");
-        }
-        return new Run(version, phases, result.exitCode(), seconds, K6Summary.read(summary), null);
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text);
+            Files.createDirectories(reportDir);
+            Files.createDirectories(log.getParent());
+            ChildProcess.Result result;
+            try {
+                result = ChildProcess.of(line).in(suite).withEnvironment(Map.of("K6_NO_USAGE_REPORT", "true")).run(BOUND);
+            } catch (ChildProcess.TimedOut e) {
+                Files.writeString(log, e.output());
+                return new Run(version, phases, -1, (System.nanoTime() - started) / 1e9, null, "k6 did not finish within " + BOUND.toMinutes() + " min");
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            Files.writeString(log, String.join(" ", line) + "\n" + result.output());
+            Path summary = reportDir.resolve("summary.json");
+            return Files.isRegularFile(summary) ? new Run(version, phases, result.exitCode(), seconds, K6Summary.read(summary), null)
+                    : new Run(version, phases, result.exitCode(), seconds, null, "k6 exited " + result.exitCode() + " and wrote no summary.json (see " + log + ")");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

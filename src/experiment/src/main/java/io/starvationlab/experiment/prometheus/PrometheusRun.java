@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.experiment.prometheus.PrometheusServer.ScrapeTarget;
+import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabServer;
 
 /**
