@@ -18,18 +18,10 @@ import io.starvationlab.harness.K6Binary;
  * The k6 suite of the project ({@code k6/starvation.js}) on a real k6, as a second client beside the
  * Java runner, on the user's own k6 ({@link K6Binary}).
  */
-public final class K6Suite {
+public record K6Suite(Path executable, Path suite) {
 
     /** Bounds a run: the seven default-JVM phases take about 90 s, the VUs' start included. */
     private static final Duration BOUND = Duration.ofMinutes(6);
-
-    private final Path executable;
-    private final Path suite;
-
-    private K6Suite(Path executable, Path suite) {
-        this.executable = executable;
-        this.suite = suite;
-    }
 
     /** k6 for the project at {@code projectDir}, or empty when there is none. */
     public static Optional<K6Suite> find(Path projectDir) {
