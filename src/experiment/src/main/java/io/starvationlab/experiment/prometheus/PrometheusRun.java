@@ -110,7 +110,6 @@ public final class PrometheusRun implements AutoCloseable {
         // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
         Instant end = Instant.now().plus(step);
         Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
-        MeasuredPrometheus.Range range = new MeasuredPrometheus.Range(start, end, step);
         Function<String, List<Series>> over = query -> server.queryRange(query, start, end, step);
         List<AlertEpisode> episodes = onsets(AlertEpisode.of(over.apply("ALERTS"), step, end), step, over);
         List<MeasuredPrometheus.PanelSeries> panels = dashboard.panels().stream().map(panel -> new MeasuredPrometheus.PanelSeries(panel,
@@ -123,8 +122,8 @@ public final class PrometheusRun implements AutoCloseable {
         String note = String.format(Locale.ROOT, "A Prometheus server scraped every server JVM and evaluated the rules of "
                 + "`kubernetes/base/monitoring/prometheusrule.yaml` every %d s; the dashboard's queries use $__rate_interval = %d s.",
                 PrometheusServer.INTERVAL.toSeconds(), RATE_INTERVAL.toSeconds());
-        return new MeasuredPrometheus(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
-                rules.alerts(), panels, timeline);
+        return new MeasuredPrometheus(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, new MeasuredPrometheus.Range(start, end, step),
+                List.copyOf(windows), episodes, rules.alerts(), panels, timeline);
     }
 
     /** Each starvation alert's episodes with the conditions of its rule that held when it went pending, so an alarm names its cause. */
