@@ -47,10 +47,10 @@ public record K6Suite(Path executable, Path suite) {
                 "REPORT_DIR", reportDir.toAbsolutePath().toString())
                 .forEach((name, value) -> line.addAll(List.of("-e", name + "=" + value)));
         line.add("starvation.js");
-        long started = System.nanoTime();
         try {
             Files.createDirectories(reportDir);
             Files.createDirectories(log.getParent());
+            long started = System.nanoTime();
             ChildProcess.Result result;
             try {
                 result = ChildProcess.of(line).in(suite).withEnvironment(Map.of("K6_NO_USAGE_REPORT", "true")).run(BOUND);
