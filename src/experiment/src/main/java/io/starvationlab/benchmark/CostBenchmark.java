@@ -2,7 +2,6 @@ package io.starvationlab.benchmark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,6 +19,7 @@ import java.util.function.ToDoubleFunction;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.SecondServiceProcess;
+import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**
@@ -46,34 +46,26 @@ final class CostBenchmark {
     private CostBenchmark() {
     }
 
-    /** A started service: what to close, its pid and the URI the clients load. */
-    private record Served(AutoCloseable process, long pid, URI target) {
-    }
-
     static Map<String, Object> overhead() {
-        return run("GET " + PATH, LAB_OBSERVERS, (on, name) -> {
-            LabServer lab = LabServer.start(List.of(), on ? Map.of() : Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false"),
-                    Benchmarks.OUT.resolve("logs"), "overhead-" + name);
-            return new Served(lab, lab.pid(), lab.uri(PATH));
-        });
+        return run("GET " + PATH, PATH, LAB_OBSERVERS, (on, name) -> LabServer.start(List.of(), on ? Map.of()
+                : Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false"), Benchmarks.OUT.resolve("logs"), "overhead-" + name));
     }
 
     static Map<String, Object> meter() {
-        return run("second service, GET /hello", List.of(), (on, name) -> {
-            SecondServiceProcess second = SecondServiceProcess.start(Jdks.current(), on ? List.of() : List.of("-Dsecond.meter=off"),
-                    Benchmarks.OUT.resolve("logs"), "meter-" + name);
-            return new Served(second, second.pid(), second.uri("/hello"));
-        });
+        return run("second service, GET /hello", "/hello", List.of(), (on, name) -> SecondServiceProcess.start(Jdks.current(),
+                on ? List.of() : List.of("-Dsecond.meter=off"), Benchmarks.OUT.resolve("logs"), "meter-" + name));
     }
 
-    private static Map<String, Object> run(String workload, List<String> observerThreads, BiFunction<Boolean, String, Served> start) {
+    /** {@code start} starts the service with the observer on or off, by the name given; the clients load its {@code path}. */
+    private static Map<String, Object> run(String workload, String path, List<String> observerThreads,
+            BiFunction<Boolean, String, ServerProcess> start) {
         List<Run> with = new ArrayList<>();
         List<Run> without = new ArrayList<>();
         for (int round = 1; round <= ROUNDS; round++) {
             // which goes first alternates: the machine's first run is often its slowest
             boolean onFirst = round % 2 == 1;
-            Run first = measure(start, observerThreads, onFirst, round);
-            Run second = measure(start, observerThreads, !onFirst, round);
+            Run first = measure(start, path, observerThreads, onFirst, round);
+            Run second = measure(start, path, observerThreads, !onFirst, round);
             with.add(onFirst ? first : second);
             without.add(onFirst ? second : first);
             System.out.printf(Locale.ROOT, "round %d: with %s; without %s%n", round, with.getLast(), without.getLast());
@@ -87,10 +79,7 @@ final class CostBenchmark {
         figures.put("cpuMicrosPerRequestWith", Benchmarks.round(mean(with, Run::cpuMicrosPerRequest)));
         figures.put("cpuMicrosPerRequestWithout", Benchmarks.round(mean(without, Run::cpuMicrosPerRequest)));
         // each round's two runs are neighbours in time: a machine that speeds up or slows down moves both
-        double[] ratios = new double[ROUNDS];
-        for (int round = 0; round < ROUNDS; round++) {
-            ratios[round] = with.get(round).cpuMicrosPerRequest() / without.get(round).cpuMicrosPerRequest();
-        }
+        double[] ratios = Benchmarks.perRound(with, without, (w, wo) -> w.cpuMicrosPerRequest() / wo.cpuMicrosPerRequest());
         figures.put("medianRoundCpuPerRequestCostPercent", Benchmarks.round(100 * (Benchmarks.median(ratios) - 1)));
         figures.put("roundCpuPerRequestCostPercentRange", List.of(Benchmarks.round(100 * (Arrays.stream(ratios).min().orElseThrow() - 1)),
                 Benchmarks.round(100 * (Arrays.stream(ratios).max().orElseThrow() - 1))));
@@ -110,22 +99,20 @@ final class CostBenchmark {
         }
     }
 
-    private static Run measure(BiFunction<Boolean, String, Served> start, List<String> observerThreads, boolean on, int round) {
-        Served served = start.apply(on, (on ? "on-" : "off-") + round);
-        try (AutoCloseable process = served.process(); ClosedLoad load = ClosedLoad.start(served.target(), CLIENTS, Duration.ofSeconds(30))) {
+    private static Run measure(BiFunction<Boolean, String, ServerProcess> start, String path, List<String> observerThreads, boolean on, int round) {
+        try (ServerProcess server = start.apply(on, (on ? "on-" : "off-") + round);
+                ClosedLoad load = ClosedLoad.start(server.uri(path), CLIENTS, Duration.ofSeconds(30))) {
             LabServer.sleep(WARM_UP);
-            ProcessHandle handle = ProcessHandle.of(served.pid()).orElseThrow();
+            ProcessHandle handle = ProcessHandle.of(server.pid()).orElseThrow();
             Duration cpuBefore = handle.info().totalCpuDuration().orElseThrow();
-            long observersBefore = threadsCpuNanos(served.pid(), observerThreads);
+            long observersBefore = threadsCpuNanos(server.pid(), observerThreads);
             long okBefore = load.result().okWhileRunning();
             LabServer.sleep(MEASURED);
             double cpuNanos = handle.info().totalCpuDuration().orElseThrow().minus(cpuBefore).toNanos();
-            long observers = threadsCpuNanos(served.pid(), observerThreads) - observersBefore;
+            long observers = threadsCpuNanos(server.pid(), observerThreads) - observersBefore;
             long ok = load.result().okWhileRunning() - okBefore;
             load.stop(Duration.ofSeconds(10));
             return new Run(ok / (double) MEASURED.toSeconds(), cpuNanos / 1000 / Math.max(ok, 1), 100 * observers / Math.max(cpuNanos, 1));
-        } catch (Exception e) {
-            throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
         }
     }
 

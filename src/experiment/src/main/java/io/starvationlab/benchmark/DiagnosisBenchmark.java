@@ -89,23 +89,16 @@ final class DiagnosisBenchmark {
                 System.out.printf(Locale.ROOT, "%,d live, round %d: %s; %s%n", live, round, without.get(round - 1), with.get(round - 1));
             }
         }
-        double[] throughputCost = new double[rounds];
-        double[] p99Cost = new double[rounds];
-        double[] cpuCost = new double[rounds];
-        for (int i = 0; i < rounds; i++) {
-            throughputCost[i] = 100 * (1 - with.get(i).throughput() / without.get(i).throughput());
-            p99Cost[i] = with.get(i).p99Millis() - without.get(i).p99Millis();
-            cpuCost[i] = 100 * (with.get(i).serviceCpuMicros() / without.get(i).serviceCpuMicros() - 1);
-        }
         double[] ownShare = with.stream().mapToDouble(w -> 100 * w.ownCpuSeconds() / (w.seconds() * Runtime.getRuntime().availableProcessors())).toArray();
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("without", without.stream().map(Window::toString).toList());
         figures.put("with", with.stream().map(Window::toString).toList());
         figures.put("throughputWithout", spread(without.stream().mapToDouble(Window::throughput).toArray()));
         figures.put("p99MillisWithout", spread(without.stream().mapToDouble(Window::p99Millis).toArray()));
-        figures.put("throughputCostPercent", spread(throughputCost));
-        figures.put("p99CostMillis", spread(p99Cost));
-        figures.put("serviceCpuPerAnswerCostPercent", spread(cpuCost));
+        figures.put("throughputCostPercent", spread(Benchmarks.perRound(with, without, (w, wo) -> 100 * (1 - w.throughput() / wo.throughput()))));
+        figures.put("p99CostMillis", spread(Benchmarks.perRound(with, without, (w, wo) -> w.p99Millis() - wo.p99Millis())));
+        figures.put("serviceCpuPerAnswerCostPercent", spread(Benchmarks.perRound(with, without,
+                (w, wo) -> 100 * (w.serviceCpuMicros() / wo.serviceCpuMicros() - 1))));
         figures.put("diagnosisCpuSeconds", spread(with.stream().mapToDouble(Window::ownCpuSeconds).toArray()));
         figures.put("diagnosisCpuPercentOfTheProcessors", spread(ownShare));
         return figures;
@@ -113,9 +106,8 @@ final class DiagnosisBenchmark {
 
     /** The median and the range, as {@code median (min to max)}. */
     private static String spread(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return String.format(Locale.ROOT, "%.2f (%.2f to %.2f)", Benchmarks.median(sorted), sorted[0], sorted[sorted.length - 1]);
+        return String.format(Locale.ROOT, "%.2f (%.2f to %.2f)", Benchmarks.median(values), Arrays.stream(values).min().orElseThrow(),
+                Arrays.stream(values).max().orElseThrow());
     }
 
     /** A window of {@link #WATCH}, or with the diagnosis its whole run, from start-up to report. */

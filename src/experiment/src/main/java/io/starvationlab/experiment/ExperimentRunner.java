@@ -58,15 +58,21 @@ public final class ExperimentRunner {
     private final Path planFile;
     private final RunSettings settings;
 
-    public ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress) {
-        this(planFile, quick, out, progress, Set.of());
-    }
-
-    private ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress, Set<String> only) {
+    /** A run of {@code planFile}'s phases named in {@code only} ({@code cold-start} for the cold-start runs), or of all when it is empty. */
+    public ExperimentRunner(Path planFile, boolean quick, Path out, Consumer<String> progress, Set<String> only) {
+        Plan plan = Plan.read(planFile);
+        Set<String> unknown = new TreeSet<>(only);
+        plan.phases().forEach(phase -> unknown.remove(phase.name()));
+        if (plan.coldStart() != null) {
+            unknown.remove(ColdStart.NAME);
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("no phase " + unknown + " in the plan " + planFile);
+        }
         Path k6 = planFile.toAbsolutePath().getParent();
         this.planFile = planFile;
         // the project the plan belongs to (<project>/k6/plan.json): its manifests, its .ci/fetch-jdks, its docs
-        this.settings = new RunSettings(Plan.read(planFile), quick, Set.copyOf(only), out, k6.getParent() == null ? k6 : k6.getParent(), progress);
+        this.settings = new RunSettings(plan, quick, Set.copyOf(only), out, k6.getParent() == null ? k6 : k6.getParent(), progress);
     }
 
     public static void main(String[] args) throws Exception {
@@ -96,7 +102,7 @@ public final class ExperimentRunner {
         for (int run = 1; run <= repeat; run++) {
             String label = repeat == 1 ? "[experiment] " : "[experiment " + run + "/" + repeat + "] ";
             Path runOut = repeat == 1 ? out : out.resolve("repeat-" + run);
-            runner = new ExperimentRunner(planFile, quick, runOut, line -> System.out.println(label + line)).only(only);
+            runner = new ExperimentRunner(planFile, quick, runOut, line -> System.out.println(label + line), only);
             ExperimentReport report = runner.run();
             System.out.println();
             System.out.println(ReportText.markdown(report));
@@ -117,19 +123,6 @@ public final class ExperimentRunner {
             Path published = repeat == 1 ? out : out.resolve("repeat-" + repeat);
             System.out.println("Published: " + ReportFiles.publish(reports.getLast(), published, runner.settings.projectDir().resolve("docs")).toAbsolutePath());
         }
-    }
-
-    /** Runs only the phases named ({@code cold-start} for the cold-start runs), or all when {@code names} is empty. */
-    public ExperimentRunner only(Set<String> names) {
-        Set<String> unknown = new TreeSet<>(names);
-        settings.plan().phases().forEach(phase -> unknown.remove(phase.name()));
-        if (settings.plan().coldStart() != null) {
-            unknown.remove(ColdStart.NAME);
-        }
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("no phase " + unknown + " in the plan " + planFile);
-        }
-        return new ExperimentRunner(planFile, settings.quick(), settings.out(), settings.progress(), names);
     }
 
     /** plan → run (measured) → results (judged) → findings → report (shown), written to {@code out}; the run's own time at its end. */

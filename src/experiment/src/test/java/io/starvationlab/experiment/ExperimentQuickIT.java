@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -30,18 +30,18 @@ import io.starvationlab.harness.Project;
 class ExperimentQuickIT {
 
     /** The alert findings a quick run with a live Prometheus must judge, and hold. */
-    private static final List<String> ALERT_FINDINGS = List.of("carrier-starvation-pending", "carrier-stall-pending",
-            "carrier-starvation-resolves", "carrier-stall-resolves", "no-false-alarms", "dashboard-panels-have-data");
+    private static final String[] ALERT_FINDINGS = {"carrier-starvation-pending", "carrier-stall-pending",
+            "carrier-starvation-resolves", "carrier-stall-resolves", "no-false-alarms", "dashboard-panels-have-data"};
 
     @Test
     void quickExperimentShouldHoldEveryFindingItJudgesAndWriteItsReport() throws Exception {
         Path out = Path.of("target", "experiment-quick");
         Path plan = Project.resolve("k6/plan.json");
-        ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line)).run();
+        ExperimentReport report = new ExperimentRunner(plan, true, out, line -> System.out.println("[quick] " + line), Set.of()).run();
 
         assertThat(report.run().phases()).as("phases that starve and phases that do not, so that the predictions are put to the test")
                 .extracting(JudgedPhase::verdict).contains(JudgedPhase.STARVED, JudgedPhase.NOT_STARVED);
-        assertThat(report.finding("phases-as-predicted").holds()).as(report.finding("phases-as-predicted").measured()).isTrue();
+        assertHolds(report, "phases-as-predicted");
         assertThat(report.findings()).filteredOn(finding -> finding.holds() != null)
                 .allSatisfy(finding -> assertThat(finding.holds()).as(describe(finding)).isTrue());
 
@@ -77,16 +77,13 @@ class ExperimentQuickIT {
         }
         assertThat(report.run().k6().failure()).isNull();
         assertThat(report.run().k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(MainRun.K6_QUICK_PHASES);
-        assertThat(report.finding("k6-agrees-with-java-runner").holds()).as(report.finding("k6-agrees-with-java-runner").measured()).isTrue();
-        assertThat(report.finding("probes-reach-every-event-loop").holds()).as(report.finding("probes-reach-every-event-loop").measured()).isTrue();
+        assertHolds(report, "k6-agrees-with-java-runner", "probes-reach-every-event-loop");
     }
 
     /** The quick run's one repeat of the cold start, lazy and eager, and the blocked-thread checker over every server JVM. */
     private static void assertColdStartsAndNoEventLoopBlocked(ExperimentReport report, String markdown) {
         assertThat(report.run().coldStarts()).extracting(MeasuredColdStart::server).containsExactly("cold-start-eager-1", "cold-start-lazy-1");
-        for (String id : List.of("lazy-bean-blocks-event-loops", "no-event-loop-blocked")) {
-            assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
-        }
+        assertHolds(report, "lazy-bean-blocks-event-loops", "no-event-loop-blocked");
         assertThat(report.run().eventLoopsBlocked()).as("every server JVM of the main plan read for the checker's warnings")
                 .containsOnlyKeys(report.run().servers().keySet());
         assertThat(markdown).contains("## A fresh JVM starved at once", "| 1 | lazy |", "| 1 | eager |");
@@ -106,7 +103,7 @@ class ExperimentQuickIT {
             return;
         }
         assertThat(report.run().quota().servers()).extracting(JudgedQuota.Server::jvm).containsExactly("quota-1-cpu");
-        assertThat(quota.holds()).as(describe(quota)).isTrue();
+        assertHolds(report, quota.id());
         assertThat(markdown).contains("## Inside a CPU quota", "| quota-1-cpu | 1 CPU | 100000 / 100000 |");
     }
 
@@ -118,14 +115,19 @@ class ExperimentQuickIT {
             return;
         }
         assertThat(report.run().prometheus().measured()).as(report.run().prometheus().note()).isTrue();
-        for (String id : ALERT_FINDINGS) {
-            assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
-        }
+        assertHolds(report, ALERT_FINDINGS);
         assertThat(report.run().prometheus().peakRssMegabytes()).isBetween(1.0, 300.0);
         assertThat(markdown).contains("## Alerts and dashboard on a live Prometheus", "### Alerts per phase", "### Dashboard panels",
                 "timeline.svg");
         String timeline = Files.readString(out.resolve("timeline.svg"));
         assertThat(timeline).startsWith("<svg").contains("CarrierStarvation", "CarrierStall", "/probe/virtual", "<path");
+    }
+
+    /** Each finding judged, and holding. */
+    private static void assertHolds(ExperimentReport report, String... ids) {
+        for (String id : ids) {
+            assertThat(report.finding(id).holds()).as(describe(report.finding(id))).isTrue();
+        }
     }
 
     private static String describe(Finding finding) {

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 
 /**
  * What the k6 suite's report model ({@code starvationLab} in {@code summary.json}, built by
@@ -51,19 +52,13 @@ public record K6Summary(Map<String, Phase> phases, List<String> thresholdsCrosse
         Map<String, Phase> phases = new LinkedHashMap<>();
         for (JsonNode verdict : lab.path("verdicts")) {
             String window = verdict.path("phase").asText();
-            JsonNode coverage = null;
-            for (JsonNode c : lab.path("coverage")) {
-                if (c.path("window").asText().equals(window) && c.path("probe").asText().equals(probe)
-                        && c.path("target").asText().equals(verdict.path("target").asText())) {
-                    coverage = c;
-                }
-            }
+            JsonNode coverage = lab.path("coverage").valueStream().filter(c -> c.path("window").asText().equals(window)
+                    && c.path("probe").asText().equals(probe) && c.path("target").asText().equals(verdict.path("target").asText()))
+                    .reduce((first, last) -> last).orElse(MissingNode.getInstance());
             Map<String, Long> answers = new LinkedHashMap<>();
-            if (coverage != null) {
-                coverage.path("answers").properties().forEach(e -> answers.put(e.getKey(), e.getValue().asLong()));
-            }
+            coverage.path("answers").properties().forEach(e -> answers.put(e.getKey(), e.getValue().asLong()));
             phases.put(window, new Phase(window, verdict.path("observed").asText(), number(verdict.path("perSecond")),
-                    number(verdict.path("loadedMs")), answers, coverage == null ? null : integer(coverage.path("eventLoops"))));
+                    number(verdict.path("loadedMs")), answers, coverage.path("eventLoops").isNumber() ? coverage.path("eventLoops").asInt() : null));
         }
         List<String> crossed = new ArrayList<>();
         lab.path("thresholds").forEach(t -> {
@@ -80,9 +75,5 @@ public record K6Summary(Map<String, Phase> phases, List<String> thresholdsCrosse
 
     private static Double number(JsonNode node) {
         return node.isNumber() ? node.asDouble() : null;
-    }
-
-    private static Integer integer(JsonNode node) {
-        return node.isNumber() ? node.asInt() : null;
     }
 }

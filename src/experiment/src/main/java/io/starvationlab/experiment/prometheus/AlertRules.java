@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
@@ -55,15 +54,13 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
         return read(projectDir.resolve(Path.of("kubernetes", "base", "monitoring", "prometheusrule.yaml")));
     }
 
-    public static AlertRules read(Path prometheusRule) {
+    public static AlertRules read(Path file) {
+        JsonNode prometheusRule;
         try {
-            return of(YAML.readTree(prometheusRule.toFile()));
+            prometheusRule = YAML.readTree(file.toFile());
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the PrometheusRule " + prometheusRule, e);
+            throw new UncheckedIOException("Cannot read the PrometheusRule " + file, e);
         }
-    }
-
-    static AlertRules of(JsonNode prometheusRule) {
         if (!"PrometheusRule".equals(prometheusRule.path("kind").asText())) {
             throw new IllegalArgumentException("not a PrometheusRule: kind " + prometheusRule.path("kind"));
         }
@@ -80,10 +77,8 @@ public record AlertRules(String rulesFile, List<Alert> alerts) {
                 }
             }
         }
-        ObjectNode file = YAML.createObjectNode();
-        file.set("groups", groups);
         try {
-            return new AlertRules(YAML.writeValueAsString(file), List.copyOf(alerts));
+            return new AlertRules(YAML.writeValueAsString(YAML.createObjectNode().set("groups", groups)), List.copyOf(alerts));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -45,12 +45,9 @@ public record DashboardPanels(List<Panel> panels) {
     static final String EVERY = "every phase";
 
     public static DashboardPanels ofProject(Path projectDir) {
-        return read(projectDir.resolve(Path.of("kubernetes", "base", "monitoring", "dashboard.json")));
-    }
-
-    public static DashboardPanels read(Path dashboard) {
+        Path dashboard = projectDir.resolve(Path.of("kubernetes", "base", "monitoring", "dashboard.json"));
         try {
-            return of(LabClient.json().readTree(dashboard.toFile()), PrometheusServer.INTERVAL.multipliedBy(4));
+            return of(LabClient.json().readTree(dashboard.toFile()), PrometheusRun.RATE_INTERVAL);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the dashboard " + dashboard, e);
         }

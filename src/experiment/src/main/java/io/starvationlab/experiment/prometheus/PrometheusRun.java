@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
+import io.starvationlab.experiment.prometheus.PrometheusServer.ScrapeTarget;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabServer;
 
@@ -108,36 +110,30 @@ public final class PrometheusRun implements AutoCloseable {
         // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
         Instant end = Instant.now().plus(step);
         Instant start = windows.isEmpty() ? started : windows.getFirst().start().minusSeconds(2);
-        MeasuredPrometheus.Range range = new MeasuredPrometheus.Range(start, end, step);
-        List<AlertEpisode> episodes = onsets(AlertEpisode.of(server.queryRange("ALERTS", start, end, step), step, end), range);
-        List<MeasuredPrometheus.PanelSeries> panels = new ArrayList<>();
-        for (DashboardPanels.Panel panel : dashboard.panels()) {
-            List<Series> series = new ArrayList<>();
-            panel.queries().forEach(query -> series.addAll(server.queryRange(query, start, end, step)));
-            panels.add(new MeasuredPrometheus.PanelSeries(panel, List.copyOf(series)));
-        }
+        Function<String, List<Series>> over = query -> server.queryRange(query, start, end, step);
+        List<AlertEpisode> episodes = onsets(AlertEpisode.of(over.apply("ALERTS"), step, end), step, over);
+        List<MeasuredPrometheus.PanelSeries> panels = dashboard.panels().stream().map(panel -> new MeasuredPrometheus.PanelSeries(panel,
+                panel.queries().stream().flatMap(query -> over.apply(query).stream()).toList())).toList();
         String rate = RATE_INTERVAL.toSeconds() + "s";
         MeasuredPrometheus.Timeline timeline = new MeasuredPrometheus.Timeline(
-                server.queryRange(String.format(Locale.ROOT, MeasuredPrometheus.Timeline.PROBE_P99, rate), start, end, step),
-                server.queryRange(MeasuredPrometheus.Timeline.STALLED, start, end, step),
-                server.queryRange(MeasuredPrometheus.Timeline.REQUEST_STALLED, start, end, step),
-                server.queryRange(String.format(Locale.ROOT, MeasuredPrometheus.Timeline.THROUGHPUT, rate), start, end, step));
+                over.apply(String.format(Locale.ROOT, MeasuredPrometheus.Timeline.PROBE_P99, rate)), over.apply(MeasuredPrometheus.Timeline.STALLED),
+                over.apply(MeasuredPrometheus.Timeline.REQUEST_STALLED), over.apply(String.format(Locale.ROOT, MeasuredPrometheus.Timeline.THROUGHPUT, rate)));
         waitedNanos += System.nanoTime() - begin;
         String note = String.format(Locale.ROOT, "A Prometheus server scraped every server JVM and evaluated the rules of "
                 + "`kubernetes/base/monitoring/prometheusrule.yaml` every %d s; the dashboard's queries use $__rate_interval = %d s.",
                 PrometheusServer.INTERVAL.toSeconds(), RATE_INTERVAL.toSeconds());
-        return new MeasuredPrometheus(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, range, List.copyOf(windows), episodes,
-                rules.alerts(), List.copyOf(panels), timeline);
+        return new MeasuredPrometheus(true, note, jdk, server.peakRssBytes() / 1e6, waitedNanos / 1e9, new MeasuredPrometheus.Range(start, end, step),
+                List.copyOf(windows), episodes, rules.alerts(), panels, timeline);
     }
 
     /** Each starvation alert's episodes with the conditions of its rule that held when it went pending, so an alarm names its cause. */
-    private List<AlertEpisode> onsets(List<AlertEpisode> episodes, MeasuredPrometheus.Range range) {
+    private List<AlertEpisode> onsets(List<AlertEpisode> episodes, Duration step, Function<String, List<Series>> over) {
         Map<String, AlertRules.Alert> starvation = new LinkedHashMap<>();
         Map<String, List<Series>> held = new LinkedHashMap<>();
         for (AlertRules.Alert alert : rules.alerts()) {
             if (STARVATION_ALERTS.contains(alert.name())) {
                 starvation.put(alert.name(), alert);
-                alert.branches().forEach(branch -> held.computeIfAbsent(branch, b -> server.queryRange(b, range.start(), range.end(), range.step())));
+                alert.branches().forEach(branch -> held.computeIfAbsent(branch, over));
             }
         }
         List<AlertEpisode> explained = new ArrayList<>();
@@ -150,7 +146,7 @@ public final class PrometheusRun implements AutoCloseable {
             List<String> onset = new ArrayList<>();
             for (String branch : alert.branches()) {
                 held.get(branch).stream().filter(series -> series.label("pod").equals(episode.pod()))
-                        .forEach(series -> series.valueAt(episode.pending(), range.step()).ifPresent(value -> onset.add(
+                        .forEach(series -> series.valueAt(episode.pending(), step).ifPresent(value -> onset.add(
                                 String.format(Locale.ROOT, "%s: %.3f", AlertRules.Alert.summary(branch), value))));
             }
             explained.add(episode.withOnset(onset));

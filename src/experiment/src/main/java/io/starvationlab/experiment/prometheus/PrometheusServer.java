@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +24,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.ServerProcess;
 
 /**
  * A real Prometheus server for the run: loopback only, a temporary data folder, scrape and rule
@@ -54,13 +52,38 @@ public final class PrometheusServer implements AutoCloseable {
                     refresh_interval: %1$ds
             """;
 
+    /**
+     * One server JVM of the run as Prometheus sees it, labelled the way the prometheus-operator labels a
+     * target of the project's ServiceMonitor ({@code kubernetes/base/monitoring/servicemonitor.yaml}: no
+     * relabelling, no honor_labels): {@code job} and {@code service} the Service's name, {@code namespace},
+     * {@code pod}, {@code container}, {@code endpoint} the port's name. The rules group by
+     * namespace/service/pod and the dashboard selects on its namespace variable's default.
+     */
+    public record ScrapeTarget(String address, Map<String, String> labels) {
+
+        /** The kustomize base's namespace, and the dashboard's default for its namespace variable. */
+        public static final String NAMESPACE = "starvation-lab";
+        static final String METRICS_PATH = "/q/metrics";
+
+        /** The run's server JVM {@code jvm}, process {@code pid}, serving at {@code base}. */
+        public static ScrapeTarget of(String jvm, long pid, URI base) {
+            String service = "lab-" + jvm;
+            return new ScrapeTarget("127.0.0.1:" + base.getPort(), Map.of("job", service, "namespace", NAMESPACE, "service", service, "pod",
+                    service + "-" + pid, "container", "lab", "endpoint", "http"));
+        }
+
+        public String pod() {
+            return labels.get("pod");
+        }
+    }
+
     private final Process process;
     private final Path home;
     private final URI base;
     private final Path log;
     private final Thread cleanup = new Thread(this::destroy, "prometheus-cleanup");
     private final Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final LabClient api;
     private volatile long peakRssKiB;
     private volatile boolean ready;
 
@@ -69,6 +92,7 @@ public final class PrometheusServer implements AutoCloseable {
         this.home = home;
         this.base = base;
         this.log = log;
+        this.api = new LabClient(base);
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -148,22 +172,13 @@ public final class PrometheusServer implements AutoCloseable {
         return series;
     }
 
-    /** The {@code data} of an HTTP API answer. */
+    /** The {@code data} of an HTTP API answer (Prometheus' errors are JSON too, with {@code status} "error"). */
     JsonNode api(String pathAndQuery) {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).timeout(Duration.ofSeconds(30)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            JsonNode body = LabClient.json().readTree(response.body());
-            if (response.statusCode() != 200 || !"success".equals(body.path("status").asText())) {
-                throw new IllegalStateException("Prometheus answered " + response.statusCode() + " to " + pathAndQuery + ": " + response.body());
-            }
-            return body.path("data");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Prometheus did not answer " + pathAndQuery, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        JsonNode body = api.json(pathAndQuery);
+        if (!"success".equals(body.path("status").asText())) {
+            throw new IllegalStateException("Prometheus answered " + pathAndQuery + ": " + body);
         }
+        return body.path("data");
     }
 
     /** Returns once Prometheus reports ready; if it does not, stops it and throws. */
@@ -176,15 +191,7 @@ public final class PrometheusServer implements AutoCloseable {
                 close();
                 throw new IllegalStateException("Prometheus " + why + ":\n" + logText());
             }
-            try {
-                ready = http.send(HttpRequest.newBuilder(base.resolve("/-/ready")).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException e) {
-                // not listening yet
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
+            ready = ServerProcess.status(base.resolve("/-/ready"), Duration.ofSeconds(2)) == 200;
             LabServer.sleep(Duration.ofMillis(ready ? 0 : 100));
         }
     }

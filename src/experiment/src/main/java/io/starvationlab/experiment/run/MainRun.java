@@ -41,11 +41,7 @@ public final class MainRun {
     private final String noQuota;
     private List<ColdStartRun.Turn> coldStarts = List.of();
 
-    /**
-     * The chosen phases of the plan in quick or full mode, by server JVM, each server JVM planned into
-     * {@code starts} in the order they will run; a server JVM or phase for other JDKs is skipped and said so, and so is a
-     * server JVM inside a CPU quota where none can be set (a failure with {@code CI=true}) or of more CPUs than the machine has.
-     */
+    /** The chosen phases of the plan in quick or full mode, by server JVM, each server JVM planned into {@code starts} in the order they will run. */
     public MainRun(RunSettings run, ServerStarts starts) {
         this.run = run;
         this.starts = starts;

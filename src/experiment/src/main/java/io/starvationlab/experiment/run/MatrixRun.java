@@ -62,7 +62,7 @@ public final class MatrixRun {
             jdks = discover(wanted);
             for (int feature : wanted) {
                 if (feature != current.feature()) {
-                    jdks.byFeature(feature).ifPresent(jdk -> servers(jdk, List.of(), new LinkedHashMap<>()).forEach(server -> starts.plan(server.spec())));
+                    jdks.byFeature(feature).ifPresent(jdk -> servers(jdk, List.of(), new LinkedHashMap<>()).keySet().forEach(starts::plan));
                 }
             }
         });
@@ -96,22 +96,22 @@ public final class MatrixRun {
         return new MeasuredMatrix(quick, List.copyOf(columns), seconds);
     }
 
-    /** A server JVM of a JDK's column and the cells it measures. */
-    private record Server(ServerRun.Spec spec, List<MatrixPlan.Cell> cells) {
-    }
-
-    /** The server JVMs that measure {@code jdk}'s cells, but those the main run measured alike ({@code main}), put in {@code reused}. */
-    private List<Server> servers(Jdks.Jdk jdk, List<MeasuredServer> main, Map<String, MeasuredMatrix.Reused> reused) {
+    /**
+     * The server JVMs that measure {@code jdk}'s cells, each with its cells as phases, but the cells the main run measured alike
+     * ({@code main}), put in {@code reused}.
+     */
+    private Map<ServerRun.Spec, List<Plan.Phase>> servers(Jdks.Jdk jdk, List<MeasuredServer> main, Map<String, MeasuredMatrix.Reused> reused) {
         int feature = jdk.feature();
         List<MatrixPlan.Cell> toMeasure = new ArrayList<>();
         matrix.cells(quick).stream().filter(cell -> matrix.whyNot(cell, feature).isEmpty())
                 .forEach(cell -> reusable(cell, main).ifPresentOrElse(found -> reused.put(cell.name(), found), () -> toMeasure.add(cell)));
-        List<Server> servers = new ArrayList<>();
+        Map<ServerRun.Spec, List<Plan.Phase>> servers = new LinkedHashMap<>();
         matrix.byJvm(toMeasure).forEach((jvmName, cells) -> {
             MatrixPlan.MatrixJvm jvm = matrix.jvms().get(jvmName);
             boolean attempt = !jvm.appliesTo(feature) && jvm.attemptedOn(feature);
             String description = jvm.description() + (attempt ? " (attempted: " + jvm.flags() + " is gone from JDK " + feature + ")" : "");
-            servers.add(new Server(new ServerRun.Spec(MatrixPlan.serverName(feature, jvmName), description, jdk, jvm.commandLine(), false, null), cells));
+            servers.put(new ServerRun.Spec(MatrixPlan.serverName(feature, jvmName), description, jdk, jvm.commandLine(), false, null),
+                    cells.stream().map(matrix::phase).toList());
         });
         return servers;
     }
@@ -123,10 +123,7 @@ public final class MatrixRun {
                 PrometheusRun.off("the matrix is judged on its cells, not on alerts"), starts, clock, progress, 0, null);
         Map<String, MeasuredMatrix.Reused> reused = new LinkedHashMap<>();
         List<MeasuredServer> servers = new ArrayList<>();
-        for (Server server : servers(jdk, main, reused)) {
-            servers.add(loop.run(server.spec(), server.cells().stream().map(matrix::phase).toList(), phase -> matrix.duration(),
-                    "JDK matrix: JDK " + feature));
-        }
+        servers(jdk, main, reused).forEach((spec, phases) -> servers.add(loop.run(spec, phases, phase -> matrix.duration(), "JDK matrix: JDK " + feature)));
         return new MeasuredMatrix.Column(feature, jdk, "measured", List.copyOf(servers), Map.copyOf(reused));
     }
 

@@ -18,7 +18,6 @@ import io.starvationlab.harness.plan.Plan;
 public record MeasuredPhase(Plan.Phase phase, String server, PhaseResult result, Answer answer, Instant start, Instant loadEnd,
         Instant end, CpuQuota.Throttling throttling) {
 
-    /** A status and its content type. */
     public record Answer(int status, String contentType) {
     }
 

@@ -25,18 +25,25 @@ public final class RunClock {
     private final Instant startedAt = Instant.now();
     private final Map<String, Double> parts = new LinkedHashMap<>();
 
-    /** Adds {@code seconds} to {@code part}, which keeps its place from its first time. */
-    public synchronized void add(String part, double seconds) {
-        parts.merge(part, seconds, Double::sum);
-    }
+    /** The seconds of the part being timed that a part timed within it already has on the clock. */
+    private double inner;
 
-    /** Runs {@code work}, its time on {@code part}; what it returns. */
+    /**
+     * Runs {@code work} on the run's own thread, its time on {@code part}, which keeps its place from its first time; what
+     * it times within as another part (waiting for a start, for Prometheus) is that part's alone.
+     */
     public <T> T time(String part, Supplier<T> work) {
         long began = System.nanoTime();
+        double outer = inner;
+        inner = 0;
         try {
             return work.get();
         } finally {
-            add(part, since(began));
+            double seconds = since(began);
+            synchronized (this) {
+                parts.merge(part, seconds - inner, Double::sum);
+            }
+            inner = outer + seconds;
         }
     }
 
@@ -52,12 +59,10 @@ public final class RunClock {
         return new LinkedHashMap<>(parts);
     }
 
-    /** When the clock was made. */
     public Instant startedAt() {
         return startedAt;
     }
 
-    /** Seconds since the clock was made. */
     public double seconds() {
         return since(started);
     }

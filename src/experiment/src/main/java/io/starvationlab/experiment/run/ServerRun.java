@@ -1,6 +1,7 @@
 package io.starvationlab.experiment.run;
 
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
@@ -31,8 +32,8 @@ import io.starvationlab.harness.plan.StarvationRule;
 
 /**
  * The one run loop, for the main plan and the JDK matrix alike: starts a server JVM, warms it up,
- * measures its clean baseline, then hands each phase to its {@link PhaseKind}, a phase starting only
- * once the one before has left nothing behind.
+ * measures its clean baseline, then measures each phase (its load in a closed loop with the probes, or the one answer to
+ * a mode the JVM cannot run), a phase starting only once the one before has left nothing behind.
  */
 public final class ServerRun {
 
@@ -69,8 +70,6 @@ public final class ServerRun {
     private final int total;
     private final BiConsumer<Spec, LabServer> after;
     private int done;
-    /** The seconds of the current turn already on the clock as another part's: waits for starts and for Prometheus. */
-    private double elsewhere;
 
     /**
      * A loop of {@code total} phases in all (0: unknown), for its progress lines, its server JVMs taken from {@code starts}
@@ -107,43 +106,24 @@ public final class ServerRun {
             done += phases.size();
             return new MeasuredServer(spec, null, says, null, List.of(), null, null);
         }
-        long turn = System.nanoTime();
-        elsewhere = 0;
-        try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
-                Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2());
-                AutoCloseable scraped = elsewhere(RunClock.PROMETHEUS, () -> prometheus.scrape(spec.name(), server))) {
-            MeasuredServer measured = measure(spec, runner, phases, duration);
-            if (after != null) {
-                awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
-                runner.close();
-                scraped.close();
-                after.accept(spec, server);
+        return clock.time(part, () -> {
+            try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
+                    Duration.ofMillis(settings.probes().timeoutMillis()), spec.http2());
+                    AutoCloseable scraped = clock.time(RunClock.PROMETHEUS, () -> prometheus.scrape(spec.name(), server))) {
+                MeasuredServer measured = measure(spec, runner, phases, duration);
+                if (after != null) {
+                    awaitQuiet(runner.lab()); // the last phase's requests that timed out may still hold carriers
+                    runner.close();
+                    scraped.close();
+                    after.accept(spec, server);
+                }
+                return measured;
+            } catch (Exception e) {
+                throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
+            } finally {
+                starts.done(spec);
             }
-            return measured;
-        } catch (Exception e) {
-            throw e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e);
-        } finally {
-            starts.done(spec);
-            clock.add(part, RunClock.since(turn) - elsewhere);
-        }
-    }
-
-    /** Waits for the start in progress, so that nothing runs beside what comes next; the wait on the clock as a start's. */
-    private void settle() {
-        elsewhere(RunClock.STARTS, () -> {
-            starts.settle();
-            return null;
         });
-    }
-
-    /** Runs {@code work} with its time on the clock as {@code part}'s, not the turn's. */
-    private <T> T elsewhere(String part, Supplier<T> work) {
-        long began = System.nanoTime();
-        try {
-            return clock.time(part, work);
-        } finally {
-            elsewhere += RunClock.since(began);
-        }
     }
 
     private MeasuredServer measure(Spec spec, PhaseRunner runner, List<Plan.Phase> phases, Function<Plan.Phase, Duration> duration) {
@@ -152,7 +132,10 @@ public final class ServerRun {
         Optional<CpuQuota> quota = runner.server().cpuQuota();
         progress.accept(String.format(Locale.ROOT, "  %s %s, %d carriers, synchronized pins: %s, native: %s%s%s", info.javaVersion(),
                 info.javaVendor(), info.carriers(), info.synchronizedPins(), info.nativePinAvailable(),
-                quota.map(q -> describe(q, info)).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
+                quota.map(q -> String.format(Locale.ROOT, "; inside a quota of %s CPU%s (%s): /lab/info quota %s us per %s us, %d effective CPUs,"
+                        + " %d processors, GC %s", cpus(q.cpus()), q.cpus() == 1 ? "" : "s", q.group().getFileName(), info.container().cpuQuotaMicros(),
+                        info.container().cpuPeriodMicros(), info.container().effectiveCpuCount(), info.availableProcessors(),
+                        info.container().garbageCollector())).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
         Instant warmUp = Instant.now();
         CpuQuota.Throttling beforeWarmUp = quota.map(CpuQuota::throttling).orElse(null);
         warmUp(runner, phases, info, quota.isPresent());
@@ -161,7 +144,7 @@ public final class ServerRun {
             progress.accept("  warm-up: throttled in " + throttled(warmUpThrottling));
         }
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
-        settle();
+        clock.time(RunClock.STARTS, starts::settle); // nothing runs beside the baseline
         Baseline baseline = baseline(runner);
         prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
                 baseline.start().plus(settings.baseline()), Instant.now());
@@ -175,17 +158,24 @@ public final class ServerRun {
             if (holdsCarriersIdle(phase, info, spec)) {
                 starts.open(length);
             } else {
-                settle();
+                clock.time(RunClock.STARTS, starts::settle);
             }
             done++;
             progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
                     phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
             CpuQuota.Throttling before = quota.map(CpuQuota::throttling).orElse(null);
-            MeasuredPhase record = PhaseKind.of(phase, info).measure(runner, spec.name(), phase, length, settings.drain());
-            if (before != null) {
-                record = new MeasuredPhase(record.phase(), record.server(), record.result(), record.answer(), record.start(), record.loadEnd(),
-                        record.end(), quota.get().throttling().since(before));
+            Instant start = Instant.now();
+            PhaseResult result = null;
+            MeasuredPhase.Answer answer = null;
+            if (unavailable(phase, info)) {
+                HttpResponse<String> response = runner.lab().get(phase.workPath());
+                answer = new MeasuredPhase.Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""));
+            } else {
+                result = runner.run(phase.name(), phase.workPath(), phase.concurrency(), length, settings.drain());
             }
+            Instant end = Instant.now();
+            MeasuredPhase record = new MeasuredPhase(phase, spec.name(), result, answer, start, result == null ? end : start.plus(length), end,
+                    before == null ? null : quota.get().throttling().since(before));
             measured.add(record);
             String verdict = record.result() == null ? null : record.result().starved(settings.rule(), baseline.result()) ? StarvationRule.STARVED
                     : StarvationRule.NOT_STARVED;
@@ -196,6 +186,11 @@ public final class ServerRun {
         }
         return new MeasuredServer(spec, info, says, baseline.result(), List.copyOf(measured), warmUpThrottling,
                 EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
+    }
+
+    /** A mode the server JVM says it cannot run ({@code native} without FFM): one request, whose answer is the measurement. */
+    private static boolean unavailable(Plan.Phase phase, MeasuredServer.Info info) {
+        return "native".equals(phase.mode()) && !info.nativePinAvailable();
     }
 
     /**
@@ -209,14 +204,14 @@ public final class ServerRun {
     }
 
     /**
-     * What each phase will run ({@link PhaseKind#warmUp}), briefly and one after the other, so that no phase times the JIT
+     * What each phase will run, briefly and one after the other, so that no phase times the JIT
      * compiling it; with a carrier always left free, so that the warm-up starves nothing and raises no alert. Inside a CPU
      * quota each path runs longer, at one client per carrier, each holding its carrier for 20 ms at a time, so nothing waits
      * long enough to look starved.
      */
     private static void warmUp(PhaseRunner runner, List<Plan.Phase> phases, MeasuredServer.Info info, boolean inCpuQuota) {
-        Set<String> paths = new LinkedHashSet<>();
-        phases.forEach(phase -> PhaseKind.of(phase, info).warmUp(phase).ifPresent(paths::add));
+        Set<String> paths = phases.stream().filter(phase -> !unavailable(phase, info))
+                .map(phase -> "/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream()).collect(Collectors.toCollection(LinkedHashSet::new));
         for (String path : paths) {
             try (ClosedLoad load = runner.load(path, inCpuQuota ? info.carriers() : LabServer.CARRIERS - 1)) {
                 LabServer.sleep(inCpuQuota ? WARM_EACH_IN_A_QUOTA : WARM_EACH);
@@ -287,14 +282,6 @@ public final class ServerRun {
             }
         }
         return false;
-    }
-
-    /** What the JVM sees of the quota it runs in. */
-    private static String describe(CpuQuota quota, MeasuredServer.Info info) {
-        MeasuredServer.Info.Container container = info.container();
-        return String.format(Locale.ROOT, "; inside a quota of %s CPU%s (%s): /lab/info quota %s us per %s us, %d effective CPUs, %d processors, GC %s",
-                cpus(quota.cpus()), quota.cpus() == 1 ? "" : "s", quota.group().getFileName(), container.cpuQuotaMicros(), container.cpuPeriodMicros(),
-                container.effectiveCpuCount(), info.availableProcessors(), container.garbageCollector());
     }
 
     /** A quota's CPUs as the plan writes them: 1 for 1.0, 1.5 for 1.5. */

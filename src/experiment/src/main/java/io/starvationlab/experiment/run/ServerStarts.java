@@ -96,23 +96,13 @@ public final class ServerStarts implements AutoCloseable {
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         } finally {
-            synchronized (this) {
-                entry.waited += RunClock.since(waiting);
-            }
+            waited(entry, waiting);
         }
     }
 
     /** {@code spec}'s turn is over: its JVM stops in the background. */
     public synchronized void done(ServerRun.Spec spec) {
-        for (Entry entry : entries) {
-            if (entry.spec.name().equals(spec.name()) && !entry.done) {
-                entry.done = true;
-                if (entry.ready() && !entry.server.isCompletedExceptionally()) {
-                    stopInBackground(entry);
-                }
-                return;
-            }
-        }
+        entries.stream().filter(e -> e.spec.name().equals(spec.name()) && !e.done).findFirst().ifPresent(this::end);
     }
 
     /** Starts may run beside what the run does for {@code length}: a load that holds the carriers in a wait. */
@@ -131,10 +121,12 @@ public final class ServerStarts implements AutoCloseable {
         for (Entry entry : starting) {
             long waiting = System.nanoTime();
             entry.server.handle((server, failure) -> server).join();
-            synchronized (this) {
-                entry.waited += RunClock.since(waiting);
-            }
+            waited(entry, waiting);
         }
+    }
+
+    private synchronized void waited(Entry entry, long since) {
+        entry.waited += RunClock.since(since);
     }
 
     /** Every start so far, in the order the JVMs were begun. */
@@ -159,10 +151,7 @@ public final class ServerStarts implements AutoCloseable {
         settle();
         List<Thread> stops;
         synchronized (this) {
-            entries.stream().filter(e -> !e.done && e.ready() && !e.server.isCompletedExceptionally()).forEach(e -> {
-                e.done = true;
-                stopInBackground(e);
-            });
+            entries.stream().filter(e -> !e.done).forEach(this::end);
             stops = List.copyOf(stopping);
         }
         stops.forEach(ServerStarts::join);
@@ -220,12 +209,16 @@ public final class ServerStarts implements AutoCloseable {
         notifyAll();
     }
 
-    private void stopInBackground(Entry entry) {
-        LabServer server = entry.server.join();
-        stopping.add(Thread.ofPlatform().name("stop-" + entry.spec.name()).start(() -> {
-            server.stop(STOP_GRACE);
-            server.close();
-        }));
+    /** Ends an entry's turn: its JVM, if one started, stops in the background. */
+    private void end(Entry entry) {
+        entry.done = true;
+        if (entry.ready() && !entry.server.isCompletedExceptionally()) {
+            LabServer server = entry.server.join();
+            stopping.add(Thread.ofPlatform().name("stop-" + entry.spec.name()).start(() -> {
+                server.stop(STOP_GRACE);
+                server.close();
+            }));
+        }
     }
 
     private void waitFor(long millis) {

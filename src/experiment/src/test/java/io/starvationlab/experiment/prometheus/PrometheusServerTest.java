@@ -1,6 +1,7 @@
 package io.starvationlab.experiment.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,15 +29,11 @@ class PrometheusServerTest {
             assertThat(server.baseUri().getHost()).isEqualTo("127.0.0.1");
 
             // itself as a target: the labels a ServiceMonitor's target carries reach the series
-            server.scrape(new ScrapeTarget(server.baseUri().getAuthority(), java.util.Map.of("job", "lab-self", "namespace", "starvation-lab",
+            server.scrape(new PrometheusServer.ScrapeTarget(server.baseUri().getAuthority(), java.util.Map.of("job", "lab-self", "namespace", "starvation-lab",
                     "service", "lab-self", "pod", "lab-self-1")));
             // Prometheus applies new targets every 5 s; its own /metrics is no /q/metrics, so up is 0, but the series has the labels
             String up = "up{job=\"lab-self\", namespace=\"starvation-lab\", service=\"lab-self\", pod=\"lab-self-1\"}";
-            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-            while (server.query(up).isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(250);
-            }
-            assertThat(server.query(up)).isNotEmpty();
+            await(up).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250)).until(() -> !server.query(up).isEmpty());
             var groups = server.api("/api/v1/rules").path("groups");
             assertThat(groups).hasSize(2);
             assertThat(groups.findValuesAsText("name")).containsAll(rules.alerts().stream().map(AlertRules.Alert::name).toList());
@@ -57,10 +54,8 @@ class PrometheusServerTest {
         ProcessHandle child;
         try (PrometheusServer server = PrometheusServer.launch(binary, rules, folder.resolve("logs"))) {
             process = ProcessHandle.of(server.pid()).orElseThrow();
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (!(Files.exists(childPid) && !Files.readString(childPid).isBlank()) && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            await("the child's pid").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> Files.exists(childPid) && !Files.readString(childPid).isBlank());
             child = ProcessHandle.of(Long.parseLong(Files.readString(childPid).strip())).orElseThrow();
             assertThat(child.parent().map(ProcessHandle::pid)).contains(process.pid());
         }

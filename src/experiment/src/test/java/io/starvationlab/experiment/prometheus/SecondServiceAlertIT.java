@@ -47,9 +47,8 @@ class SecondServiceAlertIT {
         prometheus.awaitReady();
         // labelled as a ServiceMonitor's target; __metrics_path__ from the target, as a ServiceMonitor endpoint's path sets it
         String pod = "second-service-" + service.pid();
-        ScrapeTarget target = new ScrapeTarget(service.managementUri("/").getAuthority(), Map.of("job", "second-service",
-                "namespace", ScrapeTarget.NAMESPACE, "service", "second-service", "pod", pod, "__metrics_path__", "/metrics"));
-        prometheus.scrape(target);
+        prometheus.scrape(new PrometheusServer.ScrapeTarget(service.managementUri("/").getAuthority(), Map.of("job", "second-service",
+                "namespace", PrometheusServer.ScrapeTarget.NAMESPACE, "service", "second-service", "pod", pod, "__metrics_path__", "/metrics")));
         await("Prometheus scraping :management/metrics").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> !prometheus.query("up{pod=\"" + pod + "\"} == 1").isEmpty());
         String alert = "ALERTS{alertname=\"CarrierStarvation\", pod=\"" + pod + "\"}";

@@ -15,29 +15,17 @@ class MainRunTest {
     private static final Plan.Jvm DEFAULT = new Plan.Jvm("defaults", List.of(), Map.of(), null, false, null);
 
     @Test
-    void aQuotaShouldRunWhereOneCanBeSetAndTheMachineHasItsCpus() {
+    void aServerJvmShouldRunWhereItsJdkAndQuotaCanBeHadAndBeSkippedWithTheReasonElsewhere() {
         assertThat(MainRun.whyNotHere(quota(1.0), 25, null, 2)).isEmpty();
         assertThat(MainRun.whyNotHere(quota(2.0), 25, null, 2)).isEmpty();
         assertThat(MainRun.whyNotHere(DEFAULT, 25, "no cgroup here", 2)).isEmpty();
-    }
-
-    @Test
-    void aQuotaShouldBeSkippedWithTheReasonWhereNoneCanBeSet() {
         assertThat(MainRun.whyNotHere(quota(1.0), 25, "Cannot make a cgroup under /sys/fs/cgroup/cpu: run as root", 2))
                 .hasValue("no CPU quota can be set here: Cannot make a cgroup under /sys/fs/cgroup/cpu: run as root");
-    }
-
-    /** Above the machine's processors the JVM takes the machine's count, so its carriers would not be the quota's. */
-    @Test
-    void aQuotaAboveTheMachinesProcessorsShouldBeSkipped() {
+        // above the machine's processors the JVM takes the machine's count, so its carriers would not be the quota's
         assertThat(MainRun.whyNotHere(quota(4.0), 25, null, 2)).hasValue("a quota of 4 CPUs needs as many processors; this machine has 2");
         assertThat(MainRun.whyNotHere(quota(4.0), 25, null, 4)).isEmpty();
-    }
-
-    @Test
-    void aJvmForOtherJdksShouldBeSkippedFirst() {
-        Plan.Jvm legacy = new Plan.Jvm("legacy", List.of("-XX:LockingMode=1"), Map.of(), new Plan.JdkRange(21, 25), false, null);
-        assertThat(MainRun.whyNotHere(legacy, 26, null, 2)).hasValue("JDK 21-25 only; this is JDK 26");
+        Plan.Jvm legacy = new Plan.Jvm("legacy", List.of("-XX:LockingMode=1"), Map.of(), new Plan.JdkRange(21, 25), false, 4.0);
+        assertThat(MainRun.whyNotHere(legacy, 26, "no cgroup here", 2)).as("the JDK first").hasValue("JDK 21-25 only; this is JDK 26");
     }
 
     @Test
