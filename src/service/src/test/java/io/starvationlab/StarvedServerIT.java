@@ -93,7 +93,6 @@ class StarvedServerIT {
             clients.shutdownNow();
         }
         assertThat(liveness).as("liveness answered within 2 s, every time").isNotEmpty().allMatch(status -> status == 200);
-        ServiceConditions.assertNoEventLoopBlocked(server);
 
         long stopped = System.nanoTime();
         ServiceConditions.awaitIdle(lab, Duration.ofSeconds(60), "idle again");
@@ -159,7 +158,6 @@ class StarvedServerIT {
         System.out.printf("virtual probe with a 500 ms deadline under starvation: %d of 40 refused, slowest %.0f ms on the server, %d ms at the client%n",
                 refused.size(), slowestOnServer, slowest);
         assertThat(refused).as("some probes waited past their deadline").isNotEmpty();
-        ServiceConditions.assertNoEventLoopBlocked(server);
         assertThat(slowestOnServer).as("answered at their 500 ms deadline at the latest, on the server's clock").isLessThan(2_500);
         assertThat(slowest).as("answered long before the client's 60 s timeout").isLessThan(15_000);
         for (HttpResponse<String> answer : refused) {
@@ -185,7 +183,6 @@ class StarvedServerIT {
                 "/work/" + starvingMode + "?ms=100&downstream=sleep=" + 16 * LabServer.CARRIERS,
                 "/work/unpinned?ms=1&downstream=sleep=24", "--after=5", "/probe/event-loop=4", "/q/health/live=2"));
         loads.values().forEach(line -> System.out.println("over one HTTP/2 connection, starved: " + line));
-        ServiceConditions.assertNoEventLoopBlocked(server);
         for (String probe : List.of("/probe/event-loop", "/q/health/live")) {
             String line = loads.get(probe);
             assertThat(line).as(probe).isNotNull().contains("statuses={200=");
