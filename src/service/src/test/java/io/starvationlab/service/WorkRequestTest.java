@@ -30,11 +30,6 @@ class WorkRequestTest {
     }
 
     @Test
-    void shouldRejectAnUnknownMode() {
-        assertThatThrownBy(() -> parse("spinning", Map.of())).isInstanceOf(UnknownModeException.class);
-    }
-
-    @Test
     void shouldRejectMsOutOfRangeOrNotAWholeNumber() {
         for (String ms : List.of("", "-1", "30001", "1.5", "1e3", "0x10", " 1", "9999999999")) {
             assertThatThrownBy(() -> parse("unpinned", Map.of("ms", List.of(ms)))).as("ms=%s", ms)
