@@ -74,14 +74,6 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         return report.path("verdict").path("frame").asText(null);
     }
 
-    long inferredWaitMillis() {
-        return report.path("verdict").path("inferredWaitMillis").asLong(-1);
-    }
-
-    String waitBasis() {
-        return report.path("verdict").path("waitBasis").asText();
-    }
-
     List<String> details() {
         List<String> details = new ArrayList<>();
         report.path("verdict").path("details").forEach(d -> details.add(d.asText()));
@@ -95,7 +87,6 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         return lines;
     }
 
-    /** A readable summary for assertion messages. */
     String summary() {
         return report == null ? text : report.path("verdict").toString();
     }
