@@ -91,13 +91,6 @@ public class SecondService {
         void run(HttpExchange exchange) throws Throwable;
     }
 
-    /** Thrown where this JDK cannot run an endpoint: answered 501. */
-    static final class Unavailable extends RuntimeException {
-        Unavailable(String message) {
-            super(message);
-        }
-    }
-
     /** A virtual thread per task, each task's wait for a carrier timed by the starvation meter, which also runs its canary. */
     private static ExecutorService virtualThreads() {
         ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor();
@@ -122,7 +115,8 @@ public class SecondService {
     }
 
     private static void noFfm(int ms) {
-        throw new Unavailable("a native frame needs FFM, final from JDK 22; this is JDK " + Runtime.version().feature());
+        // answered 501
+        throw new UnsupportedOperationException("a native frame needs FFM, final from JDK 22; this is JDK " + Runtime.version().feature());
     }
 
     /** Each request of the endpoint runs on a new virtual thread; the server's thread returns at once. */
@@ -134,7 +128,7 @@ public class SecondService {
                 answer(exchange, 200, "{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"virtual\":" + current.isVirtual() + "}");
             } catch (IllegalArgumentException e) {
                 answer(exchange, 400, "{\"error\":\"" + e.getMessage() + "\"}");
-            } catch (Unavailable e) {
+            } catch (UnsupportedOperationException e) {
                 answer(exchange, 501, "{\"error\":\"" + e.getMessage() + "\"}");
             } catch (Throwable e) {
                 answer(exchange, 500, "{\"error\":\"" + e + "\"}");
