@@ -105,7 +105,7 @@ class ContainerImageIT {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws IOException {
         if (container != null) {
             container.close();
         }

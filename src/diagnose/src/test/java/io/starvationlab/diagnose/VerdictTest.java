@@ -35,7 +35,7 @@ class VerdictTest {
             mounted(seen, PINNED_IN_MONITOR, List.of(PINNED_IN_MONITOR.get(2)), false);
         }
         mounted(seen, COMPUTING, List.of(), false);
-        Verdict verdict = judge(seen, new Holds(), List.of(), facts(25, null, 1));
+        Verdict verdict = judge(seen, new Holds(), new FrameGroups(), facts(25, null, 1));
         assertThat(verdict.starved()).isTrue();
         assertThat(verdict.inferredWait()).isEqualTo(Duration.ofMillis(1500));
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.SYNCHRONIZED);
@@ -67,10 +67,10 @@ class VerdictTest {
         seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
         seen.waits.observe(new ThreadDump(T0.plusSeconds(4), List.of(waiting(7, T0.plusSeconds(4))), true));
         mounted(seen, PINNED_ON_SOCKET, List.of(), false);
-        assertThat(judge(seen, new Holds(), List.of(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
-        assertThat(judge(seen, new Holds(), List.of(), facts(25, "1", null)).cause()).as("platform pollers wake the read")
+        assertThat(judge(seen, new Holds(), new FrameGroups(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
+        assertThat(judge(seen, new Holds(), new FrameGroups(), facts(25, "1", null)).cause()).as("platform pollers wake the read")
                 .isEqualTo(Verdict.Cause.SYNCHRONIZED);
-        assertThat(judge(seen, new Holds(), List.of(), JDK21).cause()).as("JDK 21's pollers are platform threads")
+        assertThat(judge(seen, new Holds(), new FrameGroups(), JDK21).cause()).as("JDK 21's pollers are platform threads")
                 .isEqualTo(Verdict.Cause.SYNCHRONIZED);
     }
 
