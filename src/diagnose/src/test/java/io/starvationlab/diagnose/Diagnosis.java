@@ -75,16 +75,12 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
     }
 
     List<String> details() {
-        List<String> details = new ArrayList<>();
-        report.path("verdict").path("details").forEach(d -> details.add(d.asText()));
-        return details;
+        return report.path("verdict").path("details").valueStream().map(JsonNode::asText).toList();
     }
 
     /** Each "what this JVM lets the diagnosis see" line, as {@code yes ...} or {@code no ...}. */
     List<String> visibility() {
-        List<String> lines = new ArrayList<>();
-        report.path("visibility").forEach(v -> lines.add((v.path("sees").asBoolean() ? "yes " : "no ") + v.path("what").asText()));
-        return lines;
+        return report.path("visibility").valueStream().map(v -> (v.path("sees").asBoolean() ? "yes " : "no ") + v.path("what").asText()).toList();
     }
 
     String summary() {
