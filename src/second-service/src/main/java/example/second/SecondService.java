@@ -60,12 +60,9 @@ public class SecondService {
         // the server's own threads, platform ones: they read requests, answer /health and hand the rest to virtual threads
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/sync", onVirtualThread(exchange -> new LegacyClient().fetch(millis(exchange))));
-        server.createContext("/native", onVirtualThread(exchange -> {
-            NATIVE_WAIT.invokeExact(millis(exchange)); // a statement: invokeExact's type is then (int)void
-        }));
-        server.createContext("/downcall", onVirtualThread(exchange -> {
-            NATIVE_SLEEP.invokeExact(millis(exchange));
-        }));
+        // invoke, not invokeExact: a lambda's expression is typed (int)Object, which invoke adapts to the handle's (int)void
+        server.createContext("/native", onVirtualThread(exchange -> NATIVE_WAIT.invoke(millis(exchange))));
+        server.createContext("/downcall", onVirtualThread(exchange -> NATIVE_SLEEP.invoke(millis(exchange))));
         server.createContext("/clinit", onVirtualThread(exchange -> ClassInit.blockInInitializer(millis(exchange))));
         server.createContext("/clinit-wait", onVirtualThread(exchange -> ClassInit.awaitOthersInitializer(millis(exchange))));
         server.createContext("/classload", onVirtualThread(exchange -> ClassInit.blockInClassLoading(millis(exchange))));
