@@ -127,7 +127,8 @@ class StarvedServerIT {
                 32 * LabServer.CARRIERS, Duration.ofSeconds(60))) {
             ServiceConditions.awaitCarriersStarving(lab);
             await("the load's own requests answered at their deadline").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> deadlineRefusals(lab) >= 32 * LabServer.CARRIERS);
+                    .until(() -> lab.metrics().sum("lab_work_rejected_total", sample -> "deadline".equals(sample.label("reason"))).orElseThrow()
+                            >= 32 * LabServer.CARRIERS);
             for (int round = 0; round < 4; round++) {
                 long start = System.nanoTime();
                 List<CompletableFuture<HttpResponse<String>>> probes = Stream.generate(() -> CompletableFuture.supplyAsync(
@@ -192,10 +193,6 @@ class StarvedServerIT {
     private static LabServer strictServer() {
         ServiceConditions.awaitIdle(new LabClient(strict.baseUri()), Duration.ofSeconds(60), "idle before the test");
         return strict;
-    }
-
-    private static double deadlineRefusals(LabClient lab) {
-        return lab.metrics().sum("lab_work_rejected_total", sample -> "deadline".equals(sample.label("reason"))).orElseThrow();
     }
 
     /** Status and milliseconds; status 0 when no answer came within {@code timeout}. */

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -58,9 +57,8 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
             ChildProcess.Result result = ChildProcess.of(command).run(watch.plusMinutes(1));
             JsonNode report = Files.exists(json) ? LabClient.json().readTree(json.toFile()) : null;
             Files.deleteIfExists(json);
-            Diagnosis diagnosis = new Diagnosis(result.exitCode(), result.output(), report);
-            System.out.println(String.join(" ", Stream.concat(Stream.of("$ starvation-diagnose"), Stream.of(arguments)).toList()) + "\n" + result.output());
-            return diagnosis;
+            System.out.println("$ starvation-diagnose " + String.join(" ", arguments) + "\n" + result.output());
+            return new Diagnosis(result.exitCode(), result.output(), report);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

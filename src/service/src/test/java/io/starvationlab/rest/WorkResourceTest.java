@@ -34,7 +34,6 @@ class WorkResourceTest {
         ResourceAssertions.assertNothingHeld();
     }
 
-    /** Every mode of the service with every downstream. */
     static Stream<Arguments> everyModeAndDownstream() {
         return Mode.labels().stream().flatMap(mode -> Stream.of(Arguments.of(mode, "db"), Arguments.of(mode, "sleep")));
     }
