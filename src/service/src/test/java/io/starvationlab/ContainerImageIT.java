@@ -88,17 +88,14 @@ class ContainerImageIT {
         database = EmbeddedPostgres.builder().setPort(LabServer.freePort()).setDataDirectory(data).start();
         int port = LabServer.freePort();
         long start = System.nanoTime();
-        List<String> run = new ArrayList<>(ENGINE);
-        run.addAll(List.of("run", "--name", CONTAINER));
-        run.addAll(LIMITS);
-        run.addAll(List.of("--cpus=" + CPUS, "--memory=" + MEMORY,
+        List<String> command = Stream.concat(ENGINE.stream(), run("--name", CONTAINER, "--cpus=" + CPUS, "--memory=" + MEMORY,
                 // the pod's securityContext: read-only root (a tmpfs /tmp as its emptyDir), user 185, no capabilities
                 "--read-only", "--tmpfs", "/tmp:rw,size=1g", "--user", "185:185", "--cap-drop=ALL", "--security-opt=no-new-privileges",
                 "-e", "QUARKUS_HTTP_PORT=" + port,
                 "-e", "QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://localhost:" + database.getPort() + "/postgres",
                 "-e", "QUARKUS_DATASOURCE_USERNAME=postgres", "-e", "QUARKUS_DATASOURCE_PASSWORD=trust-auth-ignores-it",
-                "-e", "LAB_EMBEDDED_POSTGRES_ENABLED=false", IMAGE));
-        container = ServerProcess.start("the container", run, Project.testLogs().resolve("container-image.log"),
+                "-e", "LAB_EMBEDDED_POSTGRES_ENABLED=false", IMAGE).stream()).toList();
+        container = ServerProcess.start("the container", command, Project.testLogs().resolve("container-image.log"),
                 URI.create("http://localhost:" + port), "/q/health/ready", Duration.ofSeconds(120));
         lab = new LabClient(container.baseUri());
         System.out.printf("container image: %s, ready %.1f s after run%n", built, seconds(start));
@@ -140,10 +137,7 @@ class ContainerImageIT {
     /** What the pods' limits would give without the image's flag: Serial, for the memory alone (2 CPUs here). */
     @Test
     void withoutTheImagesFlagTheJvmWouldPickSerialAtThePodsMemoryLimit() {
-        List<String> command = new ArrayList<>(List.of("run", "--rm"));
-        command.addAll(LIMITS);
-        command.addAll(List.of("--cpus=2", "--memory=" + MEMORY, "--entrypoint", "java", IMAGE, "-XX:+PrintFlagsFinal", "-version"));
-        ChildProcess.Result flags = engine(command);
+        ChildProcess.Result flags = engine(run("--rm", "--cpus=2", "--memory=" + MEMORY, "--entrypoint", "java", IMAGE, "-XX:+PrintFlagsFinal", "-version"));
         assertThat(flags.exitCode()).as(flags.output()).isZero();
         assertThat(flags.output()).containsPattern("bool UseSerialGC\\s+= true\\s+\\{product\\} \\{ergonomic\\}")
                 .containsPattern("bool UseG1GC\\s+= false");
@@ -152,10 +146,7 @@ class ContainerImageIT {
     @Test
     void withoutADatabaseUrlTheImageShouldRefuseToStart() {
         // named, so that one that started after all goes with the clean-up
-        List<String> command = new ArrayList<>(List.of("run", "--rm", "--name", NO_DATABASE));
-        command.addAll(LIMITS);
-        command.addAll(List.of("-e", "QUARKUS_HTTP_PORT=" + LabServer.freePort(), IMAGE));
-        ChildProcess.Result exit = engine(command);
+        ChildProcess.Result exit = engine(run("--rm", "--name", NO_DATABASE, "-e", "QUARKUS_HTTP_PORT=" + LabServer.freePort(), IMAGE));
         assertThat(exit.exitCode()).as(exit.output()).isNotZero();
         assertThat(exit.output()).contains("No database configured: set QUARKUS_DATASOURCE_JDBC_URL")
                 .contains("this build has no embedded PostgreSQL").doesNotContain("Embedded PostgreSQL started");
@@ -283,6 +274,11 @@ class ContainerImageIT {
     private static synchronized void remove() {
         engine(List.of("rm", "--force", "--time", "10", CONTAINER, NO_DATABASE));
         engine(List.of("rmi", "--ignore", IMAGE));
+    }
+
+    /** {@code run} with the machine's limits, then {@code options}: the image and its arguments last. */
+    private static List<String> run(String... options) {
+        return Stream.of(List.of("run"), LIMITS, List.of(options)).flatMap(List::stream).toList();
     }
 
     private static ChildProcess.Result engine(List<String> arguments) {
