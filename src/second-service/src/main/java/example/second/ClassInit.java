@@ -28,7 +28,7 @@ public final class ClassInit {
     /** A class initializer that blocks for {@code ms}: each request initializes a class of its own. */
     static void blockInInitializer(int ms) throws ReflectiveOperationException {
         INIT_MILLIS.set(ms);
-        new Generation().trigger.run();
+        new Generation(new Isolated(0)).trigger.run();
     }
 
     /**
@@ -39,7 +39,7 @@ public final class ClassInit {
         Generation generation = CURRENT.get();
         if (generation == null || generation.done) {
             // no lock: requests blocked on one would wait off their carriers, not for them
-            Generation next = new Generation();
+            Generation next = new Generation(new Isolated(0));
             generation = CURRENT.compareAndSet(generation, next) ? next : CURRENT.get();
         }
         INIT_MILLIS.set(ms);
@@ -56,10 +56,6 @@ public final class ClassInit {
     private static final class Generation {
         final Runnable trigger;
         volatile boolean done;
-
-        Generation() throws ReflectiveOperationException {
-            this(new Isolated(0));
-        }
 
         Generation(Isolated loader) throws ReflectiveOperationException {
             trigger = (Runnable) loader.loadClass(Trigger.class.getName()).getConstructor().newInstance();

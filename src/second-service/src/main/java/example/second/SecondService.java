@@ -60,12 +60,9 @@ public class SecondService {
         // the server's own threads, platform ones: they read requests, answer /health and hand the rest to virtual threads
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.createContext("/sync", onVirtualThread(exchange -> new LegacyClient().fetch(millis(exchange))));
-        server.createContext("/native", onVirtualThread(exchange -> {
-            NATIVE_WAIT.invokeExact(millis(exchange)); // a statement: invokeExact's type is then (int)void
-        }));
-        server.createContext("/downcall", onVirtualThread(exchange -> {
-            NATIVE_SLEEP.invokeExact(millis(exchange));
-        }));
+        // invoke, not invokeExact: a lambda's expression is typed (int)Object, which invoke adapts to the handle's (int)void
+        server.createContext("/native", onVirtualThread(exchange -> NATIVE_WAIT.invoke(millis(exchange))));
+        server.createContext("/downcall", onVirtualThread(exchange -> NATIVE_SLEEP.invoke(millis(exchange))));
         server.createContext("/clinit", onVirtualThread(exchange -> ClassInit.blockInInitializer(millis(exchange))));
         server.createContext("/clinit-wait", onVirtualThread(exchange -> ClassInit.awaitOthersInitializer(millis(exchange))));
         server.createContext("/classload", onVirtualThread(exchange -> ClassInit.blockInClassLoading(millis(exchange))));
@@ -89,13 +86,6 @@ public class SecondService {
 
     interface Work {
         void run(HttpExchange exchange) throws Throwable;
-    }
-
-    /** Thrown where this JDK cannot run an endpoint: answered 501. */
-    static final class Unavailable extends RuntimeException {
-        Unavailable(String message) {
-            super(message);
-        }
     }
 
     /** A virtual thread per task, each task's wait for a carrier timed by the starvation meter, which also runs its canary. */
@@ -122,7 +112,8 @@ public class SecondService {
     }
 
     private static void noFfm(int ms) {
-        throw new Unavailable("a native frame needs FFM, final from JDK 22; this is JDK " + Runtime.version().feature());
+        // answered 501
+        throw new UnsupportedOperationException("a native frame needs FFM, final from JDK 22; this is JDK " + Runtime.version().feature());
     }
 
     /** Each request of the endpoint runs on a new virtual thread; the server's thread returns at once. */
@@ -134,7 +125,7 @@ public class SecondService {
                 answer(exchange, 200, "{\"path\":\"" + exchange.getRequestURI().getPath() + "\",\"virtual\":" + current.isVirtual() + "}");
             } catch (IllegalArgumentException e) {
                 answer(exchange, 400, "{\"error\":\"" + e.getMessage() + "\"}");
-            } catch (Unavailable e) {
+            } catch (UnsupportedOperationException e) {
                 answer(exchange, 501, "{\"error\":\"" + e.getMessage() + "\"}");
             } catch (Throwable e) {
                 answer(exchange, 500, "{\"error\":\"" + e + "\"}");

@@ -1,8 +1,6 @@
 package io.starvationlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.net.URI;
@@ -13,8 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -69,8 +65,9 @@ class ContainerImageIT {
     static final Path DEPLOYMENTS = Project.root().resolve("target/container-build/quarkus-app");
 
     static EmbeddedPostgres database;
+    /** {@code podman run} attached: the container's output in its log, stopped with SIGTERM as a pod is. */
+    static ServerProcess container;
     static LabClient lab;
-    static int port;
     /** The container and the image go with the run, if not before ({@link #stop()}): the bases stay, cached. */
     static final Thread REMOVE = new Thread(ContainerImageIT::remove, "remove-" + CONTAINER);
 
@@ -89,35 +86,25 @@ class ContainerImageIT {
 
         Path data = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "container-image-pg-");
         database = EmbeddedPostgres.builder().setPort(LabServer.freePort()).setDataDirectory(data).start();
-        port = LabServer.freePort();
+        int port = LabServer.freePort();
         long start = System.nanoTime();
-        List<String> run = new ArrayList<>(List.of("run", "-d", "--name", CONTAINER));
-        run.addAll(LIMITS);
-        run.addAll(List.of("--cpus=" + CPUS, "--memory=" + MEMORY,
+        List<String> command = Stream.concat(ENGINE.stream(), run("--name", CONTAINER, "--cpus=" + CPUS, "--memory=" + MEMORY,
                 // the pod's securityContext: read-only root (a tmpfs /tmp as its emptyDir), user 185, no capabilities
                 "--read-only", "--tmpfs", "/tmp:rw,size=1g", "--user", "185:185", "--cap-drop=ALL", "--security-opt=no-new-privileges",
                 "-e", "QUARKUS_HTTP_PORT=" + port,
                 "-e", "QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://localhost:" + database.getPort() + "/postgres",
                 "-e", "QUARKUS_DATASOURCE_USERNAME=postgres", "-e", "QUARKUS_DATASOURCE_PASSWORD=trust-auth-ignores-it",
-                "-e", "LAB_EMBEDDED_POSTGRES_ENABLED=false", IMAGE));
-        ChildProcess.Result started = engine(run);
-        assertThat(started.exitCode()).as("%s:%n%s", String.join(" ", run), started.output()).isZero();
-        lab = new LabClient(URI.create("http://localhost:" + port));
-        try {
-            await("the container ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                    .failFast("the container stopped while starting", () -> !engine(List.of("inspect", "--format", "{{.State.Running}}",
-                            CONTAINER)).output().trim().equals("true"))
-                    .until(() -> ServerProcess.status(URI.create("http://localhost:" + port + "/q/health/ready"), Duration.ofSeconds(2)) == 200);
-        } catch (RuntimeException e) {
-            fail(e.getMessage() + ":\n" + engine(List.of("logs", CONTAINER)).output(), e);
-        }
+                "-e", "LAB_EMBEDDED_POSTGRES_ENABLED=false", IMAGE).stream()).toList();
+        container = ServerProcess.start("the container", command, Project.testLogs().resolve("container-image.log"),
+                URI.create("http://localhost:" + port), "/q/health/ready", Duration.ofSeconds(120));
+        lab = new LabClient(container.baseUri());
         System.out.printf("container image: %s, ready %.1f s after run%n", built, seconds(start));
     }
 
     @AfterAll
     static void stop() throws IOException {
-        if (lab != null) {
-            Files.writeString(Project.testLogs().resolve("container-image.log"), engine(List.of("logs", CONTAINER)).output());
+        if (container != null) {
+            container.close();
         }
         if (Runtime.getRuntime().removeShutdownHook(REMOVE)) {
             remove();
@@ -144,16 +131,13 @@ class ContainerImageIT {
         assertThat(info.path("synchronizedPins").asBoolean()).as("JDK 21, measured at start-up").isTrue();
         ObservabilityIT.assertContainerMeters(lab.metrics(), info);
         assertThat(lab.get("/work/unpinned?ms=10&downstream=db").statusCode()).as("a query through the PostgreSQL beside it").isEqualTo(200);
-        assertThat(engine(List.of("logs", CONTAINER)).output()).doesNotContain("Embedded PostgreSQL");
+        assertThat(container.logText()).doesNotContain("Embedded PostgreSQL");
     }
 
     /** What the pods' limits would give without the image's flag: Serial, for the memory alone (2 CPUs here). */
     @Test
     void withoutTheImagesFlagTheJvmWouldPickSerialAtThePodsMemoryLimit() {
-        List<String> command = new ArrayList<>(List.of("run", "--rm"));
-        command.addAll(LIMITS);
-        command.addAll(List.of("--cpus=2", "--memory=" + MEMORY, "--entrypoint", "java", IMAGE, "-XX:+PrintFlagsFinal", "-version"));
-        ChildProcess.Result flags = engine(command);
+        ChildProcess.Result flags = engine(run("--rm", "--cpus=2", "--memory=" + MEMORY, "--entrypoint", "java", IMAGE, "-XX:+PrintFlagsFinal", "-version"));
         assertThat(flags.exitCode()).as(flags.output()).isZero();
         assertThat(flags.output()).containsPattern("bool UseSerialGC\\s+= true\\s+\\{product\\} \\{ergonomic\\}")
                 .containsPattern("bool UseG1GC\\s+= false");
@@ -162,10 +146,7 @@ class ContainerImageIT {
     @Test
     void withoutADatabaseUrlTheImageShouldRefuseToStart() {
         // named, so that one that started after all goes with the clean-up
-        List<String> command = new ArrayList<>(List.of("run", "--rm", "--name", NO_DATABASE));
-        command.addAll(LIMITS);
-        command.addAll(List.of("-e", "QUARKUS_HTTP_PORT=" + LabServer.freePort(), IMAGE));
-        ChildProcess.Result exit = engine(command);
+        ChildProcess.Result exit = engine(run("--rm", "--name", NO_DATABASE, "-e", "QUARKUS_HTTP_PORT=" + LabServer.freePort(), IMAGE));
         assertThat(exit.exitCode()).as(exit.output()).isNotZero();
         assertThat(exit.output()).contains("No database configured: set QUARKUS_DATASOURCE_JDBC_URL")
                 .contains("this build has no embedded PostgreSQL").doesNotContain("Embedded PostgreSQL started");
@@ -196,7 +177,7 @@ class ContainerImageIT {
 
     @Test
     void pinnedLoadShouldStarveTheVirtualProbeWhileTheHealthChecksAnswer() throws Exception {
-        URI base = URI.create("http://localhost:" + port);
+        URI base = container.baseUri();
         Map<String, String> endpoints = Map.of("virtual", "/probe/virtual", "health-live", "/q/health/live", "health-ready", "/q/health/ready");
         try (Probes probes = Probes.start(base, endpoints, Map.of("virtual", 10.0, "health-live", 5.0, "health-ready", 5.0), Duration.ofSeconds(30))) {
             try (ClosedLoad warmUp = ClosedLoad.start(base.resolve("/work/pinned?ms=20&downstream=sleep"), 4, Duration.ofSeconds(30))) {
@@ -229,7 +210,7 @@ class ContainerImageIT {
                 assertThat(answers.percentileMillis(99)).as(health + " p99, ms, while the carriers starve").isLessThan(1_000);
             }
         }
-        ServiceConditions.assertNoEventLoopBlocked("the container's log", engine(List.of("logs", CONTAINER)).output());
+        ServiceConditions.assertNoEventLoopBlocked(container.log().toString(), container.logText());
     }
 
     /**
@@ -286,18 +267,18 @@ class ContainerImageIT {
     /** The service's peak and current resident memory, from the kernel's view of the container's process. */
     private static String memory() throws IOException {
         String pid = engine(List.of("inspect", "--format", "{{.State.Pid}}", CONTAINER)).output().trim();
-        String status = Files.readString(Path.of("/proc", pid, "status"));
-        return "VmHWM " + field(status, "VmHWM") + ", VmRSS " + field(status, "VmRSS") + " of a " + (MEMORY >> 20) + " MiB limit";
-    }
-
-    private static String field(String status, String name) {
-        Matcher matcher = Pattern.compile("^" + name + ":\\s+(\\d+) kB", Pattern.MULTILINE).matcher(status);
-        return matcher.find() ? (Long.parseLong(matcher.group(1)) >> 10) + " MiB" : "?";
+        return Files.readAllLines(Path.of("/proc", pid, "status")).stream().filter(line -> line.matches("Vm(HWM|RSS):.*"))
+                .map(line -> line.replaceAll("\\s+", " ")).toList() + " of a " + (MEMORY >> 20) + " MiB limit";
     }
 
     private static synchronized void remove() {
         engine(List.of("rm", "--force", "--time", "10", CONTAINER, NO_DATABASE));
         engine(List.of("rmi", "--ignore", IMAGE));
+    }
+
+    /** {@code run} with the machine's limits, then {@code options}: the image and its arguments last. */
+    private static List<String> run(String... options) {
+        return Stream.of(List.of("run"), LIMITS, List.of(options)).flatMap(List::stream).toList();
     }
 
     private static ChildProcess.Result engine(List<String> arguments) {

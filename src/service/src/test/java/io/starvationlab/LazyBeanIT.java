@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -92,8 +91,6 @@ class LazyBeanIT {
     }
 
     private static List<String> frames(JsonNode thread) {
-        List<String> frames = new ArrayList<>();
-        thread.path("stack").forEach(frame -> frames.add(frame.asText()));
-        return frames;
+        return thread.path("stack").valueStream().map(JsonNode::asText).toList();
     }
 }

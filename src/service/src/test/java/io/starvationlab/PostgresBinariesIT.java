@@ -42,7 +42,10 @@ class PostgresBinariesIT {
     @Test
     void theLocalBuildShouldCarryPostgres17ForItsOwnPlatformOnlyUnder45MB() throws IOException {
         Path app = Project.serviceJar().getParent();
-        long bytes = sizeOf(app);
+        long bytes;
+        try (Stream<Path> files = Files.walk(app)) {
+            bytes = files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        }
         System.out.printf("target/quarkus-app: %.1f MB%n", bytes / 1e6);
         assertThat(bytes).as("target/quarkus-app in bytes").isLessThan(MAX_APP_BYTES);
         List<String> binaries;
@@ -98,12 +101,6 @@ class PostgresBinariesIT {
             assertThat(listed.exitCode()).as("%s%n%s", command, listed.output()).isZero();
             return Files.readAllLines(output).stream().map(String::trim).filter(line -> line.startsWith(BINARIES_GROUP + ":"))
                     .map(line -> line.split(" ")[0]).toList();
-        }
-    }
-
-    private static long sizeOf(Path directory) throws IOException {
-        try (Stream<Path> files = Files.walk(directory)) {
-            return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -15,11 +16,11 @@ class CarrierWaitsTest {
     @Test
     void aThreadSeenWaitingInSuccessiveDumpsWaitedAtLeastFromFirstToLastSighting() {
         CarrierWaits waits = new CarrierWaits();
-        waits.observe(dump(0, waiting(7), waiting(8)));
-        waits.observe(dump(500, waiting(7)));
-        waits.observe(dump(1000, waiting(7), waiting(9)));
+        waits.observe(dump(0, 7, 8));
+        waits.observe(dump(500, 7));
+        waits.observe(dump(1000, 7, 9));
         assertThat(waits.longest()).isEqualTo(new CarrierWaits.Longest(7, "t7", Duration.ofMillis(1000), true));
-        waits.observe(dump(1500, waiting(9)));
+        waits.observe(dump(1500, 9));
         assertThat(waits.longest().ongoing()).as("7 got its carrier").isFalse();
         assertThat(waits.longest().atLeast()).isEqualTo(Duration.ofMillis(1000));
     }
@@ -27,21 +28,16 @@ class CarrierWaitsTest {
     @Test
     void aThreadThatRanBetweenDumpsStartsOver() {
         CarrierWaits waits = new CarrierWaits();
-        waits.observe(dump(0, waiting(7)));
+        waits.observe(dump(0, 7));
         waits.observe(dump(500));
-        waits.observe(dump(1000, waiting(7)));
+        waits.observe(dump(1000, 7));
         assertThat(waits.longest().atLeast()).isEqualTo(Duration.ZERO);
     }
 
-    private static ThreadDump.Thread waiting(long id) {
-        return new ThreadDump.Thread(id, "t" + id, true, null, null, List.of(), List.of(), null);
-    }
-
-    /** A JDK 21 dump (no states): the waiting threads have empty stacks; each takes the dump's time. */
-    private static ThreadDump dump(long millis, ThreadDump.Thread... threads) {
+    /** A JDK 21 dump (no states) of the virtual threads {@code waiting}: empty stacks, each at the dump's time. */
+    private static ThreadDump dump(long millis, long... waiting) {
         Instant at = T0.plusMillis(millis);
-        List<ThreadDump.Thread> timed = java.util.Arrays.stream(threads)
-                .map(t -> new ThreadDump.Thread(t.id(), t.name(), true, null, null, List.of(), List.of(), at)).toList();
-        return new ThreadDump(at, timed, false);
+        return new ThreadDump(at, Arrays.stream(waiting)
+                .mapToObj(id -> new ThreadDump.Thread(id, "t" + id, true, null, null, List.of(), List.of(), at)).toList(), false);
     }
 }

@@ -3,9 +3,6 @@ package io.starvationlab.diagnose;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -21,6 +18,7 @@ import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.SecondServiceProcess;
+import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
@@ -116,17 +114,10 @@ class DiagnoseSecondServiceIT {
 
     /** Five requests to {@code path}, one after another: their times, sorted. */
     private static long[] millis(SecondServiceProcess service, String path) {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         long[] millis = new long[5];
         for (int i = 0; i < millis.length; i++) {
             long start = System.nanoTime();
-            try {
-                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(service.uri(path)).timeout(Duration.ofSeconds(30)).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                assertThat(response.statusCode()).as(path).isEqualTo(200);
-            } catch (Exception e) {
-                throw new AssertionError(path + " failed", e);
-            }
+            assertThat(ServerProcess.status(service.uri(path), Duration.ofSeconds(30))).as(path).isEqualTo(200);
             millis[i] = (System.nanoTime() - start) / 1_000_000;
         }
         Arrays.sort(millis);

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -58,9 +57,8 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
             ChildProcess.Result result = ChildProcess.of(command).run(watch.plusMinutes(1));
             JsonNode report = Files.exists(json) ? LabClient.json().readTree(json.toFile()) : null;
             Files.deleteIfExists(json);
-            Diagnosis diagnosis = new Diagnosis(result.exitCode(), result.output(), report);
-            System.out.println(String.join(" ", Stream.concat(Stream.of("$ starvation-diagnose"), Stream.of(arguments)).toList()) + "\n" + result.output());
-            return diagnosis;
+            System.out.println("$ starvation-diagnose " + String.join(" ", arguments) + "\n" + result.output());
+            return new Diagnosis(result.exitCode(), result.output(), report);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -74,28 +72,15 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         return report.path("verdict").path("frame").asText(null);
     }
 
-    long inferredWaitMillis() {
-        return report.path("verdict").path("inferredWaitMillis").asLong(-1);
-    }
-
-    String waitBasis() {
-        return report.path("verdict").path("waitBasis").asText();
-    }
-
     List<String> details() {
-        List<String> details = new ArrayList<>();
-        report.path("verdict").path("details").forEach(d -> details.add(d.asText()));
-        return details;
+        return report.path("verdict").path("details").valueStream().map(JsonNode::asText).toList();
     }
 
     /** Each "what this JVM lets the diagnosis see" line, as {@code yes ...} or {@code no ...}. */
     List<String> visibility() {
-        List<String> lines = new ArrayList<>();
-        report.path("visibility").forEach(v -> lines.add((v.path("sees").asBoolean() ? "yes " : "no ") + v.path("what").asText()));
-        return lines;
+        return report.path("visibility").valueStream().map(v -> (v.path("sees").asBoolean() ? "yes " : "no ") + v.path("what").asText()).toList();
     }
 
-    /** A readable summary for assertion messages. */
     String summary() {
         return report == null ? text : report.path("verdict").toString();
     }

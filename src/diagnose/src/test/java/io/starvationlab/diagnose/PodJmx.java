@@ -26,7 +26,6 @@ final class PodJmx {
     private PodJmx() {
     }
 
-    /** The JVM flags the README sets. */
     static List<String> flags(int port) {
         return words(OPTIONS).stream().map(flag -> flag.replaceFirst(PORT, "$1=" + port)).toList();
     }

@@ -26,7 +26,7 @@ class VerdictTest {
 
     @Test
     void aWaitPastTheThresholdInTheDumpsIsStarvationAndMountedThreadsBlockedOnCarriersArePinning() {
-        Observation seen = observation(10, 4, null, 60);
+        Observation seen = observation(10, 4, null, 60, 0);
         seen.dumps = 10;
         seen.dumpsRecordState = true;
         seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
@@ -35,7 +35,7 @@ class VerdictTest {
             mounted(seen, PINNED_IN_MONITOR, List.of(PINNED_IN_MONITOR.get(2)), false);
         }
         mounted(seen, COMPUTING, List.of(), false);
-        Verdict verdict = judge(seen, new Holds(), List.of(), facts(25, null, 1));
+        Verdict verdict = judge(seen, new Holds(), new FrameGroups(), facts(25, null, 1));
         assertThat(verdict.starved()).isTrue();
         assertThat(verdict.inferredWait()).isEqualTo(Duration.ofMillis(1500));
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.SYNCHRONIZED);
@@ -48,12 +48,12 @@ class VerdictTest {
     /** Seen mounted, a thread that sits in Java code on a carrier that uses no CPU is in a native call the JDK records nothing of. */
     @Test
     void aCarrierHeldWithoutCpuByJavaCodeIsANativeCallWhichNoEventRecords() {
-        Observation seen = observation(10, 4, 60L, null);
+        Observation seen = observation(10, 4, 60L, null, 0);
         seen.noThreadDumps = "remote";
         for (int i = 0; i < 30; i++) {
             mounted(seen, COMPUTING, List.of(), true);
         }
-        Verdict verdict = judge(seen, new Holds(), List.of(T0), JDK25);
+        Verdict verdict = judge(seen, new Holds(), new FrameGroups(), JDK25, List.of(T0));
         assertThat(verdict.starved()).as("60 queued, one start in 5 s: %s", verdict.waitBasis()).isTrue();
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.NATIVE_CALL);
         assertThat(verdict.frame()).isEqualTo("com.example.Checksum.compute");
@@ -62,21 +62,21 @@ class VerdictTest {
 
     @Test
     void pinsOnSocketsWithVirtualPollersAreThePoller() {
-        Observation seen = observation(10, 4, null, 60);
+        Observation seen = observation(10, 4, null, 60, 0);
         seen.dumps = 10;
         seen.waits.observe(new ThreadDump(T0, List.of(waiting(7, T0)), true));
         seen.waits.observe(new ThreadDump(T0.plusSeconds(4), List.of(waiting(7, T0.plusSeconds(4))), true));
         mounted(seen, PINNED_ON_SOCKET, List.of(), false);
-        assertThat(judge(seen, new Holds(), List.of(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
-        assertThat(judge(seen, new Holds(), List.of(), facts(25, "1", null)).cause()).as("platform pollers wake the read")
+        assertThat(judge(seen, new Holds(), new FrameGroups(), JDK25).cause()).isEqualTo(Verdict.Cause.POLLER);
+        assertThat(judge(seen, new Holds(), new FrameGroups(), facts(25, "1", null)).cause()).as("platform pollers wake the read")
                 .isEqualTo(Verdict.Cause.SYNCHRONIZED);
-        assertThat(judge(seen, new Holds(), List.of(), JDK21).cause()).as("JDK 21's pollers are platform threads")
+        assertThat(judge(seen, new Holds(), new FrameGroups(), JDK21).cause()).as("JDK 21's pollers are platform threads")
                 .isEqualTo(Verdict.Cause.SYNCHRONIZED);
     }
 
     @Test
     void withoutDumpsTheSchedulerQueueAndTheStartRateGiveTheWaitByLittlesLaw() {
-        Observation seen = observation(20, 4, 60L, null);
+        Observation seen = observation(20, 4, 60L, null, 0);
         seen.noThreadDumps = "remote";
         FrameGroups samples = new FrameGroups();
         samples.add(STACKS.named(COMPUTING), COMPUTING, null, null, null, List.of());
@@ -100,7 +100,7 @@ class VerdictTest {
 
     @Test
     void jdk21SeenFromAfarInfersNoWaitAndJudgesFromCarriersTaken() {
-        Observation seen = observation(20, 4, null, null);
+        Observation seen = observation(20, 4, null, null, 0);
         seen.noThreadDumps = "remote";
         Holds pinned = new Holds();
         for (int i = 0; i < 200; i++) {
@@ -112,14 +112,14 @@ class VerdictTest {
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.SYNCHRONIZED);
         assertThat(verdict.pinnedShare()).isGreaterThan(0.9);
 
-        Observation idle = observation(20, 1, null, null);
+        Observation idle = observation(20, 1, null, null, 0);
         idle.noThreadDumps = "remote";
         assertThat(judge(idle, new Holds(), new FrameGroups(), JDK21).starved()).isFalse();
     }
 
     @Test
     void jdk21DumpsMissThreadsWaitingToContinueSoCarriersTakenThroughoutCountToo() {
-        Observation seen = observation(20, 4, null, 0);
+        Observation seen = observation(20, 4, null, 0, 0);
         seen.dumps = 20;
         for (int i = 0; i < 40; i++) {
             mounted(seen, PINNED_IN_MONITOR, List.of(), false);
@@ -152,7 +152,7 @@ class VerdictTest {
 
     @Test
     void shortWaitsAreNotStarvation() {
-        Observation seen = observation(10, 2, 0L, 0);
+        Observation seen = observation(10, 2, 0L, 0, 0);
         seen.dumps = 10;
         mounted(seen, COMPUTING, List.of(), false);
         Verdict verdict = judge(seen, new Holds(), new FrameGroups(), JDK25);
@@ -160,7 +160,7 @@ class VerdictTest {
         assertThat(verdict.cause()).isEqualTo(Verdict.Cause.NONE);
         assertThat(verdict.frame()).isNull();
 
-        Observation busy = observation(20, 2, 3L, null);
+        Observation busy = observation(20, 2, 3L, null, 0);
         busy.noThreadDumps = "remote";
         Verdict neverPressed = Verdict.judge(busy, new Holds(), new FrameGroups(), new FlightRecording.Starts(List.of(), List.of()), 4, JDK25, THRESHOLD);
         assertThat(neverPressed.inferredWait()).as("starts are recorded only while every carrier is taken with threads queued").isZero();
@@ -188,10 +188,6 @@ class VerdictTest {
         seen.mounted.add(STACKS.hold(new Mounted(stack, owners, null, false), carrierIdle), stack, null, null, owners);
     }
 
-    private static Verdict judge(Observation seen, Holds pinned, List<Instant> starts, TargetJvm.Facts facts) {
-        return judge(seen, pinned, new FrameGroups(), facts, starts);
-    }
-
     private static Verdict judge(Observation seen, Holds pinned, FrameGroups samples, TargetJvm.Facts facts) {
         return judge(seen, pinned, samples, facts, List.of());
     }
@@ -202,11 +198,7 @@ class VerdictTest {
                 THRESHOLD);
     }
 
-    /** {@code count} samples a quarter second apart over 5 s, {@code carrying} carriers taken in each, none held idle. */
-    private static Observation observation(int count, int carrying, Long queued, Integer waiting) {
-        return observation(count, carrying, queued, waiting, 0);
-    }
-
+    /** {@code count} samples a quarter second apart over 5 s, {@code carrying} carriers taken in each, {@code heldIdle} of them held idle. */
     private static Observation observation(int count, int carrying, Long queued, Integer waiting, int heldIdle) {
         Observation seen = new Observation(T0);
         for (int i = 0; i < count; i++) {

@@ -2,13 +2,17 @@ package io.starvationlab.rest;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -16,9 +20,13 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 
-/** A downstream's permits run out: two permits, one request may wait, for at most 2 s. */
+/**
+ * A downstream's permits run out: two permits, one request may wait, for at most 2 s. The refusal at once runs first:
+ * both read the slowest 503 on the service's clock, which the wait for a permit then raises.
+ */
 @QuarkusTest
 @TestProfile(PermitsExhaustedTest.TwoPermits.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PermitsExhaustedTest {
 
     public static class TwoPermits implements QuarkusTestProfile {
@@ -34,6 +42,18 @@ class PermitsExhaustedTest {
     }
 
     @Test
+    @Order(1)
+    void shouldRefuseAtOnceWhenTooManyWaitAlready() {
+        List<CompletableFuture<Integer>> admitted = ResourceAssertions.sendInBackground(3, "/work/unpinned?downstream=sleep&ms=1000");
+        ResourceAssertions.awaitSleepGauge("lab_downstream_permits_waiting", 1);
+        given().get("/work/unpinned?downstream=sleep&ms=10")
+                .then().statusCode(503).header("Retry-After", "1").body("reason", equalTo("queue-full"));
+        assertThat(ResourceAssertions.slowestWorkAnswerMillis(503)).as("refused without waiting, on the service's clock, ms").isLessThan(1_000);
+        assertThat(admitted).allSatisfy(request -> assertThat(request.join()).as("the admitted ones are served in turn").isEqualTo(200));
+    }
+
+    @Test
+    @Order(2)
     void shouldAnswer503WithRetryAfterWhenNoPermitComesInTime() {
         List<CompletableFuture<Integer>> holders = ResourceAssertions.sendInBackground(2, "/work/unpinned?downstream=sleep&ms=4000");
         ResourceAssertions.awaitSleepGauge("lab_downstream_permits_in_use", 2);

@@ -4,9 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 
@@ -30,19 +30,8 @@ final class ResourceAssertions {
 
     /** Sends {@code count} GETs from platform threads and returns their statuses to come. */
     static List<CompletableFuture<Integer>> sendInBackground(int count, String path) {
-        List<CompletableFuture<Integer>> statuses = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            CompletableFuture<Integer> status = new CompletableFuture<>();
-            Thread.ofPlatform().daemon().start(() -> {
-                try {
-                    status.complete(given().get(path).then().extract().statusCode());
-                } catch (Throwable e) {
-                    status.completeExceptionally(e);
-                }
-            });
-            statuses.add(status);
-        }
-        return statuses;
+        return Stream.generate(() -> CompletableFuture.supplyAsync(() -> given().get(path).then().extract().statusCode(),
+                request -> Thread.ofPlatform().daemon().start(request))).limit(count).toList();
     }
 
     /**

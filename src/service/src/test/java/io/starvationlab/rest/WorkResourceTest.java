@@ -34,7 +34,6 @@ class WorkResourceTest {
         ResourceAssertions.assertNothingHeld();
     }
 
-    /** Every mode of the service with every downstream. */
     static Stream<Arguments> everyModeAndDownstream() {
         return Mode.labels().stream().flatMap(mode -> Stream.of(Arguments.of(mode, "db"), Arguments.of(mode, "sleep")));
     }
@@ -83,15 +82,16 @@ class WorkResourceTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "ms=abc | ms", "ms=-1 | ms", "ms=30001 | ms", "ms=1.5 | ms", "ms= | ms", "ms=99999999999999999999 | ms",
-            "downstream=redis | downstream", "downstream=DB | downstream", "lock=global | lock",
-            "ms=10&ms=20 | ms", "verbose=true | verbose" })
-    void shouldRefuseBadParametersWithAProblem(String query, String parameter) {
+            "ms=abc | ms |", "ms=-1 | ms |", "ms=30001 | ms |", "ms=1.5 | ms |", "ms= | ms |", "ms=99999999999999999999 | ms |",
+            "downstream=redis | downstream | db,sleep", "downstream=DB | downstream | db,sleep", "lock=global | lock | private,shared",
+            "ms=10&ms=20 | ms |", "verbose=true | verbose | ms,downstream,lock" })
+    void shouldRefuseBadParametersWithAProblem(String query, String parameter, String allowed) {
         given().get("/work/unpinned?" + query)
                 .then().statusCode(400).contentType("application/problem+json")
                 .body("status", equalTo(400))
                 .body("type", equalTo("urn:starvation-lab:problem:invalid-parameter"))
                 .body("parameter", equalTo(parameter))
+                .body("allowed", allowed == null ? nullValue() : equalTo(List.of(allowed.split(","))))
                 .body("instance", equalTo("/work/unpinned"));
     }
 

@@ -9,17 +9,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import io.starvationlab.downstream.Downstream;
 
-
-/** Parsing a {@code /work} request: defaults, bounds, and refusals of anything ambiguous. */
+/** Parsing a {@code /work} request: every parameter read, ms to its bounds; its defaults and other refusals are WorkResourceTest's. */
 class WorkRequestTest {
 
     private static WorkRequest parse(String mode, Map<String, List<String>> query) {
         return WorkRequest.parse(mode, query, 100, 30_000);
-    }
-
-    @Test
-    void shouldTakeTheDefaultsForAnEmptyQuery() {
-        assertThat(parse("pinned", Map.of())).isEqualTo(new WorkRequest(Mode.PINNED, Downstream.DB, LockScope.PRIVATE, 100));
     }
 
     @Test
@@ -30,25 +24,10 @@ class WorkRequestTest {
     }
 
     @Test
-    void shouldRejectAnUnknownMode() {
-        assertThatThrownBy(() -> parse("spinning", Map.of())).isInstanceOf(UnknownModeException.class);
-    }
-
-    @Test
     void shouldRejectMsOutOfRangeOrNotAWholeNumber() {
         for (String ms : List.of("", "-1", "30001", "1.5", "1e3", "0x10", " 1", "9999999999")) {
             assertThatThrownBy(() -> parse("unpinned", Map.of("ms", List.of(ms)))).as("ms=%s", ms)
                     .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.parameter()).isEqualTo("ms"));
         }
-    }
-
-    @Test
-    void shouldRejectUnknownRepeatedOrInvalidParameters() {
-        assertThatThrownBy(() -> parse("unpinned", Map.of("mss", List.of("1")))).isInstanceOfSatisfying(InvalidRequestException.class,
-                e -> assertThat(e.parameter()).isEqualTo("mss"));
-        assertThatThrownBy(() -> parse("unpinned", Map.of("ms", List.of("1", "2")))).isInstanceOf(InvalidRequestException.class);
-        assertThatThrownBy(() -> parse("unpinned", Map.of("downstream", List.of("DB")))).isInstanceOfSatisfying(
-                InvalidRequestException.class, e -> assertThat(e.allowed()).containsExactly("db", "sleep"));
-        assertThatThrownBy(() -> parse("pinned", Map.of("lock", List.of("global")))).isInstanceOf(InvalidRequestException.class);
     }
 }

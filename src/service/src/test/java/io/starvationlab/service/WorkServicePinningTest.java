@@ -8,6 +8,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.virtual.ShouldNotPin;
@@ -45,18 +47,12 @@ class WorkServicePinningTest {
         runOnVirtualThread("pinned", "sleep");
     }
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(strings = { "db", "sleep" })
     @ShouldPin
     @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "FFM, and so the native mode, is final from JDK 22")
-    void nativeShouldPinWaitingOnTheDatabase() throws Exception {
-        runOnVirtualThread("native", "db");
-    }
-
-    @Test
-    @ShouldPin
-    @EnabledForJreRange(min = JRE.JAVA_22, disabledReason = "FFM, and so the native mode, is final from JDK 22")
-    void nativeShouldPinWhileSleeping() throws Exception {
-        runOnVirtualThread("native", "sleep");
+    void nativeShouldPinWhateverItWaitsOn(String downstream) throws Exception {
+        runOnVirtualThread("native", downstream);
     }
 
     private void runOnVirtualThread(String mode, String downstream) throws Exception {
