@@ -85,14 +85,12 @@ final class K6Findings {
     }
 
     private static Finding reach(K6Comparison k6, List<ProbeReach> reach) {
-        List<ProbeReach> judged = new ArrayList<>(reach.stream().filter(r -> r.even() != null).toList());
-        k6.rows().stream().map(K6Comparison.Row::k6Reach).filter(r -> r != null).forEach(judged::add);
         List<String> uneven = new ArrayList<>();
         reach.stream().filter(r -> !Boolean.TRUE.equals(r.even()) && r.why() == null).forEach(r -> uneven.add("runner " + r.phase() + " " + r.describe()));
         k6.rows().stream().filter(row -> row.k6Reach() == null || !Boolean.TRUE.equals(row.k6Reach().even()))
                 .forEach(row -> uneven.add("k6 " + row.phase() + " " + (row.k6Reach() == null ? "no data" : row.k6Reach().describe()
                         + (row.k6Reach().why() == null ? "" : " (" + row.k6Reach().why() + ")"))));
-        if (judged.isEmpty()) {
+        if (reach.stream().allMatch(r -> r.even() == null) && k6.rows().stream().allMatch(row -> row.k6Reach() == null)) {
             return REACH.notJudged("no phase measured over HTTP/1.1");
         }
         long notJudged = reach.stream().filter(r -> r.even() == null).count();

@@ -35,7 +35,12 @@ final class Tally {
     }
 
     void missing() {
-        incomplete = true;
+        need(false);
+    }
+
+    /** Something the finding needs was measured, or it cannot hold. */
+    void need(boolean measured) {
+        incomplete |= !measured;
     }
 
     boolean isEmpty() {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.starvationlab.harness.load.ProbeTimeline;
 
@@ -28,6 +30,8 @@ class UnrelatedWaitTest {
         assertThat(QueueModel.matches(1275, 1500)).isTrue();
         assertThat(QueueModel.matches(1726, 1500)).isFalse();
         assertThat(QueueModel.matches(1274, 1500)).isFalse();
+        assertThat(QueueModel.servedInTurn(70, 60)).isFalse();
+        assertThat(QueueModel.servedInTurn(50, 60)).isFalse();
     }
 
     @Test
@@ -105,13 +109,16 @@ class UnrelatedWaitTest {
         assertThat(wait.servedWhileWaiting()).containsExactly(51, 60, 69);
     }
 
-    /** The broken fixture: a probe overtaken by 30 requests, and one that jumped 15 of the queue. */
-    @Test
-    void shouldRefuseAProbeOvertakenOrJumpingTheQueue() {
-        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 2250, 200, LOOP + "0", 90))).withinTolerance()).isZero();
-        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 1125, 200, LOOP + "0", 45))).withinTolerance()).isZero();
-        assertThat(QueueModel.servedInTurn(70, 60)).isFalse();
-        assertThat(QueueModel.servedInTurn(50, 60)).isFalse();
+    /**
+     * The broken fixtures: a probe overtaken by 30 requests, and one that jumped 15 of the queue; and carriers stuck rather than queueing
+     * (no model): nothing is judged in turn, whatever the answers while waiting.
+     */
+    @ParameterizedTest
+    @CsvSource({ "1500, 2250, 90, 200, 0", "1500, 1125, 45, 200, 0", "NaN, 12000, 60, 503, NaN" })
+    void shouldRefuseAProbeOvertakenOrJumpingTheQueueAndJudgeNothingWithoutAModel(double model, double wait, int served, int status, Double inTurn) {
+        UnrelatedWait judged = UnrelatedWait.of(model, 1500, 60, List.of(new UnrelatedWait.Probe(1, wait, status, LOOP + "0", served)));
+        assertThat(judged.withinTolerance()).isEqualTo(inTurn);
+        assertThat(judged.measured().count()).isEqualTo(1);
     }
 
     @Test
@@ -121,13 +128,5 @@ class UnrelatedWaitTest {
         assertThat(timeline.answeredBetween(2, 9)).isEqualTo(2);
         assertThat(timeline.answeredBetween(9, 100)).isZero();
         assertThat(new ProbeTimeline(java.util.Map.of(), 0, 10, new long[0]).answeredBetween(0, 10)).isEqualTo(-1);
-    }
-
-    /** Carriers stuck rather than queueing (no model): nothing is judged in turn, whatever the answers while waiting. */
-    @Test
-    void shouldJudgeNothingWithoutAModel() {
-        UnrelatedWait wait = UnrelatedWait.of(Double.NaN, 1500, 60, List.of(new UnrelatedWait.Probe(1, 12000, 503, LOOP + "0", 60)));
-        assertThat(wait.withinTolerance()).isNaN();
-        assertThat(wait.measured().count()).isEqualTo(1);
     }
 }
