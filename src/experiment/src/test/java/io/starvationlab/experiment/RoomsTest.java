@@ -58,9 +58,8 @@ class RoomsTest {
         String readme = Files.readString(PROJECT.resolve("README.md"));
         String layout = readme.substring(readme.indexOf("## Layout"));
         List<String> unnamed = new ArrayList<>();
-        for (Path root : List.of(Path.of("src", "service", "src", "main", "java", "io", "starvationlab"),
-                Path.of("src", "harness", "src", "main", "java", "io", "starvationlab"),
-                Path.of("src", "experiment", "src", "main", "java", "io", "starvationlab"))) {
+        for (String module : List.of("service", "harness", "experiment")) {
+            Path root = Path.of("src", module, "src", "main", "java", "io", "starvationlab");
             try (Stream<Path> folders = Files.walk(PROJECT.resolve(root))) {
                 folders.filter(Files::isDirectory).map(folder -> PROJECT.resolve(root).relativize(folder).toString())
                         .filter(name -> !name.isEmpty())

@@ -100,10 +100,7 @@ final class AlertFindings {
         Claim claim = new Claim(id(alert.name(), "resolves"), alert.name() + " resolves after the starvation",
                 "every episode that began in a starved phase resolves before the run ends");
         Tally tally = new Tally();
-        for (AlertEpisode episode : timeline.episodes()) {
-            if (!episode.alert().equals(alert.name())) {
-                continue;
-            }
+        for (AlertEpisode episode : timeline.episodes().stream().filter(e -> e.alert().equals(alert.name())).toList()) {
             Optional<PhaseWindow> began = timeline.phaseAt(episode.pod(), episode.pending()).filter(PhaseWindow::starved);
             if (began.isEmpty()) {
                 continue;

@@ -185,9 +185,7 @@ public final class ReportText {
                 .append(" them its carriers, from the quota. Its warm-up ran each path at one client per carrier for longer than elsewhere,")
                 .append(" because inside the quota the JIT compiles on the carriers' own CPUs.\n\n");
         quota.skipped().forEach(line -> md.append("- Not run: ").append(line).append('\n'));
-        if (!quota.skipped().isEmpty()) {
-            md.append('\n');
-        }
+        md.append(quota.skipped().isEmpty() ? "" : "\n");
         if (quota.servers().isEmpty()) {
             return md.append("No server JVM inside a quota ran.\n").toString();
         }

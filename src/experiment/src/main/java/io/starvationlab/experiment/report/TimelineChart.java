@@ -38,7 +38,6 @@ final class TimelineChart {
     private TimelineChart() {
     }
 
-    /** The run as {@code record} saw it. */
     static String svg(MeasuredPrometheus record) {
         Instant start = record.range().start();
         List<String> alerts = record.alerts().stream().map(AlertRules.Alert::name).toList();
@@ -53,15 +52,13 @@ final class TimelineChart {
         Scale x = new Scale(start, perSecond);
 
         // phases as bands across every panel and the alert lanes
-        for (PhaseWindow phase : record.windows()) {
-            if (!PhaseWindow.WARM_UP.equals(phase.verdict())) {
-                double x0 = x.at(phase.start());
-                String fill = phase.starved() ? "#fbd5d5" : StarvationRule.NOT_STARVED.equals(phase.verdict()) ? "#e3edf7" : "#eeeeee";
-                svg.add("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s (%s)</title></rect>", x0, TOP,
-                        Math.max(1, x.at(phase.loadEnd()) - x0), alertsTop + alerts.size() * LANE - TOP, fill, Svg.escape(phase.name()),
-                        Svg.escape(phase.verdict()));
-                svg.add("<text transform=\"translate(%.1f %d) rotate(-40)\" font-size=\"9\">%s</text>", x0 + 2, TOP - 3, Svg.escape(phase.name()));
-            }
+        for (PhaseWindow phase : record.windows().stream().filter(w -> !PhaseWindow.WARM_UP.equals(w.verdict())).toList()) {
+            double x0 = x.at(phase.start());
+            String fill = phase.starved() ? "#fbd5d5" : StarvationRule.NOT_STARVED.equals(phase.verdict()) ? "#e3edf7" : "#eeeeee";
+            svg.add("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s (%s)</title></rect>", x0, TOP,
+                    Math.max(1, x.at(phase.loadEnd()) - x0), alertsTop + alerts.size() * LANE - TOP, fill, Svg.escape(phase.name()),
+                    Svg.escape(phase.verdict()));
+            svg.add("<text transform=\"translate(%.1f %d) rotate(-40)\" font-size=\"9\">%s</text>", x0 + 2, TOP - 3, Svg.escape(phase.name()));
         }
 
         // 1: probe p99, log scale
@@ -94,16 +91,15 @@ final class TimelineChart {
         // alert lanes: pending amber, firing red
         for (int i = 0; i < alerts.size(); i++) {
             int y = alertsTop + i * LANE;
-            svg.add("<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", LEFT - 4, y + 10, alerts.get(i));
+            String alert = alerts.get(i);
+            svg.add("<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", LEFT - 4, y + 10, alert);
             svg.add("<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>", LEFT, LEFT + plotWidth, y + LANE - 1, y + LANE - 1);
-            for (AlertEpisode episode : record.episodes()) {
-                if (episode.alert().equals(alerts.get(i))) {
-                    Instant last = episode.resolved() != null ? episode.resolved() : episode.lastActive().plus(PrometheusServer.INTERVAL);
-                    span(svg, x, episode.pending(), episode.firing() == null ? last : episode.firing(), y, "#f5b041",
-                            episode.alert() + " pending on " + episode.pod());
-                    if (episode.firing() != null) {
-                        span(svg, x, episode.firing(), last, y, "#c0392b", episode.alert() + " firing on " + episode.pod());
-                    }
+            for (AlertEpisode episode : record.episodes().stream().filter(e -> e.alert().equals(alert)).toList()) {
+                Instant last = episode.resolved() != null ? episode.resolved() : episode.lastActive().plus(PrometheusServer.INTERVAL);
+                span(svg, x, episode.pending(), episode.firing() == null ? last : episode.firing(), y, "#f5b041",
+                        episode.alert() + " pending on " + episode.pod());
+                if (episode.firing() != null) {
+                    span(svg, x, episode.firing(), last, y, "#c0392b", episode.alert() + " firing on " + episode.pod());
                 }
             }
         }

@@ -9,7 +9,6 @@ import java.util.TreeMap;
 
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.load.ProbeSample;
 import io.starvationlab.harness.plan.Plan;
 
 /**
@@ -42,13 +41,10 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         // carriers that serve under half their limit are stuck, not queueing (native on the database's I/O pollers): no model
         double modelMillis = result.throughput() < model.limit() / 2 ? Double.NaN
                 : QueueModel.waitMillis(phase.concurrency(), server.carriers(), result.throughput());
-        List<Probe> probes = new ArrayList<>();
-        for (ProbeSample sample : result.timeline().duringLoad(PROBE, SETTLE)) {
-            probes.add(new Probe((sample.sentAtNanos() - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(),
-                    sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop(),
-                    result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())));
-        }
-        probes.sort(Comparator.comparingDouble(Probe::sentSeconds));
+        List<Probe> probes = result.timeline().duringLoad(PROBE, SETTLE).stream().map(sample -> new Probe((sample.sentAtNanos()
+                - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(), sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop(),
+                result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())))
+                .sorted(Comparator.comparingDouble(Probe::sentSeconds)).toList();
         double loadSeconds = (result.timeline().loadStoppedNanos() - result.timeline().loadStartedNanos()) / 1e9;
         return of(modelMillis, QueueModel.idealWaitMillis(phase.concurrency(), server.carriers(), phase.ms()),
                 QueueModel.ahead(phase.concurrency(), server.carriers()), probes, loadSeconds);

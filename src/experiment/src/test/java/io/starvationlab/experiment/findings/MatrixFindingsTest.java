@@ -112,15 +112,13 @@ public class MatrixFindingsTest {
                 cells.add(measured(jdk, "native-db-platform-pollers", "native", "db", "platform-pollers",
                         phase("native-db-platform-pollers", 37, 40, 700, JudgedPhase.STARVED)));
             }
-            if (jdk == 25) {
-                cells.add(measured(jdk, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking",
-                        phase("pinned-legacy-locking", 39, 40, 450, JudgedPhase.STARVED)));
-            } else if (jdk == 26) {
-                cells.add(measured(jdk, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking",
-                        phase("pinned-legacy-locking", 490, 500, 1, JudgedPhase.NOT_STARVED)));
-            } else if (jdk == 27) {
+            // the flag pins on 25, is ignored on 26 and refused on 27
+            if (jdk == 27) {
                 cells.add(new JudgedMatrix.Cell(27, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking", "refused", "refused", "",
                         true, "the JVM refused to start", null));
+            } else if (jdk >= 25) {
+                cells.add(measured(jdk, "pinned-legacy-locking", "pinned", "sleep", "legacy-locking", jdk == 25
+                        ? phase("pinned-legacy-locking", 39, 40, 450, JudgedPhase.STARVED) : phase("pinned-legacy-locking", 490, 500, 1, JudgedPhase.NOT_STARVED)));
             }
         }
         List<JudgedMatrix.Column> columns = List.of(
