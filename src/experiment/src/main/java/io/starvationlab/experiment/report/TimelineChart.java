@@ -5,7 +5,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
+import java.util.stream.DoubleStream;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import io.starvationlab.experiment.prometheus.AlertEpisode;
@@ -62,31 +65,27 @@ final class TimelineChart {
         }
 
         // 1: probe p99, log scale
-        frame(svg, TOP, plotWidth, "probe p99 (log)");
-        for (double tick = MIN_MS; tick <= MAX_MS; tick *= 10) {
-            double y = logY(TOP, tick);
-            svg.add("<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\" stroke-dasharray=\"2 3\"/><text x=\"%d\" y=\"%.1f\" "
-                    + "text-anchor=\"end\">%s</text>", LEFT, LEFT + plotWidth, y, y, LEFT - 4, y + 4, tick >= 1000 ? (long) (tick / 1000) + " s" : (long) tick + " ms");
-        }
+        frame(svg, TOP, plotWidth, "probe p99 (log)", DoubleStream.iterate(MIN_MS, tick -> tick <= MAX_MS, tick -> tick * 10).boxed().toList(),
+                tick -> logY(TOP, tick), tick -> tick >= 1000 ? (long) (tick / 1000) + " s" : (long) tick + " ms");
         svg.legend(LEFT + plotWidth + 12, TOP, 15, lines(svg, data.probeP99(), x, value -> logY(TOP, Math.max(MIN_MS, Math.min(MAX_MS, value * 1000))), "uri"));
 
         // 2: the waits for a carrier in flight: the canary's and the oldest request's
         int top2 = TOP + PANEL + GAP;
         double stallTop = Math.ceil(Math.max(1, Stream.concat(data.stalled().stream(), data.requestStalled().stream())
                 .flatMap(s -> s.samples().stream()).mapToDouble(Series.Sample::value).filter(Double::isFinite).max().orElse(1)));
-        frame(svg, top2, plotWidth, "waiting for a carrier (s)");
-        linearTicks(svg, top2, plotWidth, stallTop, "%.1f s");
-        data.stalled().forEach(series -> line(svg, series, x, value -> top2 + PANEL * (1 - value / stallTop), "#d62728"));
-        data.requestStalled().forEach(series -> line(svg, series, x, value -> top2 + PANEL * (1 - value / stallTop), "#1f77b4"));
+        DoubleUnaryOperator y2 = value -> top2 + PANEL * (1 - value / stallTop);
+        frame(svg, top2, plotWidth, "waiting for a carrier (s)", quarters(stallTop), y2, value -> String.format(Locale.ROOT, "%.1f s", value));
+        data.stalled().forEach(series -> line(svg, series, x, y2, "#d62728"));
+        data.requestStalled().forEach(series -> line(svg, series, x, y2, "#1f77b4"));
         svg.legend(LEFT + plotWidth + 12, top2, 15, List.of(List.of("#d62728", "canary"), List.of("#1f77b4", "oldest request")));
 
         // 3: throughput per mode
         int top3 = TOP + 2 * (PANEL + GAP);
         double rateTop = Math.ceil(Math.max(10, data.throughput().stream().flatMap(s -> s.samples().stream()).mapToDouble(Series.Sample::value)
                 .filter(Double::isFinite).max().orElse(10)) / 100) * 100;
-        frame(svg, top3, plotWidth, "work per second");
-        linearTicks(svg, top3, plotWidth, rateTop, "%.0f/s");
-        svg.legend(LEFT + plotWidth + 12, top3, 15, lines(svg, data.throughput(), x, value -> top3 + PANEL * (1 - value / rateTop), "mode"));
+        DoubleUnaryOperator y3 = value -> top3 + PANEL * (1 - value / rateTop);
+        frame(svg, top3, plotWidth, "work per second", quarters(rateTop), y3, value -> String.format(Locale.ROOT, "%.0f/s", value));
+        svg.legend(LEFT + plotWidth + 12, top3, 15, lines(svg, data.throughput(), x, y3, "mode"));
 
         // alert lanes: pending amber, firing red
         for (int i = 0; i < alerts.size(); i++) {
@@ -119,18 +118,20 @@ final class TimelineChart {
         }
     }
 
-    private static void frame(Svg svg, int top, int plotWidth, String title) {
+    /** A panel's frame and title, and a dashed grid line at each of {@code ticks}, labelled at its left. */
+    private static void frame(Svg svg, int top, int plotWidth, String title, List<Double> ticks, DoubleUnaryOperator y, DoubleFunction<String> label) {
         svg.add("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>", LEFT, top, plotWidth, PANEL);
         svg.add("<text transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">%s</text>", top + PANEL / 2, title);
+        for (double tick : ticks) {
+            double at = y.applyAsDouble(tick);
+            svg.add("<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\" stroke-dasharray=\"2 3\"/><text x=\"%d\" y=\"%.1f\" "
+                    + "text-anchor=\"end\">%s</text>", LEFT, LEFT + plotWidth, at, at, LEFT - 4, at + 4, label.apply(tick));
+        }
     }
 
-    private static void linearTicks(Svg svg, int top, int plotWidth, double max, String format) {
-        for (int i = 0; i <= 4; i++) {
-            double value = max * i / 4;
-            double y = top + PANEL * (1 - value / max);
-            svg.add("<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\" stroke-dasharray=\"2 3\"/><text x=\"%d\" y=\"%.1f\" "
-                    + "text-anchor=\"end\">" + format + "</text>", LEFT, LEFT + plotWidth, y, y, LEFT - 4, y + 4, value);
-        }
+    /** 0 to {@code max} in quarters. */
+    private static List<Double> quarters(double max) {
+        return IntStream.rangeClosed(0, 4).mapToObj(i -> max * i / 4).toList();
     }
 
     /** Each series as a line of its own colour; the legend names each by its {@code label}. */

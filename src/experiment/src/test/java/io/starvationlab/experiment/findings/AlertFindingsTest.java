@@ -48,13 +48,9 @@ class AlertFindingsTest {
         return findings.stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow();
     }
 
-    /** What Prometheus recorded of {@code phases}: {@code episodes} of {@link #RULES}. */
-    private static MeasuredPrometheus recorded(List<PhaseWindow> phases, List<AlertEpisode> episodes) {
-        return new MeasuredPrometheus(true, "", 25, 0, 0, null, phases, episodes, RULES, List.of(), null);
-    }
-
-    private static List<Finding> findings(MeasuredPrometheus recorded) {
-        return AlertFindings.evaluate(JudgedPrometheus.of(recorded));
+    /** What Prometheus recorded of {@code phases}, {@code episodes} of {@link #RULES}, judged. */
+    private static JudgedPrometheus judged(List<PhaseWindow> phases, List<AlertEpisode> episodes) {
+        return JudgedPrometheus.of(new MeasuredPrometheus(true, "", 25, 0, 0, null, phases, episodes, RULES, List.of(), null));
     }
 
     @Test
@@ -73,7 +69,7 @@ class AlertFindingsTest {
     void shouldHoldWhenTheAlertsCatchEveryStarvedPhaseAndNothingElse() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 10, 40),
                 alerts("CarrierStall", "firing", 11, 40)), STEP, T0.plusSeconds(60));
-        JudgedPrometheus judged = JudgedPrometheus.of(recorded(PHASES, episodes));
+        JudgedPrometheus judged = judged(PHASES, episodes);
         List<Finding> findings = AlertFindings.evaluate(judged);
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).isTrue();
@@ -93,7 +89,7 @@ class AlertFindingsTest {
                 alerts("CarrierStarvation", "pending", 15, 60), alerts("CarrierStall", "firing", 14, 20)), STEP, T0.plusSeconds(60))
                 .stream().map(e -> e.pending().equals(T0.plusSeconds(3)) ? e.withOnset(List.of("max_over_time(lab_x) > 0.5: 0.700")) : e)
                 .toList();
-        List<Finding> findings = findings(recorded(PHASES, episodes));
+        List<Finding> findings = AlertFindings.evaluate(judged(PHASES, episodes));
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).as("pending 7 s after native started").isFalse();
         assertThat(finding(findings, "carrier-stall-pending").holds()).as("cpu never").isFalse();
@@ -106,7 +102,7 @@ class AlertFindingsTest {
     void shouldListAnOnsetThatNeverFiredInAPhaseThatIsNotStarvedWithoutCallingItAFalseAlarm() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 2, 7)), STEP, T0.plusSeconds(60))
                 .stream().map(e -> e.withOnset(List.of("histogram_quantile(lab_x) > 0.1: 0.130"))).toList();
-        Finding falseAlarms = finding(findings(recorded(PHASES, episodes)), "no-false-alarms");
+        Finding falseAlarms = finding(AlertFindings.evaluate(judged(PHASES, episodes)), "no-false-alarms");
 
         assertThat(falseAlarms.holds()).isTrue();
         assertThat(falseAlarms.measured()).isEqualTo("0 false alarms in 2 phases that are not starved; pending, never fired: "
@@ -121,8 +117,8 @@ class AlertFindingsTest {
         List<AlertEpisode> fired = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 2, 32),
                 alerts("CarrierStarvation", "firing", 33, 38)), STEP, T0.plusSeconds(60));
 
-        assertThat(finding(findings(recorded(longPhase, pendingOnly)), "carrier-starvation-fires").holds()).isFalse();
-        assertThat(finding(findings(recorded(longPhase, fired)), "carrier-starvation-fires").measured())
+        assertThat(finding(AlertFindings.evaluate(judged(longPhase, pendingOnly)), "carrier-starvation-fires").holds()).isFalse();
+        assertThat(finding(AlertFindings.evaluate(judged(longPhase, fired)), "carrier-starvation-fires").measured())
                 .isEqualTo("native-http2 firing at 33 s");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -39,10 +40,8 @@ class EventLoopFindingsTest {
     }
 
     private static List<Finding> evaluate(List<JudgedPhase> one, List<JudgedPhase> several) {
-        List<JudgedPhase> all = new ArrayList<>(one);
-        all.addAll(several);
-        all.add(MadeUp.phase("unpinned-0ms-one-event-loop", "unpinned", "permits", 5000, 50000, 1, JudgedPhase.NOT_STARVED));
-        all.add(MadeUp.phase("unpinned-0ms-default-event-loops", "unpinned", "permits", 5000, 50000, 1, JudgedPhase.NOT_STARVED));
+        List<JudgedPhase> all = Stream.of(one, several, Stream.of("unpinned-0ms-one-event-loop", "unpinned-0ms-default-event-loops")
+                .map(name -> MadeUp.phase(name, "unpinned", "permits", 5000, 50000, 1, JudgedPhase.NOT_STARVED)).toList()).flatMap(List::stream).toList();
         return EventLoopFindings.evaluate(name -> all.stream().filter(p -> p.name().equals(name)).findFirst());
     }
 

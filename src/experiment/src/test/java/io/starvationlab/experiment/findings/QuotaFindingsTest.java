@@ -47,8 +47,8 @@ class QuotaFindingsTest {
     void shouldJudgeTheCarriersAloneOnlyToFailThem() {
         JudgedQuota.Phase cpu = new JudgedQuota.Phase(MadeUp.phase("cpu-quota-1-cpu", "cpu", "carriers", 9.5, 10, 1400, JudgedPhase.STARVED), false,
                 10, THROTTLING);
-        assertThat(QuotaFindings.evaluate(report(withPhases("quota-1", 1, 1, cpu))).holds()).isNull();
-        assertThat(QuotaFindings.evaluate(report(withPhases("quota-1", 1, 4, cpu))).holds()).isFalse();
+        assertThat(QuotaFindings.evaluate(report(MadeUp.quotaServer("quota-1", 1, 1, THROTTLING, cpu))).holds()).isNull();
+        assertThat(QuotaFindings.evaluate(report(MadeUp.quotaServer("quota-1", 1, 4, THROTTLING, cpu))).holds()).isFalse();
     }
 
     @Test
@@ -67,14 +67,7 @@ class QuotaFindingsTest {
     }
 
     private static JudgedQuota.Server server(String jvm, int cpus, int carriers, double throughput) {
-        return withPhases(jvm, cpus, carriers, carrierBound("native-" + jvm, cpus, throughput));
-    }
-
-    /** A server JVM that read the quota of {@code cpus} from its group and took {@code carriers} processors and carriers. */
-    private static JudgedQuota.Server withPhases(String jvm, int cpus, int carriers, JudgedQuota.Phase... phases) {
-        MeasuredServer.Info info = MadeUp.info(jvm, carriers, carriers, null, new MeasuredServer.Info.Container("v1", cpus * CpuQuota.PERIOD_MICROS,
-                CpuQuota.PERIOD_MICROS, cpus, cpus < 2 ? "Serial" : "G1"));
-        return new JudgedQuota.Server(jvm, cpus, info, cpus < 2, THROTTLING, List.of(phases));
+        return MadeUp.quotaServer(jvm, cpus, carriers, THROTTLING, carrierBound("native-" + jvm, cpus, throughput));
     }
 
     private static JudgedQuota.Phase carrierBound(String name, int cpus, double throughput) {
