@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -52,14 +53,14 @@ final class TimelineChart {
         Svg svg = new Svg(LEFT + plotWidth + 200, alertsTop + alerts.size() * LANE + 70, LEFT, "The run over time, as Prometheus scraped it (every "
                 + PrometheusServer.INTERVAL.toSeconds() + " s)", "JDK " + record.jdk() + ", " + LabServer.CARRIERS
                         + " carriers per server JVM; bands: the phases' load; lanes: each alert pending (amber) and firing (red)");
-        Scale x = new Scale(start, perSecond);
+        ToDoubleFunction<Instant> x = at -> LEFT + Duration.between(start, at).toMillis() / 1000.0 * perSecond;
 
         // phases as bands across every panel and the alert lanes
         for (PhaseWindow phase : record.windows().stream().filter(w -> !PhaseWindow.WARM_UP.equals(w.verdict())).toList()) {
-            double x0 = x.at(phase.start());
+            double x0 = x.applyAsDouble(phase.start());
             String fill = phase.starved() ? "#fbd5d5" : StarvationRule.NOT_STARVED.equals(phase.verdict()) ? "#e3edf7" : "#eeeeee";
             svg.add("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s (%s)</title></rect>", x0, TOP,
-                    Math.max(1, x.at(phase.loadEnd()) - x0), alertsTop + alerts.size() * LANE - TOP, fill, Svg.escape(phase.name()),
+                    Math.max(1, x.applyAsDouble(phase.loadEnd()) - x0), alertsTop + alerts.size() * LANE - TOP, fill, Svg.escape(phase.name()),
                     Svg.escape(phase.verdict()));
             svg.add("<text transform=\"translate(%.1f %d) rotate(-40)\" font-size=\"9\">%s</text>", x0 + 2, TOP - 3, Svg.escape(phase.name()));
         }
@@ -112,12 +113,6 @@ final class TimelineChart {
                 List.of("#fbd5d5", "starved phase (load)"), List.of("#e3edf7", "not starved (load)"), List.of("#eeeeee", "baseline"))).end();
     }
 
-    private record Scale(Instant start, double perSecond) {
-        double at(Instant instant) {
-            return LEFT + Duration.between(start, instant).toMillis() / 1000.0 * perSecond;
-        }
-    }
-
     /** A panel's frame and title, and a dashed grid line at each of {@code ticks}, labelled at its left. */
     private static void frame(Svg svg, int top, int plotWidth, String title, List<Double> ticks, DoubleUnaryOperator y, DoubleFunction<String> label) {
         svg.add("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>", LEFT, top, plotWidth, PANEL);
@@ -135,7 +130,7 @@ final class TimelineChart {
     }
 
     /** Each series as a line of its own colour; the legend names each by its {@code label}. */
-    private static List<List<String>> lines(Svg svg, List<Series> all, Scale x, DoubleUnaryOperator y, String label) {
+    private static List<List<String>> lines(Svg svg, List<Series> all, ToDoubleFunction<Instant> x, DoubleUnaryOperator y, String label) {
         List<List<String>> legend = new ArrayList<>();
         for (Series series : all) {
             String colour = COLOURS.get(legend.size() % COLOURS.size());
@@ -145,7 +140,7 @@ final class TimelineChart {
         return legend;
     }
 
-    private static void line(Svg svg, Series series, Scale x, DoubleUnaryOperator y, String colour) {
+    private static void line(Svg svg, Series series, ToDoubleFunction<Instant> x, DoubleUnaryOperator y, String colour) {
         StringBuilder path = new StringBuilder();
         Instant previous = null;
         for (Series.Sample sample : series.samples()) {
@@ -154,7 +149,7 @@ final class TimelineChart {
                 continue;
             }
             boolean gap = previous == null || Duration.between(previous, sample.at()).compareTo(PrometheusServer.INTERVAL.multipliedBy(3)) > 0;
-            path.append(String.format(Locale.ROOT, "%s%.1f %.1f", gap ? " M" : " L", x.at(sample.at()), y.applyAsDouble(sample.value())));
+            path.append(String.format(Locale.ROOT, "%s%.1f %.1f", gap ? " M" : " L", x.applyAsDouble(sample.at()), y.applyAsDouble(sample.value())));
             previous = sample.at();
         }
         if (!path.isEmpty()) {
@@ -162,10 +157,10 @@ final class TimelineChart {
         }
     }
 
-    private static void span(Svg svg, Scale x, Instant from, Instant to, int y, String colour, String title) {
-        double x0 = x.at(from);
+    private static void span(Svg svg, ToDoubleFunction<Instant> x, Instant from, Instant to, int y, String colour, String title) {
+        double x0 = x.applyAsDouble(from);
         svg.add("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s</title></rect>", x0, y + 2,
-                Math.max(x0 + 1, x.at(to)) - x0, LANE - 4, colour, Svg.escape(title));
+                Math.max(x0 + 1, x.applyAsDouble(to)) - x0, LANE - 4, colour, Svg.escape(title));
     }
 
     private static double logY(int top, double millis) {

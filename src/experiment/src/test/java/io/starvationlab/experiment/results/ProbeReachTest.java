@@ -13,12 +13,16 @@ import io.starvationlab.harness.load.ProbeSample;
 /** The plan's event-loop rule on the runner's probes: each event loop answers at least its least share of its even part. */
 class ProbeReachTest {
 
+    /** k6 names event loops by number, the runner by thread name: the same rule on both. */
     @Test
     void shouldHoldWhenEveryEventLoopAnswersItsShare() {
         ProbeReach reach = ProbeReach.of("native", "default", samples(60, 50, 40, 30), 4, 0.25, false);
         assertThat(reach.even()).isTrue();
         assertThat(reach.leastAnswers()).isEqualTo(0.25 * 180 / 4);
         assertThat(reach.describe()).isEqualTo("4 of 4 (60, 50, 40, 30)");
+        ProbeReach k6 = ProbeReach.of("native", "k6", Map.of("0", 40L, "1", 45L, "2", 50L, "3", 35L), 4, 0.25, null);
+        assertThat(k6.even()).isTrue();
+        assertThat(k6.describe()).isEqualTo("4 of 4 (40, 45, 50, 35)");
     }
 
     /** The broken fixture: the accident of connection order, every probe on one event loop. */
@@ -37,14 +41,6 @@ class ProbeReachTest {
         assertThat(http2.even()).isNull();
         assertThat(http2.why()).contains("HTTP/2");
         assertThat(ProbeReach.of("x", "default", List.of(new ProbeSample(0, 1, 503, null)), 4, 0.25, false).even()).isNull();
-    }
-
-    /** k6 names event loops by number, the runner by thread name: the same rule on both. */
-    @Test
-    void shouldReadK6sNumberedEventLoops() {
-        ProbeReach k6 = ProbeReach.of("native", "k6", Map.of("0", 40L, "1", 45L, "2", 50L, "3", 35L), 4, 0.25, null);
-        assertThat(k6.even()).isTrue();
-        assertThat(k6.describe()).isEqualTo("4 of 4 (40, 45, 50, 35)");
     }
 
     private static List<ProbeSample> samples(int... perEventLoop) {
