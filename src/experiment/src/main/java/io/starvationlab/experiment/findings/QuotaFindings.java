@@ -44,10 +44,8 @@ final class QuotaFindings {
                 carrierBound++;
                 tally.expect(Math.abs(phase.throughputToModel() - 1) <= TOLERANCE);
                 line.append(String.format(Locale.ROOT, "; %s %s vs %s (%+.1f %%)", phase.name(), Figures.perSecond(phase.figures().throughputPerSecond()),
-                        Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)));
-                if (phase.throttling() != null) {
-                    line.append(", throttled in ").append(ServerRun.throttled(phase.throttling()));
-                }
+                        Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)))
+                        .append(phase.throttling() == null ? "" : ", throttled in " + ServerRun.throttled(phase.throttling()));
             }
             tally.add(line.toString());
         }

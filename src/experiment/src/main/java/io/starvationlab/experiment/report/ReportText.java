@@ -28,7 +28,6 @@ import io.starvationlab.harness.CpuQuota;
 /** {@code report.md}, section by section; it only returns the text ({@link ReportFiles} writes it). */
 public final class ReportText {
 
-    private static final List<String> PROBES = List.of("virtual", "worker", "event-loop", "health-live");
     /** The frames of a blocked event loop's first warning shown in the cold starts' table: where it waited. */
     private static final int FRAMES = 3;
 
@@ -102,7 +101,7 @@ public final class ReportText {
 
     private static Table phases(List<JudgedPhase> phases) {
         List<String> headers = new ArrayList<>(List.of("phase", "mode / downstream / lock", "ms x concurrency", "req/s", "model limit (bound)", "errors"));
-        PROBES.forEach(probe -> headers.add(probe + " p50 / p99 / max ms"));
+        ProbeChart.PROBES.forEach(probe -> headers.add(probe + " p50 / p99 / max ms"));
         headers.addAll(List.of("canary p99 ms", "canary stalled max ms", "request wait p99 ms", "request stalled max ms", "pinned events",
                 "top pinned frame", "verdict"));
         Table table = new Table(headers);
@@ -112,7 +111,7 @@ public final class ReportText {
                     base ? "-" : phase.ms() + " x " + phase.concurrency(), base ? "-" : Figures.fixed(phase.throughputPerSecond()),
                     base ? "-" : Figures.fixed(phase.modelLimitPerSecond()) + " (" + phase.modelBasis() + ")",
                     base ? "-" : phase.errors() + (phase.errors() > 0 ? " " + phase.statuses() : "")));
-            PROBES.stream().map(probe -> phase.probes().get(probe)).forEach(p -> row.add(Figures.fixed(p.p50Millis()) + " / " + Figures.fixed(p.p99Millis())
+            ProbeChart.PROBES.stream().map(probe -> phase.probes().get(probe)).forEach(p -> row.add(Figures.fixed(p.p50Millis()) + " / " + Figures.fixed(p.p99Millis())
                     + " / " + Figures.fixed(p.maxMillis()) + (p.errors() > 0 ? " (" + p.errors() + " failed)" : "")));
             row.addAll(List.of(Figures.fixed(phase.canaryP99Millis()), Figures.fixed(phase.canaryMaxStalledMillis()),
                     Figures.fixed(phase.requestWaitP99Millis()), Figures.fixed(phase.requestMaxStalledMillis()), phase.pinnedEvents(),
