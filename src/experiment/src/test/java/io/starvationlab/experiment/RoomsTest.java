@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -80,14 +79,8 @@ class RoomsTest {
         if (!ROOMS.contains(room)) {
             return List.of(name + ": package " + room + " has no room in " + ROOMS);
         }
-        TreeSet<String> later = new TreeSet<>();
-        Matcher reference = REFERENCE.matcher(source.substring(declared.end()));
-        while (reference.find()) {
-            String target = reference.group(1);
-            if (ROOMS.contains(target) && ROOMS.indexOf(target) > ROOMS.indexOf(room)) {
-                later.add(name + " (" + room + ") refers to " + target);
-            }
-        }
-        return List.copyOf(later);
+        return REFERENCE.matcher(source.substring(declared.end())).results().map(reference -> reference.group(1))
+                .filter(target -> ROOMS.contains(target) && ROOMS.indexOf(target) > ROOMS.indexOf(room)).distinct().sorted()
+                .map(target -> name + " (" + room + ") refers to " + target).toList();
     }
 }

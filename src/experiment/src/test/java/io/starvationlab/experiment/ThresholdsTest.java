@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,11 +109,6 @@ class ThresholdsTest {
 
     /** The numbers an alert's expression compares with, in order. */
     private static List<Double> comparisons(String name) {
-        List<Double> numbers = new ArrayList<>();
-        Matcher matcher = Pattern.compile(">=? *([0-9.]+)").matcher(alert(name).expr());
-        while (matcher.find()) {
-            numbers.add(Double.parseDouble(matcher.group(1)));
-        }
-        return numbers;
+        return Pattern.compile(">=? *([0-9.]+)").matcher(alert(name).expr()).results().map(number -> Double.parseDouble(number.group(1))).toList();
     }
 }

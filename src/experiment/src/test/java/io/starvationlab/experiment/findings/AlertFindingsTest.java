@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,11 +37,8 @@ class AlertFindingsTest {
 
     /** ALERTS as a range query returns it: one series per state, a sample each second the alert was in that state. */
     private static Series alerts(String alert, String state, int from, int to) {
-        List<Series.Sample> samples = new ArrayList<>();
-        for (int s = from; s <= to; s++) {
-            samples.add(new Series.Sample(T0.plusSeconds(s), 1));
-        }
-        return new Series(Map.of("alertname", alert, "alertstate", state, "pod", POD), samples);
+        return new Series(Map.of("alertname", alert, "alertstate", state, "pod", POD),
+                IntStream.rangeClosed(from, to).mapToObj(s -> new Series.Sample(T0.plusSeconds(s), 1)).toList());
     }
 
     private static Finding finding(List<Finding> findings, String id) {

@@ -2,9 +2,9 @@ package io.starvationlab.experiment.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -52,12 +52,9 @@ class EventLoopFindingsTest {
 
     /** 200 probes over 4 event loops, each answered after the 60 requests ahead; or two event loops left until the load stops. */
     private static UnrelatedWait wait(boolean unfair) {
-        List<UnrelatedWait.Probe> probes = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            int loop = i % 4;
-            boolean starved = unfair && loop >= 2;
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, starved ? 6000 : unfair ? 700 : 1500, 200, LOOP + loop, starved ? 240 : unfair ? 28 : 60));
-        }
-        return UnrelatedWait.of(1500, 1500, 60, probes);
+        return UnrelatedWait.of(1500, 1500, 60, IntStream.range(0, 200).mapToObj(i -> {
+            boolean starved = unfair && i % 4 >= 2;
+            return new UnrelatedWait.Probe(1 + i * 0.025, starved ? 6000 : unfair ? 700 : 1500, 200, LOOP + i % 4, starved ? 240 : unfair ? 28 : 60);
+        }).toList());
     }
 }

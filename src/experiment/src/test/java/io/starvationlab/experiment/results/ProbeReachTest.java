@@ -2,9 +2,9 @@ package io.starvationlab.experiment.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -44,12 +44,7 @@ class ProbeReachTest {
     }
 
     private static List<ProbeSample> samples(int... perEventLoop) {
-        List<ProbeSample> samples = new ArrayList<>();
-        for (int loop = 0; loop < perEventLoop.length; loop++) {
-            for (int i = 0; i < perEventLoop[loop]; i++) {
-                samples.add(new ProbeSample(i, 1_000_000, 200, "vert.x-eventloop-thread-" + loop));
-            }
-        }
-        return samples;
+        return IntStream.range(0, perEventLoop.length).boxed().flatMap(loop -> IntStream.range(0, perEventLoop[loop])
+                .mapToObj(i -> new ProbeSample(i, 1_000_000, 200, "vert.x-eventloop-thread-" + loop))).toList();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,11 +37,8 @@ class UnrelatedWaitTest {
 
     @Test
     void shouldTakePercentilesByNearestRank() {
-        List<Double> waits = new ArrayList<>();
-        for (int i = 1; i <= 200; i++) {
-            waits.add(i * 25.0); // 25 ms to 5 s
-        }
-        ProbeDistribution d = ProbeDistribution.of(waits, 3);
+        // 25 ms to 5 s
+        ProbeDistribution d = ProbeDistribution.of(IntStream.rangeClosed(1, 200).mapToObj(i -> i * 25.0).toList(), 3);
         assertThat(d.count()).isEqualTo(200);
         assertThat(d.failed()).isEqualTo(3);
         assertThat(d.minMillis()).isEqualTo(25);
@@ -56,10 +54,8 @@ class UnrelatedWaitTest {
 
     @Test
     void shouldFindEveryProbeWithinTheModelWhenOneQueueServesThemInTurn() {
-        List<UnrelatedWait.Probe> probes = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0", -1));
-        }
+        List<UnrelatedWait.Probe> probes = new ArrayList<>(IntStream.range(0, 200)
+                .mapToObj(i -> new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0", -1)).toList());
         UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
         assertThat(wait.withinTolerance()).isEqualTo(1);
         assertThat(wait.overTwiceModel()).isZero();
