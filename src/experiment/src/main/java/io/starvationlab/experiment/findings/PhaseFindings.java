@@ -106,7 +106,7 @@ final class PhaseFindings {
         if (Stream.concat(holding.stream(), free.stream()).anyMatch(Optional::isEmpty)) {
             return METER.notMeasured();
         }
-        Tally tally = new Tally("p99: ");
+        Tally tally = new Tally().startingWith("p99: ");
         for (Optional<JudgedPhase> phase : holding) {
             JudgedPhase p = phase.get();
             double model = p.unrelatedWait() == null ? 1000 : p.unrelatedWait().modelMillis();

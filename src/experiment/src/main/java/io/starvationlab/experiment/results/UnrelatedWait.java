@@ -1,11 +1,11 @@
 package io.starvationlab.experiment.results;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.load.PhaseResult;
@@ -55,20 +55,17 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes, double loadSeconds) {
-        Map<String, List<Probe>> grouped = new TreeMap<>(BY_EVENT_LOOP);
-        probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
-        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(BY_EVENT_LOOP);
-        grouped.forEach((loop, own) -> byEventLoop.put(loop, distribution(own)));
+        Map<String, ProbeDistribution> byEventLoop = probes.stream().collect(Collectors.groupingBy(Probe::eventLoop, () -> new TreeMap<>(BY_EVENT_LOOP),
+                Collectors.collectingAndThen(Collectors.toList(), UnrelatedWait::distribution)));
         long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
-                : QueueModel.servedInTurn(probe.served(), ahead)).count();
+                : QueueModel.matches(probe.served(), ahead)).count();
         int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
         double[] slowAnswered = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis)
                 .mapToDouble(probe -> probe.sentSeconds() + probe.waitMillis() / 1000 - loadSeconds).sorted().toArray();
-        long overTwice = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis).count();
         return new UnrelatedWait(modelMillis, idealMillis, ahead, distribution(probes), byEventLoop,
                 probes.isEmpty() || Double.isNaN(modelMillis) ? Double.NaN : within / (double) probes.size(),
                 served.length == 0 ? null : new int[] { served[0], served[(served.length - 1) / 2], served[served.length - 1] },
-                probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(),
+                probes.isEmpty() ? Double.NaN : slowAnswered.length / (double) probes.size(),
                 slowAnswered.length == 0 || Double.isNaN(loadSeconds) ? null
                         : new double[] { slowAnswered[0], slowAnswered[(slowAnswered.length - 1) / 2], slowAnswered[slowAnswered.length - 1] },
                 p50(byEventLoop, true) / p50(byEventLoop, false), List.copyOf(probes));
