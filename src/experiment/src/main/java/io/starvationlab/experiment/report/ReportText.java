@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedPhase;
@@ -100,11 +101,9 @@ public final class ReportText {
     }
 
     private static Table phases(List<JudgedPhase> phases) {
-        List<String> headers = new ArrayList<>(List.of("phase", "mode / downstream / lock", "ms x concurrency", "req/s", "model limit (bound)", "errors"));
-        ProbeChart.PROBES.forEach(probe -> headers.add(probe + " p50 / p99 / max ms"));
-        headers.addAll(List.of("canary p99 ms", "canary stalled max ms", "request wait p99 ms", "request stalled max ms", "pinned events",
-                "top pinned frame", "verdict"));
-        Table table = new Table(headers);
+        Table table = new Table(Stream.of(List.of("phase", "mode / downstream / lock", "ms x concurrency", "req/s", "model limit (bound)", "errors"),
+                ProbeChart.PROBES.stream().map(probe -> probe + " p50 / p99 / max ms").toList(), List.of("canary p99 ms", "canary stalled max ms",
+                        "request wait p99 ms", "request stalled max ms", "pinned events", "top pinned frame", "verdict")).flatMap(List::stream).toList());
         for (JudgedPhase phase : phases) {
             boolean base = phase.isBaseline();
             List<Object> row = new ArrayList<>(List.of(phase.name(), base ? "probes only" : phase.mode() + " / " + phase.downstream() + " / " + phase.lock(),
@@ -324,9 +323,7 @@ public final class ReportText {
         md.append(rules).append("\n### Alerts per phase\n\nSeconds after the phase's load started (pending, firing) and after it ended (resolved); "
                 + "'from X': still active from phase X.\n\n");
         List<String> names = prometheus.rules().stream().map(JudgedPrometheus.Rule::alert).toList();
-        List<String> headers = new ArrayList<>(List.of("phase", "verdict"));
-        headers.addAll(names);
-        Table perPhase = new Table(headers);
+        Table perPhase = new Table(Stream.concat(Stream.of("phase", "verdict"), names.stream()).toList());
         prometheus.alerts().stream().map(JudgedPrometheus.AlertRow::phase).distinct().forEach(phase -> {
             List<JudgedPrometheus.AlertRow> cells = prometheus.alerts().stream().filter(row -> row.phase().equals(phase)).toList();
             List<String> row = new ArrayList<>(List.of(phase, cells.getFirst().verdict()));
