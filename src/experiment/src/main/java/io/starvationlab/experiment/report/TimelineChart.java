@@ -124,7 +124,6 @@ final class TimelineChart {
         }
     }
 
-    /** 0 to {@code max} in quarters. */
     private static List<Double> quarters(double max) {
         return IntStream.rangeClosed(0, 4).mapToObj(i -> max * i / 4).toList();
     }

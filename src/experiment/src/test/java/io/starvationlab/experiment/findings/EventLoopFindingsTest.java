@@ -16,8 +16,6 @@ import io.starvationlab.experiment.results.UnrelatedWait;
 /** The event-loop findings, judged on made-up phases: fair queues, and one whose event loops are not served alike. */
 class EventLoopFindingsTest {
 
-    private static final String LOOP = "vert.x-eventloop-thread-";
-
     @Test
     void shouldHoldWhenOneEventLoopIsFairAndSeveralAreNotInSomePhase() {
         List<Finding> findings = evaluate(phases(EventLoopFindings.ONE, false), phases(EventLoopFindings.DEFAULT, true));
@@ -54,7 +52,7 @@ class EventLoopFindingsTest {
     private static UnrelatedWait wait(boolean unfair) {
         return UnrelatedWait.of(1500, 1500, 60, IntStream.range(0, 200).mapToObj(i -> {
             boolean starved = unfair && i % 4 >= 2;
-            return new UnrelatedWait.Probe(1 + i * 0.025, starved ? 6000 : unfair ? 700 : 1500, 200, LOOP + i % 4, starved ? 240 : unfair ? 28 : 60);
+            return new UnrelatedWait.Probe(1 + i * 0.025, starved ? 6000 : unfair ? 700 : 1500, 200, "vert.x-eventloop-thread-" + i % 4, starved ? 240 : unfair ? 28 : 60);
         }).toList());
     }
 }
