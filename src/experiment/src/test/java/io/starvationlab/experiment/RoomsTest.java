@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -58,9 +57,8 @@ class RoomsTest {
         String readme = Files.readString(PROJECT.resolve("README.md"));
         String layout = readme.substring(readme.indexOf("## Layout"));
         List<String> unnamed = new ArrayList<>();
-        for (Path root : List.of(Path.of("src", "service", "src", "main", "java", "io", "starvationlab"),
-                Path.of("src", "harness", "src", "main", "java", "io", "starvationlab"),
-                Path.of("src", "experiment", "src", "main", "java", "io", "starvationlab"))) {
+        for (String module : List.of("service", "harness", "experiment")) {
+            Path root = Path.of("src", module, "src", "main", "java", "io", "starvationlab");
             try (Stream<Path> folders = Files.walk(PROJECT.resolve(root))) {
                 folders.filter(Files::isDirectory).map(folder -> PROJECT.resolve(root).relativize(folder).toString())
                         .filter(name -> !name.isEmpty())
@@ -81,14 +79,8 @@ class RoomsTest {
         if (!ROOMS.contains(room)) {
             return List.of(name + ": package " + room + " has no room in " + ROOMS);
         }
-        TreeSet<String> later = new TreeSet<>();
-        Matcher reference = REFERENCE.matcher(source.substring(declared.end()));
-        while (reference.find()) {
-            String target = reference.group(1);
-            if (ROOMS.contains(target) && ROOMS.indexOf(target) > ROOMS.indexOf(room)) {
-                later.add(name + " (" + room + ") refers to " + target);
-            }
-        }
-        return List.copyOf(later);
+        return REFERENCE.matcher(source.substring(declared.end())).results().map(reference -> reference.group(1))
+                .filter(target -> ROOMS.contains(target) && ROOMS.indexOf(target) > ROOMS.indexOf(room)).distinct().sorted()
+                .map(target -> name + " (" + room + ") refers to " + target).toList();
     }
 }

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,7 +29,7 @@ class ThresholdsTest {
     private static final Path TABLE = PROJECT.resolve(Path.of("docs", "observability.md"));
 
     /** Each row's source, by what its "set by" column names, read from the file as a value in the table's units. */
-    private static final Map<String, Supplier<Double>> SOURCES = new LinkedHashMap<>();
+    private static final Map<String, Callable<Double>> SOURCES = new LinkedHashMap<>();
 
     static {
         SOURCES.put("starved.baselineFactor", () -> Plan.ofProject().starved().baselineFactor());
@@ -57,17 +55,19 @@ class ThresholdsTest {
     }
 
     @Test
-    void everyThresholdInTheTableShouldBeTheOneItsFileSets() throws IOException {
+    void everyThresholdInTheTableShouldBeTheOneItsFileSets() throws Exception {
         Map<String, String> rows = rows(Files.readString(TABLE));
         assertThat(rows.keySet()).as("rows of the table, each with a source this test reads").containsExactlyInAnyOrderElementsOf(SOURCES.keySet());
-        rows.forEach((source, value) -> assertThat(amount(value)).as(source + ": the table says " + value).isEqualTo(SOURCES.get(source).get()));
+        for (Map.Entry<String, String> row : rows.entrySet()) {
+            assertThat(amount(row.getValue())).as(row.getKey() + ": the table says " + row.getValue()).isEqualTo(SOURCES.get(row.getKey()).call());
+        }
     }
 
     /** The broken fixture: a table whose readiness threshold was left at an old value. */
     @Test
-    void shouldRejectATableThatSaysAnotherValue() throws IOException {
+    void shouldRejectATableThatSaysAnotherValue() throws Exception {
         String stale = Files.readString(TABLE).replaceFirst("\\| 1 s \\| `lab.starvation.threshold` \\|", "| 2 s | `lab.starvation.threshold` |");
-        assertThat(amount(rows(stale).get("lab.starvation.threshold"))).isNotEqualTo(SOURCES.get("lab.starvation.threshold").get());
+        assertThat(amount(rows(stale).get("lab.starvation.threshold"))).isNotEqualTo(SOURCES.get("lab.starvation.threshold").call());
         assertThatThrownBy(() -> amount("soon")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -95,8 +95,8 @@ class ThresholdsTest {
     }
 
     /** A {@code LabConfig} default, {@code @WithDefault} on the method of the nested interface, in milliseconds (one unit, as the rules'). */
-    private static double configDefault(String group, String method) {
-        String source = read(PROJECT.resolve(Path.of("src", "service", "src", "main", "java", "io", "starvationlab", "config", "LabConfig.java")));
+    private static double configDefault(String group, String method) throws IOException {
+        String source = Files.readString(PROJECT.resolve(Path.of("src", "service", "src", "main", "java", "io", "starvationlab", "config", "LabConfig.java")));
         Matcher matcher = Pattern.compile("interface " + group + " \\{.*?@WithDefault\\(\"([^\"]+)\"\\)\\s+\\S+ " + method + "\\(\\)", Pattern.DOTALL)
                 .matcher(source);
         assertThat(matcher.find()).as("lab." + group.toLowerCase() + "." + method + " in LabConfig").isTrue();
@@ -109,19 +109,6 @@ class ThresholdsTest {
 
     /** The numbers an alert's expression compares with, in order. */
     private static List<Double> comparisons(String name) {
-        List<Double> numbers = new ArrayList<>();
-        Matcher matcher = Pattern.compile(">=? *([0-9.]+)").matcher(alert(name).expr());
-        while (matcher.find()) {
-            numbers.add(Double.parseDouble(matcher.group(1)));
-        }
-        return numbers;
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return Pattern.compile(">=? *([0-9.]+)").matcher(alert(name).expr()).results().map(number -> Double.parseDouble(number.group(1))).toList();
     }
 }

@@ -100,10 +100,7 @@ final class AlertFindings {
         Claim claim = new Claim(id(alert.name(), "resolves"), alert.name() + " resolves after the starvation",
                 "every episode that began in a starved phase resolves before the run ends");
         Tally tally = new Tally();
-        for (AlertEpisode episode : timeline.episodes()) {
-            if (!episode.alert().equals(alert.name())) {
-                continue;
-            }
+        for (AlertEpisode episode : timeline.episodes().stream().filter(e -> e.alert().equals(alert.name())).toList()) {
             Optional<PhaseWindow> began = timeline.phaseAt(episode.pod(), episode.pending()).filter(PhaseWindow::starved);
             if (began.isEmpty()) {
                 continue;
@@ -146,15 +143,10 @@ final class AlertFindings {
             (firedUnstarved ? alarms : pendingOnly).add(onset);
         }
         long quiet = timeline.windows().stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();
-        String measured = alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
-                : alarms.size() + " false alarms: " + String.join(", ", alarms);
-        if (!pendingOnly.isEmpty()) {
-            measured += "; pending, never fired: " + String.join(", ", pendingOnly);
-        }
-        if (warmUps > 0) {
-            measured += " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)";
-        }
-        return claim.judged(measured, alarms.isEmpty());
+        return claim.judged((alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
+                : alarms.size() + " false alarms: " + String.join(", ", alarms))
+                + (pendingOnly.isEmpty() ? "" : "; pending, never fired: " + String.join(", ", pendingOnly))
+                + (warmUps == 0 ? "" : " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)"), alarms.isEmpty());
     }
 
     private static Finding panels(JudgedPrometheus report) {

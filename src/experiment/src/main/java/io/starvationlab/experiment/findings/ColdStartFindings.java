@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import io.starvationlab.experiment.results.Figures;
@@ -66,23 +67,15 @@ final class ColdStartFindings {
 
     /** {@code servers}: the main plan's server JVMs by name (null: it did not start); the eager cold-start runs join them. */
     static Finding noneBlocked(Map<String, EventLoopsBlocked> servers, List<MeasuredColdStart> coldStarts) {
-        Map<String, EventLoopsBlocked> judged = new LinkedHashMap<>();
-        servers.forEach((name, blocked) -> {
-            if (blocked != null) {
-                judged.put(name, blocked);
-            }
-        });
+        Map<String, EventLoopsBlocked> judged = new LinkedHashMap<>(servers);
+        judged.values().removeIf(Objects::isNull);
         coldStarts.stream().filter(run -> !run.lazy()).forEach(run -> judged.put(run.server(), run.eventLoopsBlocked()));
         if (judged.isEmpty()) {
             return NONE_BLOCKED.notJudged("not measured: no server JVM ran");
         }
-        List<String> blocked = new ArrayList<>();
-        judged.forEach((name, warnings) -> {
-            if (warnings.any()) {
-                blocked.add(String.format(Locale.ROOT, "%s: %d warnings, longest %s; first: %s", name, warnings.warnings(),
-                        Figures.seconds(warnings.longestMillis()), String.join(" / ", warnings.firstWarning()).replace("|", "\\|")));
-            }
-        });
+        List<String> blocked = judged.entrySet().stream().filter(server -> server.getValue().any()).map(server -> String.format(Locale.ROOT,
+                "%s: %d warnings, longest %s; first: %s", server.getKey(), server.getValue().warnings(), Figures.seconds(server.getValue().longestMillis()),
+                String.join(" / ", server.getValue().firstWarning()).replace("|", "\\|"))).toList();
         return blocked.isEmpty() ? NONE_BLOCKED.judged("none in " + judged.size() + " server JVMs (" + String.join(", ", judged.keySet()) + ")", true)
                 : NONE_BLOCKED.judged(String.join("; ", blocked), false);
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.K6Comparison;
@@ -50,7 +51,7 @@ final class K6Findings {
         if (k6.failure() != null || k6.rows().isEmpty()) {
             return AGREES.judged(k6.failure() != null ? k6.failure() : "k6 reported none of the phases", false);
         }
-        Tally tally = new Tally("runner / k6: ");
+        Tally tally = new Tally().startingWith("runner / k6: ");
         for (K6Comparison.Row row : k6.rows()) {
             List<String> differ = differences(row);
             tally.add(String.format(Locale.ROOT, "%s: %s / %s, %s / %s, p50 %s / %s%s", row.phase(), row.javaVerdict(), row.k6Verdict(),
@@ -85,14 +86,11 @@ final class K6Findings {
     }
 
     private static Finding reach(K6Comparison k6, List<ProbeReach> reach) {
-        List<ProbeReach> judged = new ArrayList<>(reach.stream().filter(r -> r.even() != null).toList());
-        k6.rows().stream().map(K6Comparison.Row::k6Reach).filter(r -> r != null).forEach(judged::add);
-        List<String> uneven = new ArrayList<>();
-        reach.stream().filter(r -> !Boolean.TRUE.equals(r.even()) && r.why() == null).forEach(r -> uneven.add("runner " + r.phase() + " " + r.describe()));
-        k6.rows().stream().filter(row -> row.k6Reach() == null || !Boolean.TRUE.equals(row.k6Reach().even()))
-                .forEach(row -> uneven.add("k6 " + row.phase() + " " + (row.k6Reach() == null ? "no data" : row.k6Reach().describe()
-                        + (row.k6Reach().why() == null ? "" : " (" + row.k6Reach().why() + ")"))));
-        if (judged.isEmpty()) {
+        List<String> uneven = Stream.concat(reach.stream().filter(r -> !Boolean.TRUE.equals(r.even()) && r.why() == null)
+                .map(r -> "runner " + r.phase() + " " + r.describe()), k6.rows().stream().filter(row -> row.k6Reach() == null || !Boolean.TRUE.equals(row.k6Reach().even()))
+                .map(row -> "k6 " + row.phase() + " " + (row.k6Reach() == null ? "no data" : row.k6Reach().describe()
+                        + (row.k6Reach().why() == null ? "" : " (" + row.k6Reach().why() + ")")))).toList();
+        if (reach.stream().allMatch(r -> r.even() == null) && k6.rows().stream().allMatch(row -> row.k6Reach() == null)) {
             return REACH.notJudged("no phase measured over HTTP/1.1");
         }
         long notJudged = reach.stream().filter(r -> r.even() == null).count();

@@ -82,9 +82,7 @@ final class MatrixFindings {
             return missing(NO_FLAG, matrix);
         }
         Tally tally = new Tally();
-        if (columns.size() < matrix.columns().stream().filter(column -> column.feature() >= 26).count()) {
-            tally.missing();
-        }
+        tally.need(columns.size() == matrix.columns().stream().filter(column -> column.feature() >= 26).count());
         for (JudgedMatrix.Column column : columns) {
             Optional<JudgedMatrix.Attempt> attempt = column.attempts().stream().filter(a -> a.flags().contains("-XX:LockingMode=1")).findFirst();
             if (attempt.isEmpty()) {
@@ -99,9 +97,7 @@ final class MatrixFindings {
             Optional<MeasuredServer.Info> server = column.servers().stream().filter(s -> s.jvm().endsWith("-" + attempt.get().jvm())).findFirst();
             Optional<JudgedPhase> pinned = figures(matrix, column.feature(), "pinned-legacy-locking");
             boolean pins = server.map(s -> !Boolean.FALSE.equals(s.synchronizedPins())).orElse(true);
-            if (pinned.isEmpty()) {
-                tally.missing();
-            }
+            tally.need(pinned.isPresent());
             tally.add(String.format(Locale.ROOT, "%d: started, %s; synchronizedPins %s; pinned %s", column.feature(), says,
                     server.map(MeasuredServer.Info::synchronizedPins).orElse(null),
                     pinned.map(p -> String.format(Locale.ROOT, "%.1f/s %s", p.throughputPerSecond(), verdict(p))).orElse("not measured")),
@@ -128,10 +124,7 @@ final class MatrixFindings {
                         JudgedPhase.STARVED.equals(cell.figures().verdict()));
             }
         }
-        if (matrix.columns().stream().filter(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2).count()
-                < matrix.columns().size()) {
-            tally.missing();
-        }
+        tally.need(matrix.columns().stream().allMatch(column -> cells.stream().filter(c -> c.jdk() == column.feature()).count() == 2));
         return notMeasured(matrix, cells, tally).judged(claim, "; ");
     }
 
@@ -147,9 +140,7 @@ final class MatrixFindings {
             return missing(POLLERS, matrix);
         }
         Tally tally = new Tally();
-        if (newer.isEmpty()) {
-            tally.missing();
-        }
+        tally.need(!newer.isEmpty());
         if (on21.isPresent()) {
             tally.add(String.format(Locale.ROOT, "21 pinned-db: %.1f/s vs %.1f/s %s", on21.get().throughputPerSecond(),
                     on21.get().modelLimitPerSecond(), Figures.ratio(on21.get().throughputToModel())),

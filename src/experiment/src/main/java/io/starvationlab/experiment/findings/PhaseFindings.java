@@ -59,8 +59,7 @@ final class PhaseFindings {
 
     /** The findings on {@code run}'s phases, then {@link EventLoopFindings}'; the predictions' last. */
     static List<Finding> evaluate(JudgedRun run, Plan plan) {
-        Map<String, JudgedPhase> byName = run.phases().stream().collect(Collectors.toMap(JudgedPhase::name, Function.identity(), (a, b) -> a));
-        Function<String, Optional<JudgedPhase>> phase = name -> Optional.ofNullable(byName.get(name));
+        Function<String, Optional<JudgedPhase>> phase = run::phase;
         Map<String, MeasuredServer.Info> servers = run.servers();
         Optional<JudgedPhase> pinning = phase.apply("pinned-legacy-locking")
                 .or(() -> phase.apply("pinned").filter(p -> Boolean.TRUE.equals(servers.get(p.jvm()).synchronizedPins())));
@@ -86,7 +85,7 @@ final class PhaseFindings {
         findings.add(meter(List.of(phase.apply("native"), phase.apply("cpu"), pinning), List.of(phase.apply("unpinned"), phase.apply("reentrant"))));
         findings.add(pinningFrames(phase.apply("native"), pinning, phase.apply("unpinned"), servers));
         findings.addAll(EventLoopFindings.evaluate(phase));
-        findings.add(eventLoopWrites(phase.apply("native-http2-virtual-thread-writes"), phase.apply("native-http2"), byName));
+        findings.add(eventLoopWrites(phase.apply("native-http2-virtual-thread-writes"), phase.apply("native-http2"), phase));
         findings.add(predicted(run.phases(), servers, plan));
         return findings;
     }
@@ -95,10 +94,7 @@ final class PhaseFindings {
     private static Finding unrelatedWaits(Optional<JudgedPhase> pinning, Function<String, Optional<JudgedPhase>> phase, Plan plan) {
         Claim claim = new Claim("unrelated-request-waits-seconds", "An unrelated trivial task waits seconds while carriers are held (published: 7.8 s"
                 + " vs 2 ms)", "starved under pinned, native and cpu (" + plan.starved().describe() + ")");
-        List<JudgedPhase> holders = new ArrayList<>();
-        pinning.ifPresent(holders::add);
-        phase.apply("native").ifPresent(holders::add);
-        phase.apply("cpu").ifPresent(holders::add);
+        List<JudgedPhase> holders = Stream.of(pinning, phase.apply("native"), phase.apply("cpu")).flatMap(Optional::stream).toList();
         return holders.isEmpty() ? claim.notMeasured() : claim.judged(holders.stream().map(p -> String.format(Locale.ROOT, "%s %.0fx: %s", p.name(),
                 p.virtualProbeSlowdown(), p.unrelatedWait() == null ? String.format(Locale.ROOT, "p50 %.0f ms", p.probes().get("virtual").p50Millis())
                         : distribution(p))).collect(Collectors.joining("; ")),
@@ -110,7 +106,7 @@ final class PhaseFindings {
         if (Stream.concat(holding.stream(), free.stream()).anyMatch(Optional::isEmpty)) {
             return METER.notMeasured();
         }
-        Tally tally = new Tally("p99: ");
+        Tally tally = new Tally().startingWith("p99: ");
         for (Optional<JudgedPhase> phase : holding) {
             JudgedPhase p = phase.get();
             double model = p.unrelatedWait() == null ? 1000 : p.unrelatedWait().modelMillis();
@@ -143,7 +139,8 @@ final class PhaseFindings {
     }
 
     /** Quarkus' virtual threads write their own answers; the lab's event loop writes them. */
-    private static Finding eventLoopWrites(Optional<JudgedPhase> virtualWrites, Optional<JudgedPhase> eventLoopWrites, Map<String, JudgedPhase> byName) {
+    private static Finding eventLoopWrites(Optional<JudgedPhase> virtualWrites, Optional<JudgedPhase> eventLoopWrites,
+            Function<String, Optional<JudgedPhase>> phase) {
         if (virtualWrites.isEmpty() || eventLoopWrites.isEmpty()) {
             return WRITES.notMeasured();
         }
@@ -152,7 +149,7 @@ final class PhaseFindings {
         double stockP99 = stock.probes().get("event-loop").p99Millis();
         double labP99 = lab.probes().get("event-loop").p99Millis();
         double ratio = stockP99 / Math.max(labP99, 1);
-        double labToBaseline = labP99 / Math.max(byName.get(JudgedPhase.BASELINE + "@" + lab.jvm()).probes().get("event-loop").p99Millis(), 1);
+        double labToBaseline = labP99 / Math.max(phase.apply(JudgedPhase.BASELINE + "@" + lab.jvm()).orElseThrow().probes().get("event-loop").p99Millis(), 1);
         return WRITES.judged(String.format(Locale.ROOT, "event-loop p99 %.0f vs %.0f ms: %.1fx (event loop writing: %.1fx baseline);"
                 + " /q/health/live p99 %.0f vs %.0f ms", stockP99, labP99, ratio, labToBaseline, stock.probes().get("health-live").p99Millis(),
                 lab.probes().get("health-live").p99Millis()), ratio >= 5 && labToBaseline <= 3);

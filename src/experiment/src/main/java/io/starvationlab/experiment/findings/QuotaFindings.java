@@ -44,10 +44,8 @@ final class QuotaFindings {
                 carrierBound++;
                 tally.expect(Math.abs(phase.throughputToModel() - 1) <= TOLERANCE);
                 line.append(String.format(Locale.ROOT, "; %s %s vs %s (%+.1f %%)", phase.name(), Figures.perSecond(phase.figures().throughputPerSecond()),
-                        Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)));
-                if (phase.throttling() != null) {
-                    line.append(", throttled in ").append(ServerRun.throttled(phase.throttling()));
-                }
+                        Figures.perSecond(phase.modelPerSecond()), 100 * (phase.throughputToModel() - 1)))
+                        .append(phase.throttling() == null ? "" : ", throttled in " + ServerRun.throttled(phase.throttling()));
             }
             tally.add(line.toString());
         }
@@ -55,9 +53,7 @@ final class QuotaFindings {
             tally.add("not run: " + String.join("; ", quota.skipped()));
         }
         // carriers that are not the quota's fail it on their own; the throughput needs a carrier-bound phase
-        if (carrierBound == 0) {
-            tally.missing();
-        }
+        tally.need(carrierBound > 0);
         return tally.judged(CARRIERS, "; ");
     }
 

@@ -6,18 +6,15 @@ import java.util.List;
 /** What a finding measured, line by line: it fails on any contradiction and holds only when nothing it needed is missing. */
 final class Tally {
 
-    private final String prefix;
     private final List<String> lines = new ArrayList<>();
+    private String prefix = "";
     private boolean contradicted;
     private boolean incomplete;
 
-    Tally() {
-        this("");
-    }
-
-    /** {@code prefix}: what the measured text begins with. */
-    Tally(String prefix) {
+    /** The measured text begins with {@code prefix}. */
+    Tally startingWith(String prefix) {
         this.prefix = prefix;
+        return this;
     }
 
     Tally add(String line, boolean expected) {
@@ -35,7 +32,12 @@ final class Tally {
     }
 
     void missing() {
-        incomplete = true;
+        need(false);
+    }
+
+    /** Something the finding needs was measured, or it cannot hold. */
+    void need(boolean measured) {
+        incomplete |= !measured;
     }
 
     boolean isEmpty() {

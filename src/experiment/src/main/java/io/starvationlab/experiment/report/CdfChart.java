@@ -42,18 +42,11 @@ final class CdfChart {
      * loops' medians most, as unfairness comes and goes between runs; the chart's title names it.
      */
     static Optional<List<JudgedPhase>> pick(JudgedRun run) {
-        List<List<JudgedPhase>> present = new ArrayList<>();
-        for (List<String> pair : PAIRS) {
-            Optional<JudgedPhase> one = run.phase(pair.get(0)).filter(p -> p.unrelatedWait() != null);
-            Optional<JudgedPhase> many = run.phase(pair.get(1)).filter(p -> p.unrelatedWait() != null);
-            if (one.isPresent() && many.isPresent()) {
-                present.add(List.of(one.get(), many.get()));
-            }
-        }
-        return present.stream().max(Comparator.comparingDouble(pair -> {
-            double spread = pair.get(1).unrelatedWait().slowestToFastestP50();
-            return Double.isNaN(spread) ? 0 : spread;
-        }));
+        return PAIRS.stream().map(pair -> pair.stream().map(run::phase).flatMap(Optional::stream).filter(p -> p.unrelatedWait() != null).toList())
+                .filter(pair -> pair.size() == 2).max(Comparator.comparingDouble(pair -> {
+                    double spread = pair.get(1).unrelatedWait().slowestToFastestP50();
+                    return Double.isNaN(spread) ? 0 : spread;
+                }));
     }
 
     static String svg(JudgedPhase one, JudgedPhase many, int carriers, int eventLoops) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedMatrix;
@@ -68,9 +69,7 @@ final class MatrixText {
      */
     private static Table grid(JudgedMatrix matrix, String firstHeader, Function<JudgedMatrix.Cell, String> text,
             Function<JudgedMatrix.Column, String> unmeasured) {
-        List<String> headers = new ArrayList<>(List.of(firstHeader));
-        matrix.columns().forEach(column -> headers.add("JDK " + column.feature()));
-        Table table = new Table(headers);
+        Table table = new Table(Stream.concat(Stream.of(firstHeader), matrix.columns().stream().map(column -> "JDK " + column.feature())).toList());
         for (String row : matrix.rows()) {
             Optional<JudgedMatrix.Cell> any = matrix.cells().stream().filter(cell -> cell.cell().equals(row)).findFirst();
             List<String> cells = new ArrayList<>(List.of("`" + row + "`" + any.map(cell -> " (" + cell.mode() + " / " + cell.downstream() + ", "

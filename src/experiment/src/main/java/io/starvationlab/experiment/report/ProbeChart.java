@@ -3,6 +3,7 @@ package io.starvationlab.experiment.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.run.MeasuredServer;
@@ -11,7 +12,8 @@ import io.starvationlab.experiment.run.MeasuredServer;
 final class ProbeChart {
 
     static final String FILE = "probe-p99.svg";
-    private static final List<String> PROBES = List.of("virtual", "worker", "event-loop", "health-live");
+    /** The unrelated endpoints, in the order the charts and the tables give them. */
+    static final List<String> PROBES = List.of("virtual", "worker", "event-loop", "health-live");
     private static final List<String> COLOURS = List.of("#d62728", "#1f77b4", "#2ca02c", "#9467bd");
     private static final double MIN_MS = 0.1;
     private static final double MAX_MS = 100_000;
@@ -53,10 +55,8 @@ final class ProbeChart {
             svg.add("<text transform=\"translate(%d %d) rotate(-50)\" text-anchor=\"end\">%s</text>", x0 + 2 * BAR, TOP + PLOT_HEIGHT + 14,
                     Svg.escape(phase.name()));
         }
-        List<List<String>> legend = new ArrayList<>();
-        for (int p = 0; p < PROBES.size(); p++) {
-            legend.add(List.of(COLOURS.get(p), PROBES.get(p).equals("health-live") ? "/q/health/live" : "/probe/" + PROBES.get(p)));
-        }
+        List<List<String>> legend = new ArrayList<>(IntStream.range(0, PROBES.size())
+                .mapToObj(p -> List.of(COLOURS.get(p), PROBES.get(p).equals("health-live") ? "/q/health/live" : "/probe/" + PROBES.get(p))).toList());
         legend.add(List.of("#fde8e8", "starved phase"));
         return svg.legend(LEFT + phases.size() * GROUP + 20, TOP, 20, legend).end();
     }

@@ -20,7 +20,6 @@ import io.starvationlab.experiment.results.JudgedPhase;
  */
 public record Repeats(int runs, Map<String, PhaseSpread> phases, Map<String, FindingSpread> findings) {
 
-    /** A figure's least and greatest value over the runs. */
     public record Spread(double min, double max) {
         static Spread of(List<JudgedPhase> runs, ToDoubleFunction<JudgedPhase> figure) {
             return new Spread(runs.stream().mapToDouble(figure).min().orElse(Double.NaN), runs.stream().mapToDouble(figure).max().orElse(Double.NaN));
@@ -58,7 +57,6 @@ public record Repeats(int runs, Map<String, PhaseSpread> phases, Map<String, Fin
         return new Repeats(reports.size(), phases, findings);
     }
 
-    /** Whether any verdict or finding differs between the runs. */
     public boolean anyFlipped() {
         return phases.values().stream().anyMatch(PhaseSpread::flipped) || findings.values().stream().anyMatch(FindingSpread::flipped);
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedPhase;
@@ -28,7 +29,6 @@ import io.starvationlab.harness.CpuQuota;
 /** {@code report.md}, section by section; it only returns the text ({@link ReportFiles} writes it). */
 public final class ReportText {
 
-    private static final List<String> PROBES = List.of("virtual", "worker", "event-loop", "health-live");
     /** The frames of a blocked event loop's first warning shown in the cold starts' table: where it waited. */
     private static final int FRAMES = 3;
 
@@ -101,18 +101,16 @@ public final class ReportText {
     }
 
     private static Table phases(List<JudgedPhase> phases) {
-        List<String> headers = new ArrayList<>(List.of("phase", "mode / downstream / lock", "ms x concurrency", "req/s", "model limit (bound)", "errors"));
-        PROBES.forEach(probe -> headers.add(probe + " p50 / p99 / max ms"));
-        headers.addAll(List.of("canary p99 ms", "canary stalled max ms", "request wait p99 ms", "request stalled max ms", "pinned events",
-                "top pinned frame", "verdict"));
-        Table table = new Table(headers);
+        Table table = new Table(Stream.of(List.of("phase", "mode / downstream / lock", "ms x concurrency", "req/s", "model limit (bound)", "errors"),
+                ProbeChart.PROBES.stream().map(probe -> probe + " p50 / p99 / max ms").toList(), List.of("canary p99 ms", "canary stalled max ms",
+                        "request wait p99 ms", "request stalled max ms", "pinned events", "top pinned frame", "verdict")).flatMap(List::stream).toList());
         for (JudgedPhase phase : phases) {
             boolean base = phase.isBaseline();
             List<Object> row = new ArrayList<>(List.of(phase.name(), base ? "probes only" : phase.mode() + " / " + phase.downstream() + " / " + phase.lock(),
                     base ? "-" : phase.ms() + " x " + phase.concurrency(), base ? "-" : Figures.fixed(phase.throughputPerSecond()),
                     base ? "-" : Figures.fixed(phase.modelLimitPerSecond()) + " (" + phase.modelBasis() + ")",
                     base ? "-" : phase.errors() + (phase.errors() > 0 ? " " + phase.statuses() : "")));
-            PROBES.stream().map(probe -> phase.probes().get(probe)).forEach(p -> row.add(Figures.fixed(p.p50Millis()) + " / " + Figures.fixed(p.p99Millis())
+            ProbeChart.PROBES.stream().map(probe -> phase.probes().get(probe)).forEach(p -> row.add(Figures.fixed(p.p50Millis()) + " / " + Figures.fixed(p.p99Millis())
                     + " / " + Figures.fixed(p.maxMillis()) + (p.errors() > 0 ? " (" + p.errors() + " failed)" : "")));
             row.addAll(List.of(Figures.fixed(phase.canaryP99Millis()), Figures.fixed(phase.canaryMaxStalledMillis()),
                     Figures.fixed(phase.requestWaitP99Millis()), Figures.fixed(phase.requestMaxStalledMillis()), phase.pinnedEvents(),
@@ -185,9 +183,7 @@ public final class ReportText {
                 .append(" them its carriers, from the quota. Its warm-up ran each path at one client per carrier for longer than elsewhere,")
                 .append(" because inside the quota the JIT compiles on the carriers' own CPUs.\n\n");
         quota.skipped().forEach(line -> md.append("- Not run: ").append(line).append('\n'));
-        if (!quota.skipped().isEmpty()) {
-            md.append('\n');
-        }
+        md.append(quota.skipped().isEmpty() ? "" : "\n");
         if (quota.servers().isEmpty()) {
             return md.append("No server JVM inside a quota ran.\n").toString();
         }
@@ -327,9 +323,7 @@ public final class ReportText {
         md.append(rules).append("\n### Alerts per phase\n\nSeconds after the phase's load started (pending, firing) and after it ended (resolved); "
                 + "'from X': still active from phase X.\n\n");
         List<String> names = prometheus.rules().stream().map(JudgedPrometheus.Rule::alert).toList();
-        List<String> headers = new ArrayList<>(List.of("phase", "verdict"));
-        headers.addAll(names);
-        Table perPhase = new Table(headers);
+        Table perPhase = new Table(Stream.concat(Stream.of("phase", "verdict"), names.stream()).toList());
         prometheus.alerts().stream().map(JudgedPrometheus.AlertRow::phase).distinct().forEach(phase -> {
             List<JudgedPrometheus.AlertRow> cells = prometheus.alerts().stream().filter(row -> row.phase().equals(phase)).toList();
             List<String> row = new ArrayList<>(List.of(phase, cells.getFirst().verdict()));

@@ -33,7 +33,6 @@ final class Svg {
         return svg.append("</svg>\n").toString();
     }
 
-    /** Text made safe for an SVG element or attribute. */
     static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }

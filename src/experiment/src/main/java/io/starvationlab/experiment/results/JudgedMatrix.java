@@ -73,14 +73,11 @@ public record JudgedMatrix(boolean quick, List<Column> columns, List<String> row
                 }
             }
             columns.add(new Column(column.feature(), column.jdk() == null ? null : column.jdk().describe(), column.status(), servers, attempts));
-            for (MatrixPlan.Cell cell : matrix.cells(record.quick())) {
-                cell(column, cell, plan).ifPresent(cells::add);
-            }
+            matrix.cells(record.quick()).forEach(cell -> cell(column, cell, plan).ifPresent(cells::add));
         }
         List<String> rows = matrix.cells(record.quick()).stream().map(MatrixPlan.Cell::name).toList();
-        List<Cell> ordered = new ArrayList<>();
-        rows.forEach(row -> cells.stream().filter(cell -> cell.cell().equals(row)).forEach(ordered::add));
-        return new JudgedMatrix(record.quick(), List.copyOf(columns), rows, List.copyOf(ordered), record.seconds());
+        List<Cell> ordered = rows.stream().flatMap(row -> cells.stream().filter(cell -> cell.cell().equals(row))).toList();
+        return new JudgedMatrix(record.quick(), List.copyOf(columns), rows, ordered, record.seconds());
     }
 
     /** A JDK's cell: measured, reused from the main run, refused, or empty and why; none for a JDK outside the quick matrix. */

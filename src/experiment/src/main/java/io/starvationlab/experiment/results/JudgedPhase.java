@@ -88,8 +88,7 @@ public record JudgedPhase(String name, String jvm, String mode, String downstrea
     record Model(double limit, String basis) {
         static Model of(Plan.Phase phase, MeasuredServer.Info server) {
             double perSlot = 1000.0 / Math.max(phase.ms(), 1);
-            boolean locked = ("pinned".equals(phase.mode()) || "reentrant".equals(phase.mode())) && "shared".equals(phase.lock());
-            if (locked) {
+            if (("pinned".equals(phase.mode()) || "reentrant".equals(phase.mode())) && "shared".equals(phase.lock())) {
                 return new Model(perSlot, "shared-lock");
             }
             int slots = phase.concurrency();

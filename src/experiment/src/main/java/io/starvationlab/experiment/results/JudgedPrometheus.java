@@ -58,7 +58,6 @@ public record JudgedPrometheus(boolean measured, String note, double peakRssMega
                 List.copyOf(panels), record);
     }
 
-    /** Each phase against each alert. */
     static List<AlertRow> rows(MeasuredPrometheus record) {
         List<AlertRow> rows = new ArrayList<>();
         for (PhaseWindow phase : record.windows()) {

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.starvationlab.experiment.run.MeasuredMainPlan;
-import io.starvationlab.experiment.run.MeasuredPhase;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.plan.Plan;
@@ -75,13 +74,9 @@ public record JudgedQuota(String unavailable, List<String> skipped, int machineP
                 continue;
             }
             double cpus = server.spec().cpuQuota();
-            List<Phase> own = new ArrayList<>();
-            for (MeasuredPhase record : server.phases()) {
-                if (byName.containsKey(record.name())) {
-                    own.add(phase(byName.get(record.name()), cpus, record.throttling()));
-                }
-            }
-            servers.add(new Server(server.name(), cpus, server.info(), cpus < machineProcessors, server.warmUpThrottling(), List.copyOf(own)));
+            List<Phase> own = server.phases().stream().filter(record -> byName.containsKey(record.name()))
+                    .map(record -> phase(byName.get(record.name()), cpus, record.throttling())).toList();
+            servers.add(new Server(server.name(), cpus, server.info(), cpus < machineProcessors, server.warmUpThrottling(), own));
         }
         List<String> skipped = main.skipped().stream().filter(skip -> plan.jvms().get(skip.jvm()).cpuQuota() != null)
                 .map(MeasuredMainPlan.Skipped::toString).toList();

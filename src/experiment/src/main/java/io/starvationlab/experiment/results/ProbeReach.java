@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.starvationlab.harness.load.ProbeSample;
@@ -47,10 +48,8 @@ public record ProbeReach(String phase, String jvm, Map<String, Long> answers, in
 
     /** "4 of 4 (52, 48, 50, 49)": the event loops reached and the answers of each. */
     public String describe() {
-        StringBuilder counts = new StringBuilder();
-        for (int loop = 0; loop < eventLoops; loop++) {
-            counts.append(loop == 0 ? "" : ", ").append(answers.getOrDefault(String.valueOf(loop), 0L));
-        }
+        String counts = IntStream.range(0, eventLoops).mapToObj(loop -> String.valueOf(answers.getOrDefault(String.valueOf(loop), 0L)))
+                .collect(Collectors.joining(", "));
         return reached() + " of " + eventLoops + " (" + counts + ")" + (Boolean.FALSE.equals(even) ? " UNEVEN" : "");
     }
 }

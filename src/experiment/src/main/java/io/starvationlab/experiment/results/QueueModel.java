@@ -27,14 +27,12 @@ public final class QueueModel {
         return ahead(concurrency, carriers) * (double) ms / Math.max(carriers, 1);
     }
 
-    /** Whether {@code waitMillis} is within {@link #TOLERANCE} of {@code modelMillis}. */
-    public static boolean matches(double waitMillis, double modelMillis) {
-        return Math.abs(waitMillis - modelMillis) <= TOLERANCE * modelMillis;
-    }
-
-    /** Whether {@code served} requests answered while a probe waited is within {@link #TOLERANCE} of {@code ahead}. */
-    public static boolean servedInTurn(int served, int ahead) {
-        return Math.abs(served - ahead) <= TOLERANCE * ahead;
+    /**
+     * Whether {@code measured} is within {@link #TOLERANCE} of the {@code model}: a probe's wait of the model's wait, or the requests
+     * answered while it waited of those ahead of it.
+     */
+    public static boolean matches(double measured, double model) {
+        return Math.abs(measured - model) <= TOLERANCE * model;
     }
 
     public static String formula() {

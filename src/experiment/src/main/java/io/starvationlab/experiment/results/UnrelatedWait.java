@@ -1,15 +1,14 @@
 package io.starvationlab.experiment.results;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.load.ProbeSample;
 import io.starvationlab.harness.plan.Plan;
 
 /**
@@ -42,13 +41,10 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
         // carriers that serve under half their limit are stuck, not queueing (native on the database's I/O pollers): no model
         double modelMillis = result.throughput() < model.limit() / 2 ? Double.NaN
                 : QueueModel.waitMillis(phase.concurrency(), server.carriers(), result.throughput());
-        List<Probe> probes = new ArrayList<>();
-        for (ProbeSample sample : result.timeline().duringLoad(PROBE, SETTLE)) {
-            probes.add(new Probe((sample.sentAtNanos() - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(),
-                    sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop(),
-                    result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())));
-        }
-        probes.sort(Comparator.comparingDouble(Probe::sentSeconds));
+        List<Probe> probes = result.timeline().duringLoad(PROBE, SETTLE).stream().map(sample -> new Probe((sample.sentAtNanos()
+                - result.timeline().loadStartedNanos()) / 1e9, sample.latencyMillis(), sample.status(), sample.eventLoop() == null ? "none" : sample.eventLoop(),
+                result.timeline().answeredBetween(sample.sentAtNanos(), sample.sentAtNanos() + sample.latencyNanos())))
+                .sorted(Comparator.comparingDouble(Probe::sentSeconds)).toList();
         double loadSeconds = (result.timeline().loadStoppedNanos() - result.timeline().loadStartedNanos()) / 1e9;
         return of(modelMillis, QueueModel.idealWaitMillis(phase.concurrency(), server.carriers(), phase.ms()),
                 QueueModel.ahead(phase.concurrency(), server.carriers()), probes, loadSeconds);
@@ -59,20 +55,17 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     static UnrelatedWait of(double modelMillis, double idealMillis, int ahead, List<Probe> probes, double loadSeconds) {
-        Map<String, List<Probe>> grouped = new TreeMap<>(BY_EVENT_LOOP);
-        probes.forEach(probe -> grouped.computeIfAbsent(probe.eventLoop(), loop -> new ArrayList<>()).add(probe));
-        Map<String, ProbeDistribution> byEventLoop = new TreeMap<>(BY_EVENT_LOOP);
-        grouped.forEach((loop, own) -> byEventLoop.put(loop, distribution(own)));
+        Map<String, ProbeDistribution> byEventLoop = probes.stream().collect(Collectors.groupingBy(Probe::eventLoop, () -> new TreeMap<>(BY_EVENT_LOOP),
+                Collectors.collectingAndThen(Collectors.toList(), UnrelatedWait::distribution)));
         long within = probes.stream().filter(probe -> probe.served() < 0 ? QueueModel.matches(probe.waitMillis(), modelMillis)
-                : QueueModel.servedInTurn(probe.served(), ahead)).count();
+                : QueueModel.matches(probe.served(), ahead)).count();
         int[] served = probes.stream().mapToInt(Probe::served).filter(n -> n >= 0).sorted().toArray();
         double[] slowAnswered = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis)
                 .mapToDouble(probe -> probe.sentSeconds() + probe.waitMillis() / 1000 - loadSeconds).sorted().toArray();
-        long overTwice = probes.stream().filter(probe -> probe.waitMillis() > 2 * modelMillis).count();
         return new UnrelatedWait(modelMillis, idealMillis, ahead, distribution(probes), byEventLoop,
                 probes.isEmpty() || Double.isNaN(modelMillis) ? Double.NaN : within / (double) probes.size(),
                 served.length == 0 ? null : new int[] { served[0], served[(served.length - 1) / 2], served[served.length - 1] },
-                probes.isEmpty() ? Double.NaN : overTwice / (double) probes.size(),
+                probes.isEmpty() ? Double.NaN : slowAnswered.length / (double) probes.size(),
                 slowAnswered.length == 0 || Double.isNaN(loadSeconds) ? null
                         : new double[] { slowAnswered[0], slowAnswered[(slowAnswered.length - 1) / 2], slowAnswered[slowAnswered.length - 1] },
                 p50(byEventLoop, true) / p50(byEventLoop, false), List.copyOf(probes));

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,24 +37,17 @@ class AlertFindingsTest {
 
     /** ALERTS as a range query returns it: one series per state, a sample each second the alert was in that state. */
     private static Series alerts(String alert, String state, int from, int to) {
-        List<Series.Sample> samples = new ArrayList<>();
-        for (int s = from; s <= to; s++) {
-            samples.add(new Series.Sample(T0.plusSeconds(s), 1));
-        }
-        return new Series(Map.of("alertname", alert, "alertstate", state, "pod", POD), samples);
+        return new Series(Map.of("alertname", alert, "alertstate", state, "pod", POD),
+                IntStream.rangeClosed(from, to).mapToObj(s -> new Series.Sample(T0.plusSeconds(s), 1)).toList());
     }
 
     private static Finding finding(List<Finding> findings, String id) {
         return findings.stream().filter(f -> f.id().equals(id)).findFirst().orElseThrow();
     }
 
-    /** What Prometheus recorded of {@code phases}: {@code episodes} of {@link #RULES}. */
-    private static MeasuredPrometheus recorded(List<PhaseWindow> phases, List<AlertEpisode> episodes) {
-        return new MeasuredPrometheus(true, "", 25, 0, 0, null, phases, episodes, RULES, List.of(), null);
-    }
-
-    private static List<Finding> findings(MeasuredPrometheus recorded) {
-        return AlertFindings.evaluate(JudgedPrometheus.of(recorded));
+    /** What Prometheus recorded of {@code phases}, {@code episodes} of {@link #RULES}, judged. */
+    private static JudgedPrometheus judged(List<PhaseWindow> phases, List<AlertEpisode> episodes) {
+        return JudgedPrometheus.of(new MeasuredPrometheus(true, "", 25, 0, 0, null, phases, episodes, RULES, List.of(), null));
     }
 
     @Test
@@ -73,7 +66,7 @@ class AlertFindingsTest {
     void shouldHoldWhenTheAlertsCatchEveryStarvedPhaseAndNothingElse() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 10, 40),
                 alerts("CarrierStall", "firing", 11, 40)), STEP, T0.plusSeconds(60));
-        JudgedPrometheus judged = JudgedPrometheus.of(recorded(PHASES, episodes));
+        JudgedPrometheus judged = judged(PHASES, episodes);
         List<Finding> findings = AlertFindings.evaluate(judged);
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).isTrue();
@@ -93,7 +86,7 @@ class AlertFindingsTest {
                 alerts("CarrierStarvation", "pending", 15, 60), alerts("CarrierStall", "firing", 14, 20)), STEP, T0.plusSeconds(60))
                 .stream().map(e -> e.pending().equals(T0.plusSeconds(3)) ? e.withOnset(List.of("max_over_time(lab_x) > 0.5: 0.700")) : e)
                 .toList();
-        List<Finding> findings = findings(recorded(PHASES, episodes));
+        List<Finding> findings = AlertFindings.evaluate(judged(PHASES, episodes));
 
         assertThat(finding(findings, "carrier-starvation-pending").holds()).as("pending 7 s after native started").isFalse();
         assertThat(finding(findings, "carrier-stall-pending").holds()).as("cpu never").isFalse();
@@ -106,7 +99,7 @@ class AlertFindingsTest {
     void shouldListAnOnsetThatNeverFiredInAPhaseThatIsNotStarvedWithoutCallingItAFalseAlarm() {
         List<AlertEpisode> episodes = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 2, 7)), STEP, T0.plusSeconds(60))
                 .stream().map(e -> e.withOnset(List.of("histogram_quantile(lab_x) > 0.1: 0.130"))).toList();
-        Finding falseAlarms = finding(findings(recorded(PHASES, episodes)), "no-false-alarms");
+        Finding falseAlarms = finding(AlertFindings.evaluate(judged(PHASES, episodes)), "no-false-alarms");
 
         assertThat(falseAlarms.holds()).isTrue();
         assertThat(falseAlarms.measured()).isEqualTo("0 false alarms in 2 phases that are not starved; pending, never fired: "
@@ -121,8 +114,8 @@ class AlertFindingsTest {
         List<AlertEpisode> fired = AlertEpisode.of(List.of(alerts("CarrierStarvation", "pending", 2, 32),
                 alerts("CarrierStarvation", "firing", 33, 38)), STEP, T0.plusSeconds(60));
 
-        assertThat(finding(findings(recorded(longPhase, pendingOnly)), "carrier-starvation-fires").holds()).isFalse();
-        assertThat(finding(findings(recorded(longPhase, fired)), "carrier-starvation-fires").measured())
+        assertThat(finding(AlertFindings.evaluate(judged(longPhase, pendingOnly)), "carrier-starvation-fires").holds()).isFalse();
+        assertThat(finding(AlertFindings.evaluate(judged(longPhase, fired)), "carrier-starvation-fires").measured())
                 .isEqualTo("native-http2 firing at 33 s");
     }
 }

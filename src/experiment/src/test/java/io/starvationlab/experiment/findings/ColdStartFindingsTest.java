@@ -2,7 +2,7 @@ package io.starvationlab.experiment.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -68,9 +68,7 @@ class ColdStartFindingsTest {
     void shouldNotJudgeWithoutBothKindsOfRun() {
         assertThat(ColdStartFindings.lazyBean(List.of()).holds()).isNull();
         assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL))).holds()).isNull();
-        Map<String, EventLoopsBlocked> notStarted = new LinkedHashMap<>();
-        notStarted.put("default", null);
-        assertThat(ColdStartFindings.noneBlocked(notStarted, List.of()).holds()).as("no server JVM ran").isNull();
+        assertThat(ColdStartFindings.noneBlocked(Collections.singletonMap("default", null), List.of()).holds()).as("no server JVM ran").isNull();
     }
 
     @Test

@@ -26,7 +26,7 @@ class K6FindingsTest {
         assertThat(find(comparison(row("native", "starved", "starves", 39.2, 38.6, 1310, 1180)), K6Findings.REACH).holds()).isTrue();
     }
 
-    /** The broken fixtures: a verdict, a throughput or a p50 out of the band fails it, with both figures printed. */
+    /** The broken fixtures: a verdict (k6's word as the runner's, or passed on), a throughput or a p50 out of the band fails it, with both figures printed. */
     @Test
     void shouldFailOnAnyDisagreementAndPrintBothFigures() {
         Finding verdict = find(comparison(row("native", "starved", "free", 39, 39, 1300, 40)), K6Findings.AGREES);
@@ -36,6 +36,7 @@ class K6FindingsTest {
         assertThat(throughput.holds()).isFalse();
         assertThat(throughput.measured()).contains("620.0/s / 550.0/s", "DIFFER: throughput");
         assertThat(find(comparison(row("cpu", "starved", "starves", 39, 39, 1100, 2800)), K6Findings.AGREES).holds()).isFalse();
+        assertThat(find(comparison(row("cpu", "starved", "no data", 39, 39, 1100, 1100)), K6Findings.AGREES).measured()).contains("starved / no data");
     }
 
     @Test

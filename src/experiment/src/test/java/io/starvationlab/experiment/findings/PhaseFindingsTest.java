@@ -30,13 +30,14 @@ class PhaseFindingsTest {
         var servers = Map.of("default", MadeUp.info("default", 4, 4, false, null));
         Optional<JudgedPhase> upcall = phase("native", 300, 1400, 240, PhaseFindings.UPCALL, NATIVE);
         Optional<JudgedPhase> monitor = phase("pinned-legacy-locking", 300, 1400, 236, PhaseFindings.MONITOR, NATIVE);
-        assertThat(PhaseFindings.pinningFrames(upcall, monitor, phase("unpinned", 3, 5, 0, null, null), servers).holds()).isTrue();
+        Optional<JudgedPhase> unpinned = phase("unpinned", 3, 5, 0, null, null);
+        assertThat(PhaseFindings.pinningFrames(upcall, monitor, unpinned, servers).holds()).isTrue();
         assertThat(PhaseFindings.pinningFrames(upcall, monitor, phase("unpinned", 3, 5, 12, PhaseFindings.MONITOR, null), servers).holds())
                 .as("pinned events where nothing pins").isFalse();
-        assertThat(PhaseFindings.pinningFrames(phase("native", 300, 1400, 240, PhaseFindings.UPCALL, null), monitor,
-                phase("unpinned", 3, 5, 0, null, null), servers).holds()).as("no reason on a JDK whose JFR names it").isFalse();
-        assertThat(PhaseFindings.pinningFrames(phase("native", 300, 1400, 120, PhaseFindings.UPCALL, NATIVE), monitor,
-                phase("unpinned", 3, 5, 0, null, null), servers).holds()).as("half the requests pinned").isFalse();
+        assertThat(PhaseFindings.pinningFrames(phase("native", 300, 1400, 240, PhaseFindings.UPCALL, null), monitor, unpinned, servers).holds())
+                .as("no reason on a JDK whose JFR names it").isFalse();
+        assertThat(PhaseFindings.pinningFrames(phase("native", 300, 1400, 120, PhaseFindings.UPCALL, NATIVE), monitor, unpinned, servers).holds())
+                .as("half the requests pinned").isFalse();
     }
 
     private static List<Optional<JudgedPhase>> held() {

@@ -13,7 +13,6 @@ import io.starvationlab.experiment.results.MadeUp;
 import io.starvationlab.experiment.results.UnrelatedWait;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.MeasuredColdStart;
-import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.CpuQuota;
 
 /** Sections of {@code report.md} on made-up figures: a row per run or phase, and why nothing ran where nothing could. */
@@ -53,13 +52,8 @@ class ReportTextTest {
         JudgedPhase one = MadeUp.phase("native-quota-1-cpu", UnrelatedWait.of(1562, 1500, 12, List.of(new UnrelatedWait.Probe(1, 793, 200, "0", 12))));
         JudgedPhase two = MadeUp.phase("native-quota-2-cpus", "native", "carriers", 19.5, 20, 677, JudgedPhase.STARVED);
         String md = ReportText.quota(new JudgedQuota(null, List.of("server JVM quota-4-cpus (a quota of 4 CPUs needs as many processors;"
-                + " this machine has 2)"), 2, List.of(
-                        new JudgedQuota.Server("quota-1-cpu", 1, MadeUp.info("quota-1-cpu", 1, 1, null,
-                                new MeasuredServer.Info.Container("v1", 100_000L, 100_000L, 1, "Serial")), true, throttling,
-                                List.of(new JudgedQuota.Phase(one, true, 10, throttling))),
-                        new JudgedQuota.Server("quota-2-cpus", 2, MadeUp.info("quota-2-cpus", 2, 2, null,
-                                new MeasuredServer.Info.Container("v1", 200_000L, 100_000L, 2, "G1")), false, null,
-                                List.of(new JudgedQuota.Phase(two, true, 20, throttling))))));
+                + " this machine has 2)"), 2, List.of(MadeUp.quotaServer("quota-1-cpu", 1, 1, throttling, new JudgedQuota.Phase(one, true, 10, throttling)),
+                        MadeUp.quotaServer("quota-2-cpus", 2, 2, null, new JudgedQuota.Phase(two, true, 20, throttling)))));
         assertThat(md).contains("| quota-1-cpu | 1 CPU | 100000 / 100000 | v1 | 1 | 1 | 1 | Serial | 3 of 87 periods (22 ms) |",
                 "| native-quota-1-cpu | native (carrier-bound) | 100 x 64 | 40.0 | 10.0 | 4.00x | 3 of 87 periods (22 ms) | 793 / 1586 | 1562 |"
                         + " 30.0 / 30.0 / 30.0 | starved |",

@@ -20,12 +20,4 @@ class K6ComparisonTest {
         assertThat(K6Comparison.steady(100, 1.2, 1000)).isEqualTo(100);
         assertThat(K6Comparison.steady(100, Double.NaN, 100)).isEqualTo(100);
     }
-
-    @Test
-    void k6sWordsShouldBeTheRunnersVerdicts() {
-        assertThat(K6Comparison.verdict("starves")).isEqualTo(JudgedPhase.STARVED);
-        assertThat(K6Comparison.verdict("collapses")).isEqualTo(JudgedPhase.STARVED);
-        assertThat(K6Comparison.verdict("free")).isEqualTo(JudgedPhase.NOT_STARVED);
-        assertThat(K6Comparison.verdict("no data")).isEqualTo("no data");
-    }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.harness.CpuQuota;
 
 /** Made-up judged figures, for the tests of what is judged and shown on them. */
 public final class MadeUp {
@@ -31,6 +32,16 @@ public final class MadeUp {
         JudgedPhase.ProbeFigures fast = new JudgedPhase.ProbeFigures(3, 30, 40, 60, 0);
         return Map.of("virtual", new JudgedPhase.ProbeFigures(virtualP50, virtualP50 * 2, virtualP50 * 3, 40, 0), "worker", fast, "event-loop", fast,
                 "health-live", fast);
+    }
+
+    /**
+     * A server JVM inside a quota of {@code cpus} on a machine of 2 processors: it read the quota from its group and took {@code carriers}
+     * processors and carriers, the quota ran out as {@code throttling} says during its warm-up.
+     */
+    public static JudgedQuota.Server quotaServer(String jvm, int cpus, int carriers, CpuQuota.Throttling throttling, JudgedQuota.Phase... phases) {
+        MeasuredServer.Info info = info(jvm, carriers, carriers, null, new MeasuredServer.Info.Container("v1", cpus * CpuQuota.PERIOD_MICROS,
+                CpuQuota.PERIOD_MICROS, cpus, cpus < 2 ? "Serial" : "G1"));
+        return new JudgedQuota.Server(jvm, cpus, info, cpus < 2, throttling, List.of(phases));
     }
 
     /** A server JVM's {@code /lab/info}: JDK 26 with 4 event loops, {@code processors} and {@code carriers}, inside {@code container}. */

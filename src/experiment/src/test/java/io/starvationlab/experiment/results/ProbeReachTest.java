@@ -2,9 +2,9 @@ package io.starvationlab.experiment.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,12 +13,16 @@ import io.starvationlab.harness.load.ProbeSample;
 /** The plan's event-loop rule on the runner's probes: each event loop answers at least its least share of its even part. */
 class ProbeReachTest {
 
+    /** k6 names event loops by number, the runner by thread name: the same rule on both. */
     @Test
     void shouldHoldWhenEveryEventLoopAnswersItsShare() {
         ProbeReach reach = ProbeReach.of("native", "default", samples(60, 50, 40, 30), 4, 0.25, false);
         assertThat(reach.even()).isTrue();
         assertThat(reach.leastAnswers()).isEqualTo(0.25 * 180 / 4);
         assertThat(reach.describe()).isEqualTo("4 of 4 (60, 50, 40, 30)");
+        ProbeReach k6 = ProbeReach.of("native", "k6", Map.of("0", 40L, "1", 45L, "2", 50L, "3", 35L), 4, 0.25, null);
+        assertThat(k6.even()).isTrue();
+        assertThat(k6.describe()).isEqualTo("4 of 4 (40, 45, 50, 35)");
     }
 
     /** The broken fixture: the accident of connection order, every probe on one event loop. */
@@ -39,21 +43,8 @@ class ProbeReachTest {
         assertThat(ProbeReach.of("x", "default", List.of(new ProbeSample(0, 1, 503, null)), 4, 0.25, false).even()).isNull();
     }
 
-    /** k6 names event loops by number, the runner by thread name: the same rule on both. */
-    @Test
-    void shouldReadK6sNumberedEventLoops() {
-        ProbeReach k6 = ProbeReach.of("native", "k6", Map.of("0", 40L, "1", 45L, "2", 50L, "3", 35L), 4, 0.25, null);
-        assertThat(k6.even()).isTrue();
-        assertThat(k6.describe()).isEqualTo("4 of 4 (40, 45, 50, 35)");
-    }
-
     private static List<ProbeSample> samples(int... perEventLoop) {
-        List<ProbeSample> samples = new ArrayList<>();
-        for (int loop = 0; loop < perEventLoop.length; loop++) {
-            for (int i = 0; i < perEventLoop[loop]; i++) {
-                samples.add(new ProbeSample(i, 1_000_000, 200, "vert.x-eventloop-thread-" + loop));
-            }
-        }
-        return samples;
+        return IntStream.range(0, perEventLoop.length).boxed().flatMap(loop -> IntStream.range(0, perEventLoop[loop])
+                .mapToObj(i -> new ProbeSample(i, 1_000_000, 200, "vert.x-eventloop-thread-" + loop))).toList();
     }
 }

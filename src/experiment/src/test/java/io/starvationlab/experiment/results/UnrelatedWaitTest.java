@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.starvationlab.harness.load.ProbeTimeline;
 
@@ -28,15 +31,14 @@ class UnrelatedWaitTest {
         assertThat(QueueModel.matches(1275, 1500)).isTrue();
         assertThat(QueueModel.matches(1726, 1500)).isFalse();
         assertThat(QueueModel.matches(1274, 1500)).isFalse();
+        assertThat(QueueModel.matches(70, 60)).isFalse();
+        assertThat(QueueModel.matches(50, 60)).isFalse();
     }
 
     @Test
     void shouldTakePercentilesByNearestRank() {
-        List<Double> waits = new ArrayList<>();
-        for (int i = 1; i <= 200; i++) {
-            waits.add(i * 25.0); // 25 ms to 5 s
-        }
-        ProbeDistribution d = ProbeDistribution.of(waits, 3);
+        // 25 ms to 5 s
+        ProbeDistribution d = ProbeDistribution.of(IntStream.rangeClosed(1, 200).mapToObj(i -> i * 25.0).toList(), 3);
         assertThat(d.count()).isEqualTo(200);
         assertThat(d.failed()).isEqualTo(3);
         assertThat(d.minMillis()).isEqualTo(25);
@@ -52,10 +54,8 @@ class UnrelatedWaitTest {
 
     @Test
     void shouldFindEveryProbeWithinTheModelWhenOneQueueServesThemInTurn() {
-        List<UnrelatedWait.Probe> probes = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0", -1));
-        }
+        List<UnrelatedWait.Probe> probes = new ArrayList<>(IntStream.range(0, 200)
+                .mapToObj(i -> new UnrelatedWait.Probe(1 + i * 0.025, 1400 + (i % 20) * 10, 200, LOOP + "0", -1)).toList());
         UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
         assertThat(wait.withinTolerance()).isEqualTo(1);
         assertThat(wait.overTwiceModel()).isZero();
@@ -68,13 +68,10 @@ class UnrelatedWaitTest {
 
     @Test
     void shouldSeeUnfairnessAsTheSpreadOfTheEventLoopsMedians() {
-        List<UnrelatedWait.Probe> probes = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 500, 200, LOOP + "0", -1));
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1500, 200, LOOP + "1", -1));
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 6000, 200, LOOP + "2", -1));
-            probes.add(new UnrelatedWait.Probe(1 + i * 0.1, 1600, 200, LOOP + "3", -1));
-        }
+        // 40 probes on each of 4 event loops, every 100 ms, the slowest one's p50 12 times the fastest one's
+        double[] waits = { 500, 1500, 6000, 1600 };
+        List<UnrelatedWait.Probe> probes = new ArrayList<>(IntStream.range(0, 160)
+                .mapToObj(i -> new UnrelatedWait.Probe(1 + i / 4 * 0.1, waits[i % 4], 200, LOOP + i % 4, -1)).toList());
         probes.add(new UnrelatedWait.Probe(3, 14000, 503, LOOP + "4", -1)); // too few on its own to judge an event loop by
         UnrelatedWait wait = UnrelatedWait.of(1500, 1500, 60, probes);
         assertThat(wait.slowestToFastestP50()).isEqualTo(12);
@@ -105,13 +102,16 @@ class UnrelatedWaitTest {
         assertThat(wait.servedWhileWaiting()).containsExactly(51, 60, 69);
     }
 
-    /** The broken fixture: a probe overtaken by 30 requests, and one that jumped 15 of the queue. */
-    @Test
-    void shouldRefuseAProbeOvertakenOrJumpingTheQueue() {
-        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 2250, 200, LOOP + "0", 90))).withinTolerance()).isZero();
-        assertThat(UnrelatedWait.of(1500, 1500, 60, List.of(new UnrelatedWait.Probe(1, 1125, 200, LOOP + "0", 45))).withinTolerance()).isZero();
-        assertThat(QueueModel.servedInTurn(70, 60)).isFalse();
-        assertThat(QueueModel.servedInTurn(50, 60)).isFalse();
+    /**
+     * The broken fixtures: a probe overtaken by 30 requests, and one that jumped 15 of the queue; and carriers stuck rather than queueing
+     * (no model): nothing is judged in turn, whatever the answers while waiting.
+     */
+    @ParameterizedTest
+    @CsvSource({ "1500, 2250, 90, 200, 0", "1500, 1125, 45, 200, 0", "NaN, 12000, 60, 503, NaN" })
+    void shouldRefuseAProbeOvertakenOrJumpingTheQueueAndJudgeNothingWithoutAModel(double model, double wait, int served, int status, Double inTurn) {
+        UnrelatedWait judged = UnrelatedWait.of(model, 1500, 60, List.of(new UnrelatedWait.Probe(1, wait, status, LOOP + "0", served)));
+        assertThat(judged.withinTolerance()).isEqualTo(inTurn);
+        assertThat(judged.measured().count()).isEqualTo(1);
     }
 
     @Test
@@ -121,13 +121,5 @@ class UnrelatedWaitTest {
         assertThat(timeline.answeredBetween(2, 9)).isEqualTo(2);
         assertThat(timeline.answeredBetween(9, 100)).isZero();
         assertThat(new ProbeTimeline(java.util.Map.of(), 0, 10, new long[0]).answeredBetween(0, 10)).isEqualTo(-1);
-    }
-
-    /** Carriers stuck rather than queueing (no model): nothing is judged in turn, whatever the answers while waiting. */
-    @Test
-    void shouldJudgeNothingWithoutAModel() {
-        UnrelatedWait wait = UnrelatedWait.of(Double.NaN, 1500, 60, List.of(new UnrelatedWait.Probe(1, 12000, 503, LOOP + "0", 60)));
-        assertThat(wait.withinTolerance()).isNaN();
-        assertThat(wait.measured().count()).isEqualTo(1);
     }
 }
