@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.Gauges;
+import io.starvationlab.harness.Jcmd;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.PrometheusText;
@@ -107,8 +108,13 @@ final class SoakBenchmark {
     }
 
     /**
-     * A server's resident memory (and once {@code System.trim_native_heap} gave back what glibc keeps), live heap (a class
-     * histogram's total, taken after a full collection: exact), threads, permits and committed native memory per NMT category.
+     * A server's resident memory, live heap, threads, permits and committed native memory per category.
+     * The live heap is the total of a class histogram, which JVM takes after a full collection: exact,
+     * unlike the used heap after a GC, which counts whole G1 regions. The native memory comes from
+     * Native Memory Tracking (the server runs with {@code -XX:NativeMemoryTracking=summary}): it says
+     * which part of the JVM a change of RSS belongs to. Memory the JVM frees (the JIT's arenas, for
+     * one) stays in the C library's malloc arenas and so in the RSS; {@code rssAfterTrimKilobytes} is
+     * the RSS once {@code System.trim_native_heap} has given it back.
      */
     record Resources(long rssKilobytes, long rssAfterTrimKilobytes, long liveHeapBytes, int platformThreads, int virtualThreads, double permitsInUse,
             double connectionsInUse, Map<String, Long> nativeMemoryKilobytes) {
@@ -117,19 +123,19 @@ final class SoakBenchmark {
         private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB");
 
         static Resources sample(LabServer server, LabClient lab) throws IOException {
-            String histogram = ThreadDump.jcmd(server.pid(), "GC.class_histogram");
+            String histogram = Jcmd.run(server.pid(), "GC.class_histogram");
             String total = histogram.lines().filter(line -> line.trim().startsWith("Total")).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no class histogram total: " + histogram));
             PrometheusText metrics = lab.metrics();
             ThreadDump.Counts threads = ThreadDump.count(server.pid());
             long rss = rssKilobytes(server.pid());
-            ThreadDump.jcmd(server.pid(), "System.trim_native_heap");
+            Jcmd.run(server.pid(), "System.trim_native_heap");
             long rssAfterTrim = rssKilobytes(server.pid());
             return new Resources(rss, rssAfterTrim, Long.parseLong(total.trim().split("\\s+")[2]),
                     threads.platformThreads(), threads.virtualThreads(),
                     metrics.sum("lab_downstream_permits_in_use", s -> true).orElseThrow(),
                     metrics.sum("agroal_active_count", s -> true).orElseThrow(),
-                    nativeMemory(ThreadDump.jcmd(server.pid(), "VM.native_memory", "summary", "scale=KB")));
+                    nativeMemory(Jcmd.run(server.pid(), "VM.native_memory", "summary", "scale=KB")));
         }
 
         private static long rssKilobytes(long pid) throws IOException {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,7 +32,7 @@ public final class ThreadDump {
         try {
             Path dump = Files.createTempFile("lab-threads-", ".json");
             Files.delete(dump);
-            String output = jcmd(pid, "Thread.dump_to_file", "-format=json", dump.toString());
+            String output = Jcmd.run(pid, "Thread.dump_to_file", "-format=json", dump.toString());
             if (!Files.exists(dump)) {
                 throw new IllegalStateException("jcmd could not dump the threads of " + pid + ": " + output);
             }
@@ -50,16 +49,5 @@ public final class ThreadDump {
         List<JsonNode> threads = new ArrayList<>();
         dump.path("threadDump").path("threadContainers").forEach(container -> container.path("threads").forEach(threads::add));
         return threads;
-    }
-
-    /** {@code jcmd <pid> <command...>} of the JDK running this code; fails with its output when it does not succeed within a minute. */
-    public static String jcmd(long pid, String... command) {
-        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), String.valueOf(pid)));
-        line.addAll(List.of(command));
-        ChildProcess.Result result = ChildProcess.of(line).run(Duration.ofSeconds(60));
-        if (result.exitCode() != 0) {
-            throw new IllegalStateException(String.join(" ", line) + " failed with " + result.exitCode() + ": " + result.output());
-        }
-        return result.output();
     }
 }
