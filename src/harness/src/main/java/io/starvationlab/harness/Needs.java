@@ -39,9 +39,14 @@ public final class Needs {
         return found;
     }
 
-    /** {@code message} back, or in a CI run ({@code CI=true}), where what the set-up provides must be there, a failure that says it was required. */
+    /** Whether this is a CI run ({@code CI=true}), where what the set-up provides must be there. */
+    public static boolean inCi() {
+        return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    /** {@code message} back, or in CI a failure that says it was required. */
     public static String missingInCi(String message) {
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        if (inCi()) {
             fail(message + ": required in CI");
         }
         return message;

@@ -14,6 +14,7 @@ import java.util.function.Function;
 import io.starvationlab.experiment.prometheus.PrometheusServer.ScrapeTarget;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Needs;
 
 /**
  * The experiment's Prometheus from start to finish: scrapes each server JVM while it runs, records
@@ -58,7 +59,7 @@ public final class PrometheusRun implements AutoCloseable {
         var binary = ChildProcess.onPath("prometheus");
         if (binary.isEmpty()) {
             String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            if (Needs.inCi()) {
                 throw new IllegalStateException(why + ": required in CI");
             }
             progress.accept("SKIPPED Prometheus: " + why);
