@@ -175,7 +175,6 @@ final class MatrixFindings {
                 differ.isEmpty());
     }
 
-
     private static Optional<JudgedPhase> figures(JudgedMatrix matrix, int jdk, String cell) {
         return matrix.cell(jdk, cell).map(JudgedMatrix.Cell::figures);
     }
