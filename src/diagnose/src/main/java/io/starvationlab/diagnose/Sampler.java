@@ -45,6 +45,7 @@ final class Sampler {
     private final FlightRecording recording;
     private Long lastPrintNanos;
     private boolean allTakenAtLastPrint;
+    private boolean allTakenAtPrintBefore;
     private Map<Long, Carriers.PlatformThread> lastCarriers = Map.of();
     private Instant lastAt;
     private final int parallelism;
@@ -87,7 +88,9 @@ final class Sampler {
         Optional<Map<String, Object>> scheduler = target.scheduler();
         Integer mounted = scheduler.map(s -> ((Number) s.get("MountedVirtualThreadCount")).intValue()).orElse(null);
         Long queued = scheduler.map(s -> ((Number) s.get("QueuedVirtualThreadCount")).longValue()).orElse(null);
-        boolean allTaken = mounted == null ? allTakenAtLastPrint : mounted >= parallelism;
+        // without the MXBean one print that saw a carrier free right after one that saw them all taken is followed at the interval:
+        // work that frees every carrier at once (a class initialization's waiters) must not weigh that moment as a free stretch
+        boolean allTaken = mounted == null ? allTakenAtLastPrint || allTakenAtPrintBefore : mounted >= parallelism;
         long background = printPeriod(options.interval()).toNanos();
         if (!allTaken && lastPrintNanos != null && System.nanoTime() - lastPrintNanos < background) {
             pressed(false, at);
@@ -107,6 +110,7 @@ final class Sampler {
         Set<Long> carried = pool.stream().map(Carriers.PlatformThread::carrying).filter(id -> id != null).collect(Collectors.toSet());
         // NaN until the pool is known: its CPU so far would count as this window's
         double cpu = pool.isEmpty() ? Double.NaN : pool.stream().mapToDouble(Carriers.PlatformThread::cpuMillis).filter(Double::isFinite).sum();
+        allTakenAtPrintBefore = allTakenAtLastPrint;
         allTakenAtLastPrint = carried.size() >= parallelism;
         observation.printShowsMounted |= pool.stream().anyMatch(c -> !c.mounted().stack().isEmpty());
         int poolSize = scheduler.map(s -> ((Number) s.get("PoolSize")).intValue()).orElse(pool.size());

@@ -9,14 +9,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.ServerJdk;
@@ -70,19 +73,21 @@ class DiagnoseSecondServiceIT {
     /**
      * Each row: the JDK ({@code build}, the one running the tests, or a feature version from {@link Needs#jdk}) and JVM flags
      * of the service, the endpoint loaded, the JDKs on which it holds the carrier (outside them: not starved), the cause
-     * and the frame. The diagnosis runs on the service's JDK.
+     * and the frame. The diagnosis runs on the service's JDK. Work that holds a carrier takes 200 ms, so that where it holds
+     * one the 60 requests queued behind the 4 carriers wait some 3 s, six times the diagnosis's threshold of 500 ms, and
+     * longer than thread dumps come apart on a busy machine. The next row starts once nothing waits for a carrier.
      */
     @ParameterizedTest(name = "JDK {0} {1}: {2}")
     @CsvSource(delimiter = '|', textBlock = """
-            build |                   | /cpu?ms=100         | 21 | 99 | CPU_BOUND       | example.second.SecondService$Checksum.compute
-            build |                   | /downcall?ms=100    | 22 | 99 | NATIVE_CALL     | example.second.NativeWait.sleepInNative
-            build |                   | /clinit?ms=100      | 21 | 99 | CLASS_INIT      | example.second.ClassInit$Slow.<clinit>
-            build |                   | /clinit-wait?ms=100 | 21 | 25 | CLASS_INIT_WAIT | example.second.ClassInit$Trigger.run
-            build |                   | /classload?ms=100   | 21 | 99 | CLASS_LOADING   | example.second.ClassInit$Isolated.loadClass
-            build |                   | /sync?ms=100        | 21 | 23 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
-            build | -XX:LockingMode=1 | /sync?ms=100        | 21 | 25 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
-            21    |                   | /sync?ms=100        | 21 | 23 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
-            21    |                   | /clinit-wait?ms=100 | 21 | 25 | CLASS_INIT_WAIT | example.second.ClassInit$Trigger.run
+            build |                   | /cpu?ms=200         | 21 | 99 | CPU_BOUND       | example.second.SecondService$Checksum.compute
+            build |                   | /downcall?ms=200    | 22 | 99 | NATIVE_CALL     | example.second.NativeWait.sleepInNative
+            build |                   | /clinit?ms=200      | 21 | 99 | CLASS_INIT      | example.second.ClassInit$Slow.<clinit>
+            build |                   | /clinit-wait?ms=200 | 21 | 25 | CLASS_INIT_WAIT | example.second.ClassInit$Trigger.run
+            build |                   | /classload?ms=200   | 21 | 99 | CLASS_LOADING   | example.second.ClassInit$Isolated.loadClass
+            build |                   | /sync?ms=200        | 21 | 23 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
+            build | -XX:LockingMode=1 | /sync?ms=200        | 21 | 25 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
+            21    |                   | /sync?ms=200        | 21 | 23 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
+            21    |                   | /clinit-wait?ms=200 | 21 | 25 | CLASS_INIT_WAIT | example.second.ClassInit$Trigger.run
             21    |                   | /sleep?ms=100       |  0 |  0 | NONE            |
             """)
     void eachWayOfHoldingACarrierIsNamedWithItsFrameWhereItHolds(String jdkName, String flags, String path, int from, int to, String cause,
@@ -92,6 +97,10 @@ class DiagnoseSecondServiceIT {
         assumeTrue(jvmFlags.isEmpty() || jdk.feature() < 27, "JDK 27 refuses -XX:LockingMode");
         SecondServiceProcess service = service(jdk, jvmFlags);
         Diagnosis diagnosis = Diagnosis.underLoad(service.uri(path), jdk, "--pid", String.valueOf(service.pid()));
+        LabClient management = new LabClient(service.managementUri("/"));
+        Awaitility.await("the requests left behind by the load run").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> PrometheusText.parse(management.get("/metrics").body()).sum("virtual_threads_carrier_queued", sample -> true).orElse(1.0),
+                        queued -> queued == 0);
 
         if (jdk.feature() < from || jdk.feature() > to) {
             assertThat(diagnosis.exitCode()).as(diagnosis.text()).isZero();

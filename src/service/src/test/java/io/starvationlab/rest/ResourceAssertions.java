@@ -4,9 +4,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 
@@ -26,12 +23,6 @@ final class ResourceAssertions {
                     assertThat(metrics.sum("lab_downstream_permits_in_use", s -> true)).as("permits in use").contains(0.0);
                     assertThat(metrics.sum("agroal_active_count", s -> true)).as("connections in use").contains(0.0);
                 });
-    }
-
-    /** Sends {@code count} GETs from platform threads and returns their statuses to come. */
-    static List<CompletableFuture<Integer>> sendInBackground(int count, String path) {
-        return Stream.generate(() -> CompletableFuture.supplyAsync(() -> given().get(path).then().extract().statusCode(),
-                request -> Thread.ofPlatform().daemon().start(request))).limit(count).toList();
     }
 
     /**

@@ -131,8 +131,8 @@ final class AlertFindings {
             if (!PrometheusRun.STARVATION_ALERTS.contains(episode.alert()) || phase.map(PhaseWindow::starved).orElse(false)) {
                 continue;
             }
-            // the warm-up is the runner's own: a fresh JVM compiling every mode, judged by no claim
-            if (phase.map(w -> PhaseWindow.WARM_UP.equals(w.verdict())).orElse(false)) {
+            // the warm-up is the runner's own (a fresh JVM compiling every mode), a disturbed attempt measured again: judged by no claim
+            if (phase.map(PhaseWindow::unjudged).orElse(false)) {
                 warmUps++;
                 continue;
             }
@@ -142,11 +142,11 @@ final class AlertFindings {
                     && !timeline.phaseAt(episode.pod(), episode.firing()).map(PhaseWindow::starved).orElse(false);
             (firedUnstarved ? alarms : pendingOnly).add(onset);
         }
-        long quiet = timeline.windows().stream().filter(w -> !w.starved() && !PhaseWindow.WARM_UP.equals(w.verdict())).count();
+        long quiet = timeline.windows().stream().filter(w -> !w.starved() && !w.unjudged()).count();
         return claim.judged((alarms.isEmpty() ? "0 false alarms in " + quiet + " phases that are not starved"
                 : alarms.size() + " false alarms: " + String.join(", ", alarms))
                 + (pendingOnly.isEmpty() ? "" : "; pending, never fired: " + String.join(", ", pendingOnly))
-                + (warmUps == 0 ? "" : " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up, not judged)"), alarms.isEmpty());
+                + (warmUps == 0 ? "" : " (" + warmUps + " onset" + (warmUps == 1 ? "" : "s") + " during a warm-up or a disturbed attempt, not judged)"), alarms.isEmpty());
     }
 
     private static Finding panels(JudgedPrometheus report) {

@@ -33,8 +33,8 @@ public record DashboardPanels(List<Panel> panels) {
             return switch (meantFor) {
                 case STARVED -> phase.starved();
                 case LOADED -> phase.judged();
-                case JDK_24 -> jdk >= 24 && !PhaseWindow.WARM_UP.equals(phase.verdict());
-                default -> !PhaseWindow.WARM_UP.equals(phase.verdict());
+                case JDK_24 -> jdk >= 24 && !phase.unjudged();
+                default -> !phase.unjudged();
             };
         }
     }

@@ -17,11 +17,13 @@ import io.starvationlab.experiment.results.ProbeDistribution;
 import io.starvationlab.experiment.results.ProbeReach;
 import io.starvationlab.experiment.results.QueueModel;
 import io.starvationlab.experiment.results.UnrelatedWait;
+import io.starvationlab.experiment.run.Disturbance;
 import io.starvationlab.experiment.run.Environment;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.experiment.run.MeasuredTime;
+import io.starvationlab.experiment.run.RunClock;
 import io.starvationlab.experiment.run.ServerRun;
 import io.starvationlab.experiment.run.ServerStarts;
 import io.starvationlab.harness.CpuQuota;
@@ -54,7 +56,7 @@ public final class ReportText {
         Table servers = new Table("server JVM", "JDK", "carriers", "synchronized pins", "LockingMode", "flags");
         run.servers().values().forEach(server -> servers.row(server.jvm(), server.javaVersion() + " (" + server.javaVendor() + ")", server.carriers(),
                 server.synchronizedPins(), server.lockingMode(), "`" + String.join(" ", server.jvmArguments()) + "`"));
-        md.append('\n').append(servers).append("\n## Phases\n\n").append(phases(run.phases()));
+        md.append('\n').append(servers).append("\n## Phases\n\n").append(phases(run.phases())).append(remeasured(run.remeasured()));
         md.append("\n![probe p99 per phase, log scale](").append(ProbeChart.FILE).append(")\n").append(waits(run)).append('\n');
         md.append(quota(run.quota())).append(k6(run.k6(), run.virtualReach())).append(coldStarts(run.coldStarts()));
         if (run.matrix() != null) {
@@ -77,13 +79,14 @@ public final class ReportText {
             return "";
         }
         double total = time.runSeconds() + (time.buildSeconds() == null ? 0 : time.buildSeconds());
-        StringBuilder md = new StringBuilder("\n## How long this run took\n\n").append(String.format(Locale.ROOT, "%s in all%s. Each part as the run's "
-                + "own thread spent it: a server JVM that started beside a phase counts only for the time the run waited for it.%n%n",
-                minutes(total), time.buildSeconds() == null ? "" : String.format(Locale.ROOT, " (the Maven build before the run %.0f s, the run %s)",
-                        time.buildSeconds(), minutes(time.runSeconds()))));
+        StringBuilder md = new StringBuilder("\n## How long this run took\n\n").append(String.format(Locale.ROOT, "%s in all: set-up %s (%s), "
+                + "then the run %s, from its first server JVM to the report. Each part as the run's own thread spent it: a server JVM that "
+                + "started beside a phase counts only for the time the run waited for it.%n%n", minutes(total), minutes(time.setUpSeconds()),
+                time.buildSeconds() == null ? "the run's own" : String.format(Locale.ROOT, "the Maven build before the run %.0f s with its downloads, and "
+                        + "the run's own", time.buildSeconds()), minutes(time.measuredSeconds())));
         Table parts = new Table("part", "seconds", "share");
         if (time.buildSeconds() != null) {
-            parts.row("Maven build", String.format(Locale.ROOT, "%.0f", time.buildSeconds()), Figures.percent(time.buildSeconds() / total));
+            parts.row(RunClock.SET_UP + "Maven build", String.format(Locale.ROOT, "%.0f", time.buildSeconds()), Figures.percent(time.buildSeconds() / total));
         }
         time.parts().forEach((part, seconds) -> parts.row(part, String.format(Locale.ROOT, "%.1f", seconds), Figures.percent(seconds / total)));
         double rest = time.runSeconds() - time.parts().values().stream().mapToDouble(Double::doubleValue).sum();
@@ -92,6 +95,18 @@ public final class ReportText {
         double waited = time.starts().stream().mapToDouble(ServerStarts.Start::waitedSeconds).sum();
         return md.append(parts).append(String.format(Locale.ROOT, "%nServer JVMs: %d started, %.0f s of starting in all; the run waited for %.0f s of it,"
                 + " the rest ran beside phases that hold the carriers in a wait.%n", time.starts().size(), starting, waited)).toString();
+    }
+
+    /** The windows measured again, and why: each attempt whose own signals said the machine, not the service, held it back. */
+    static String remeasured(List<Disturbance.Remeasured> windows) {
+        if (windows.isEmpty()) {
+            return "\nNo window was measured again: every baseline came clean and no phase showed the machine holding it back.\n";
+        }
+        Table table = new Table("server JVM", "window", "attempt", "why it was measured again");
+        windows.forEach(w -> table.row(w.server(), w.window(), w.attempt(), w.why()));
+        return "\n### Windows measured again\n\nA baseline that still saw the carriers held, or a phase whose work holds no carrier but whose "
+                + "canary, throughput, clients or probe showed the machine holding it back, is measured again (at most 3 attempts); only the "
+                + "last attempt is judged, and one still disturbed then is marked in the table above.\n\n" + table;
     }
 
     /** "9 min 41 s". */
@@ -116,7 +131,8 @@ public final class ReportText {
                     Figures.fixed(phase.requestWaitP99Millis()), Figures.fixed(phase.requestMaxStalledMillis()), phase.pinnedEvents(),
                     phase.topPinnedFrame() == null ? "-" : "`" + phase.topPinnedFrame().replaceFirst("^io\\.starvationlab\\.", "") + "`",
                     base ? (phase.note() == null ? "-" : phase.note())
-                            : phase.verdict().toUpperCase(Locale.ROOT) + String.format(Locale.ROOT, " (%.0fx)", phase.virtualProbeSlowdown())));
+                            : phase.verdict().toUpperCase(Locale.ROOT) + String.format(Locale.ROOT, " (%.0fx)", phase.virtualProbeSlowdown())
+                                    + (phase.note() == null ? "" : "; " + phase.note())));
             table.row(row);
         }
         return table;

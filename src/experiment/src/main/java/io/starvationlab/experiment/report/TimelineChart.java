@@ -56,7 +56,7 @@ final class TimelineChart {
         ToDoubleFunction<Instant> x = at -> LEFT + Duration.between(start, at).toMillis() / 1000.0 * perSecond;
 
         // phases as bands across every panel and the alert lanes
-        for (PhaseWindow phase : record.windows().stream().filter(w -> !PhaseWindow.WARM_UP.equals(w.verdict())).toList()) {
+        for (PhaseWindow phase : record.windows().stream().filter(w -> !w.unjudged()).toList()) {
             double x0 = x.applyAsDouble(phase.start());
             String fill = phase.starved() ? "#fbd5d5" : StarvationRule.NOT_STARVED.equals(phase.verdict()) ? "#e3edf7" : "#eeeeee";
             svg.add("<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s (%s)</title></rect>", x0, TOP,

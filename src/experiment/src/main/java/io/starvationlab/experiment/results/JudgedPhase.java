@@ -6,6 +6,7 @@ import java.util.Map;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.run.MeasuredPhase;
 import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.experiment.run.ThroughputModel;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.plan.Plan;
@@ -17,7 +18,7 @@ import io.starvationlab.harness.plan.StarvationRule;
  *
  * @param modelLimitPerSecond what the lab's model says the throughput can be at most
  * @param modelBasis          which bound the model used: carriers, permits, concurrency, worker-pool or shared-lock
- * @param note                for a baseline that never came clean, why; otherwise null
+ * @param note                for a baseline that never came clean or a phase disturbed in every attempt, why; otherwise null
  * @param virtualProbeSlowdown the rule's probe percentile (/probe/virtual p50) divided by its baseline on the same JVM
  * @param unrelatedWait       the queue model's wait beside /probe/virtual's, overall and per event loop; null unless carrier-bound
  * @param requestWaitP99Millis    the requests' own wait for a carrier, p99 ({@code virtual.threads.carrier.wait{source=task}}), beside the canary's
@@ -54,13 +55,13 @@ public record JudgedPhase(String name, String jvm, String mode, String downstrea
         boolean starved = result.starved(rule, baseline);
         Map<String, Long> statuses = new LinkedHashMap<>();
         result.load().latencies().statuses().forEach((status, count) -> statuses.put(status == 0 ? "no answer" : String.valueOf(status), count));
-        Model model = Model.of(phase, server);
+        ThroughputModel model = ThroughputModel.of(phase, server);
         return new JudgedPhase(phase.name(), record.server(), phase.mode(), phase.downstream(), phase.lock(), phase.ms(),
                 phase.concurrency(), result.load().seconds(), result.throughput(), model.limit(), model.basis(),
                 result.load().latencies().count(), result.load().latencies().failed(), statuses, probes, slowdown,
                 result.canaryP99Millis(), result.maxStalledMillis(), result.requestWaitP99Millis(), result.maxRequestStalledMillis(),
-                result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), starved ? STARVED : NOT_STARVED, null,
-                UnrelatedWait.of(phase, server, model, result));
+                result.pinnedEvents(), result.topPinnedFrame(), result.topPinnedReason(), starved ? STARVED : NOT_STARVED,
+                record.disturbed() == null ? null : "disturbed in every attempt: " + record.disturbed(), UnrelatedWait.of(phase, server, model, result));
     }
 
     public static JudgedPhase baseline(String jvm, PhaseResult result) {
@@ -82,30 +83,5 @@ public record JudgedPhase(String name, String jvm, String mode, String downstrea
 
     public boolean isBaseline() {
         return BASELINE.equals(verdict);
-    }
-
-    /** The model's bound on throughput: whatever runs out first of carriers, lock, worker threads, permits and clients. */
-    record Model(double limit, String basis) {
-        static Model of(Plan.Phase phase, MeasuredServer.Info server) {
-            double perSlot = 1000.0 / Math.max(phase.ms(), 1);
-            if (("pinned".equals(phase.mode()) || "reentrant".equals(phase.mode())) && "shared".equals(phase.lock())) {
-                return new Model(perSlot, "shared-lock");
-            }
-            int slots = phase.concurrency();
-            String basis = "concurrency";
-            if (!"cpu".equals(phase.mode()) && server.permits(phase.downstream()) < slots) {
-                slots = server.permits(phase.downstream());
-                basis = "permits";
-            }
-            if ("platform".equals(phase.mode()) && server.workerThreads() < slots) {
-                slots = server.workerThreads();
-                basis = "worker-pool";
-            }
-            if (phase.holdsCarriers(server.nativePinAvailable(), Boolean.TRUE.equals(server.synchronizedPins())) && server.carriers() < slots) {
-                slots = server.carriers();
-                basis = "carriers";
-            }
-            return new Model(slots * perSlot, basis);
-        }
     }
 }

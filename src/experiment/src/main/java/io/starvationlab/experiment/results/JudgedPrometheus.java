@@ -46,7 +46,7 @@ public record JudgedPrometheus(boolean measured, String note, double peakRssMega
         List<PanelRow> panels = new ArrayList<>();
         for (MeasuredPrometheus.PanelSeries seen : record.panels()) {
             DashboardPanels.Panel panel = seen.panel();
-            List<String> withData = record.windows().stream().filter(w -> !PhaseWindow.WARM_UP.equals(w.verdict()))
+            List<String> withData = record.windows().stream().filter(w -> !w.unjudged())
                     .filter(w -> seen.series().stream().anyMatch(s -> s.hasValueBetween(w.start(), w.end()))).map(PhaseWindow::name).toList();
             List<String> meantButEmpty = record.windows().stream().filter(w -> panel.meantFor(w, record.jdk())).map(PhaseWindow::name)
                     .filter(name -> !withData.contains(name)).toList();

@@ -6,8 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
+import io.starvationlab.experiment.run.Disturbance;
 import io.starvationlab.experiment.run.EventLoopsBlocked;
 import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.run.MeasuredColdStart;
@@ -30,10 +32,11 @@ import io.starvationlab.harness.plan.Plan;
  * @param k6       the k6 suite beside the runner on the default server JVM, or why it did not run
  * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of each server JVM of the main plan, by name
  * @param coldStarts the fresh JVMs starved at once, in the order they ran
+ * @param remeasured every window, of the main plan and of the matrix, measured again because its own signals called it disturbed
  */
 public record JudgedRun(Map<String, MeasuredServer.Info> servers, List<JudgedPhase> phases, List<String> notRun, JudgedPrometheus prometheus,
         JudgedMatrix matrix, JudgedQuota quota, List<ProbeReach> virtualReach, K6Comparison k6, Map<String, EventLoopsBlocked> eventLoopsBlocked,
-        List<MeasuredColdStart> coldStarts) {
+        List<MeasuredColdStart> coldStarts, List<Disturbance.Remeasured> remeasured) {
 
     public static JudgedRun of(Plan plan, MeasuredMainPlan main, MeasuredPrometheus prometheus, MeasuredMatrix matrix) {
         Map<String, MeasuredServer.Info> servers = new LinkedHashMap<>();
@@ -73,7 +76,8 @@ public record JudgedRun(Map<String, MeasuredServer.Info> servers, List<JudgedPha
                         leastShare);
         return new JudgedRun(servers, List.copyOf(phases), List.copyOf(notRun), JudgedPrometheus.of(prometheus),
                 matrix == null ? null : JudgedMatrix.of(matrix, plan), JudgedQuota.of(plan, main, phases),
-                List.copyOf(reach), k6, blocked, main.coldStarts());
+                List.copyOf(reach), k6, blocked, main.coldStarts(), Stream.concat(main.servers().stream(), matrix == null ? Stream.empty()
+                        : matrix.columns().stream().flatMap(column -> column.servers().stream())).flatMap(server -> server.remeasured().stream()).toList());
     }
 
     public Optional<JudgedPhase> phase(String name) {

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import io.starvationlab.experiment.run.MeasuredServer;
+import io.starvationlab.experiment.run.ThroughputModel;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.plan.Plan;
 
@@ -34,7 +35,7 @@ public record UnrelatedWait(double modelMillis, double idealMillis, int ahead, P
     }
 
     /** The wait in a carrier-bound phase; null for any other (the model is about a queue for the carriers). */
-    static UnrelatedWait of(Plan.Phase phase, MeasuredServer.Info server, JudgedPhase.Model model, PhaseResult result) {
+    static UnrelatedWait of(Plan.Phase phase, MeasuredServer.Info server, ThroughputModel model, PhaseResult result) {
         if (!"carriers".equals(model.basis()) || result.timeline() == null) {
             return null;
         }

@@ -17,9 +17,10 @@ import io.starvationlab.harness.load.PhaseResult;
  * @param baseline the probes-only baseline the phases are judged against; null when the JVM did not start
  * @param warmUpThrottling how often its CPU quota ran out during the warm-up; null outside a quota
  * @param eventLoopsBlocked what Vert.x's blocked-thread checker logged of its event loops, from start to its last phase; null when it did not start
+ * @param remeasured the windows (its baseline, its phases) measured again because their own signals called them disturbed, and why
  */
 public record MeasuredServer(ServerRun.Spec spec, Info info, List<String> jvmSays, PhaseResult baseline, List<MeasuredPhase> phases,
-        CpuQuota.Throttling warmUpThrottling, EventLoopsBlocked eventLoopsBlocked) {
+        CpuQuota.Throttling warmUpThrottling, EventLoopsBlocked eventLoopsBlocked, List<Disturbance.Remeasured> remeasured) {
 
     public boolean started() {
         return info != null;

@@ -11,8 +11,8 @@ import java.util.Optional;
  * The job's benchmark of itself: how long it took and where the time went.
  *
  * @param buildSeconds the Maven build before the run, when Maven started it; null otherwise
- * @param runSeconds   the run, from the plan read to the report written
- * @param parts        each part's seconds on the run's own thread, in the order each first took time
+ * @param runSeconds   the run, from the plan read to the report written, its set-up included
+ * @param parts        each part's seconds on the run's own thread, in the order each first took time; set-up's first ({@link RunClock#SET_UP})
  * @param starts       every server JVM's start: how long it took, and how much of that the run waited for
  */
 public record MeasuredTime(Double buildSeconds, double runSeconds, Map<String, Double> parts, List<ServerStarts.Start> starts) {
@@ -20,6 +20,17 @@ public record MeasuredTime(Double buildSeconds, double runSeconds, Map<String, D
     /** The run's time on {@code clock} so far, the build before it if Maven started this JVM, and the starts so far. */
     public static MeasuredTime of(RunClock clock, ServerStarts starts) {
         return new MeasuredTime(mavenBuildSeconds(clock).orElse(null), clock.seconds(), clock.parts(), starts.starts());
+    }
+
+    /** What was set up before the first measured window: the Maven build and the run's own set-up parts. */
+    public double setUpSeconds() {
+        return (buildSeconds == null ? 0 : buildSeconds) + parts.entrySet().stream().filter(part -> part.getKey().startsWith(RunClock.SET_UP))
+                .mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    /** The run itself, set-up aside: from its first server JVM to the report written. */
+    public double measuredSeconds() {
+        return runSeconds - parts.entrySet().stream().filter(part -> part.getKey().startsWith(RunClock.SET_UP)).mapToDouble(Map.Entry::getValue).sum();
     }
 
     /**

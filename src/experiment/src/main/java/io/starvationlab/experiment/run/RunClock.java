@@ -15,8 +15,10 @@ public final class RunClock {
     public static final String STARTS = "server JVMs: waiting for their start";
     /** Waiting for Prometheus to be ready, for the alerts to resolve, and reading it back. */
     public static final String PROMETHEUS = "Prometheus: waits";
-    /** Finding the matrix's JDKs, and fetching those missing. */
-    public static final String JDKS = "JDK matrix: finding the JDKs";
+    /** What comes before the first measured window, apart from the run: the report sets it beside the Maven build. */
+    public static final String SET_UP = "set-up: ";
+    /** Finding the matrix's JDKs, and fetching those missing: set-up, done before any server JVM starts. */
+    public static final String JDKS = SET_UP + "finding and fetching the JDK matrix's JDKs";
     public static final String COLD_STARTS = "cold starts";
     /** Judging the run, its findings, and writing the report and its pictures. */
     public static final String REPORT = "report";

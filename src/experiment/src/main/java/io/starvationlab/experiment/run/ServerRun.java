@@ -38,13 +38,21 @@ import io.starvationlab.harness.plan.StarvationRule;
 public final class ServerRun {
 
     private static final Duration QUIET_WITHIN = Duration.ofSeconds(30);
-    /** A baseline that still sees pinning or a waiting canary is measured again, at most this many times in all. */
-    private static final int BASELINE_ATTEMPTS = 3;
-    /** An idle canary waits well under a millisecond; a few milliseconds mean the carriers were busy. */
-    private static final double CANARY_LIMIT_MILLIS = 5;
+    /** A window that its own signals call disturbed ({@link Disturbance}) is measured again, at most this many times in all. */
+    private static final int ATTEMPTS = 3;
     /** Inside a CPU quota the JIT compiles on the carriers' own CPUs: there each path warms longer, at one client per carrier. */
     private static final Duration WARM_EACH = Duration.ofMillis(500);
     private static final Duration WARM_EACH_IN_A_QUOTA = Duration.ofSeconds(2);
+    /**
+     * Work that holds no carrier warms at its phase's load (at most {@link #WARM_CLIENTS} clients of at most 100 ms) in slices
+     * of this length, until two slices in a row answer within {@link #STEADY_WITHIN} of each other: its throughput steady,
+     * the JIT done with its path, in the server and in this load's client alike.
+     */
+    private static final Duration WARM_SLICE = Duration.ofMillis(500);
+    private static final int WARM_CLIENTS = 64;
+    private static final double STEADY_WITHIN = 0.05;
+    private static final int WARM_SLICES_AT_LEAST = 3;
+    private static final int WARM_SLICES_AT_MOST = 16;
 
     /**
      * A server JVM to start.
@@ -104,7 +112,7 @@ public final class ServerRun {
             List<String> says = jvmSays(settings.logs().resolve(spec.name() + ".log"), spec.commandLine());
             progress.accept("  the JVM did not start: " + String.join(" / ", says));
             done += phases.size();
-            return new MeasuredServer(spec, null, says, null, List.of(), null, null);
+            return new MeasuredServer(spec, null, says, null, List.of(), null, null, List.of());
         }
         return clock.time(part, () -> {
             try (PhaseRunner runner = new PhaseRunner(server, settings.probes().endpoints(), settings.probes().rates(),
@@ -138,44 +146,36 @@ public final class ServerRun {
                         info.container().garbageCollector())).orElse(""), says.isEmpty() ? "" : "; the JVM says: " + String.join(" / ", says)));
         Instant warmUp = Instant.now();
         CpuQuota.Throttling beforeWarmUp = quota.map(CpuQuota::throttling).orElse(null);
-        warmUp(runner, phases, info, quota.isPresent());
+        String warmed = warmUp(runner, phases, info, quota.isPresent());
         CpuQuota.Throttling warmUpThrottling = quota.map(q -> q.throttling().since(beforeWarmUp)).orElse(null);
-        if (warmUpThrottling != null) {
-            progress.accept("  warm-up: throttled in " + throttled(warmUpThrottling));
-        }
+        progress.accept(String.format(Locale.ROOT, "  warm-up %.1f s%s%s", Duration.between(warmUp, Instant.now()).toMillis() / 1000.0,
+                warmed.isEmpty() ? "" : ": " + warmed, warmUpThrottling == null ? "" : "; throttled in " + throttled(warmUpThrottling)));
         prometheus.phase(spec.name(), PhaseWindow.WARM_UP + "@" + spec.name(), PhaseWindow.WARM_UP, warmUp, Instant.now(), Instant.now());
         clock.time(RunClock.STARTS, starts::settle); // nothing runs beside the baseline
-        Baseline baseline = baseline(runner);
+        List<Disturbance.Remeasured> remeasured = new ArrayList<>();
+        Baseline baseline = baseline(runner, spec, remeasured);
         prometheus.phase(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), PhaseWindow.BASELINE, baseline.start(),
                 baseline.start().plus(settings.baseline()), Instant.now());
         progress.accept(String.format(Locale.ROOT, "  baseline: /probe/virtual p50 %.1f ms", baseline.result().probe("virtual").percentileMillis(50)));
         List<MeasuredPhase> measured = new ArrayList<>();
         for (Plan.Phase phase : phases) {
-            if (!measured.isEmpty()) {
-                awaitQuiet(runner.lab()); // requests that timed out may still hold carriers: the next phase starts once they are gone
-            }
-            Duration length = duration.apply(phase);
-            if (holdsCarriersIdle(phase, info, spec)) {
-                starts.open(length);
-            } else {
-                clock.time(RunClock.STARTS, starts::settle);
-            }
             done++;
-            progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s", total > 0 ? done + "/" + total : String.valueOf(done),
-                    phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0));
-            CpuQuota.Throttling before = quota.map(CpuQuota::throttling).orElse(null);
-            Instant start = Instant.now();
-            PhaseResult result = null;
-            MeasuredPhase.Answer answer = null;
-            if (unavailable(phase, info)) {
-                HttpResponse<String> response = runner.lab().get(phase.workPath());
-                answer = new MeasuredPhase.Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""));
-            } else {
-                result = runner.run(phase.name(), phase.workPath(), phase.concurrency(), length, settings.drain());
+            MeasuredPhase record = null;
+            for (int attempt = 1; record == null; attempt++) {
+                if (!measured.isEmpty() || attempt > 1) {
+                    awaitQuiet(runner.lab()); // requests that timed out may still hold carriers: the next window starts once they are gone
+                }
+                MeasuredPhase window = window(spec, runner, info, quota, phase, duration.apply(phase), attempt);
+                String disturbed = window.result() == null ? null : Disturbance.ofPhase(phase, info, window.result(), baseline.result());
+                if (disturbed == null || attempt == ATTEMPTS) {
+                    record = disturbed == null ? window : window.disturbed(disturbed);
+                } else {
+                    remeasured.add(new Disturbance.Remeasured(spec.name(), phase.name(), attempt, disturbed));
+                    prometheus.phase(window.server(), window.name() + " (attempt " + attempt + ")", PhaseWindow.DISTURBED, window.start(),
+                            window.loadEnd(), window.end());
+                    progress.accept("        disturbed (" + disturbed + "): measuring it again");
+                }
             }
-            Instant end = Instant.now();
-            MeasuredPhase record = new MeasuredPhase(phase, spec.name(), result, answer, start, result == null ? end : start.plus(length), end,
-                    before == null ? null : quota.get().throttling().since(before));
             measured.add(record);
             String verdict = record.result() == null ? null : record.result().starved(settings.rule(), baseline.result()) ? StarvationRule.STARVED
                     : StarvationRule.NOT_STARVED;
@@ -185,7 +185,30 @@ public final class ServerRun {
             progress.accept("        " + describe(record, baseline.result(), verdict));
         }
         return new MeasuredServer(spec, info, says, baseline.result(), List.copyOf(measured), warmUpThrottling,
-                EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()));
+                EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()), List.copyOf(remeasured));
+    }
+
+    /** One window of {@code phase}: its load with the probes, or the one answer to a mode the JVM cannot run. */
+    private MeasuredPhase window(Spec spec, PhaseRunner runner, MeasuredServer.Info info, Optional<CpuQuota> quota, Plan.Phase phase,
+            Duration length, int attempt) {
+        if (holdsCarriersIdle(phase, info, spec)) {
+            starts.open(length);
+        } else {
+            clock.time(RunClock.STARTS, starts::settle);
+        }
+        progress.accept(String.format(Locale.ROOT, "  [%s] %s: %d x %s for %.1f s%s", total > 0 ? done + "/" + total : String.valueOf(done),
+                phase.name(), phase.concurrency(), phase.workPath(), length.toMillis() / 1000.0, attempt > 1 ? ", attempt " + attempt : ""));
+        CpuQuota.Throttling before = quota.map(CpuQuota::throttling).orElse(null);
+        Instant start = Instant.now();
+        if (unavailable(phase, info)) {
+            HttpResponse<String> response = runner.lab().get(phase.workPath());
+            Instant end = Instant.now();
+            return new MeasuredPhase(phase, spec.name(), null, new MeasuredPhase.Answer(response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse("")), start, end, end, null, null);
+        }
+        PhaseResult result = runner.run(phase.name(), phase.workPath(), phase.concurrency(), length, settings.drain());
+        return new MeasuredPhase(phase, spec.name(), result, null, start, start.plus(length), Instant.now(),
+                before == null ? null : quota.get().throttling().since(before), null);
     }
 
     /** A mode the server JVM says it cannot run ({@code native} without FFM): one request, whose answer is the measurement. */
@@ -204,20 +227,53 @@ public final class ServerRun {
     }
 
     /**
-     * What each phase will run, briefly and one after the other, so that no phase times the JIT
-     * compiling it; with a carrier always left free, so that the warm-up starves nothing and raises no alert. Inside a CPU
-     * quota each path runs longer, at one client per carrier, each holding its carrier for 20 ms at a time, so nothing waits
-     * long enough to look starved.
+     * What each phase will run, one after the other, so that no phase times the JIT compiling it. Work that holds no carrier
+     * runs at its phase's load until its throughput is steady ({@link #WARM_SLICE}); work that holds carriers runs briefly with
+     * a carrier always left free, so that the warm-up starves nothing and raises no alert. Inside a CPU quota each path runs
+     * longer, at one client per carrier, each holding its carrier for 20 ms at a time, so nothing waits long enough to look
+     * starved. Returns what did not come steady, or an empty string.
      */
-    private static void warmUp(PhaseRunner runner, List<Plan.Phase> phases, MeasuredServer.Info info, boolean inCpuQuota) {
-        Set<String> paths = phases.stream().filter(phase -> !unavailable(phase, info))
-                .map(phase -> "/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream()).collect(Collectors.toCollection(LinkedHashSet::new));
-        for (String path : paths) {
-            try (ClosedLoad load = runner.load(path, inCpuQuota ? info.carriers() : LabServer.CARRIERS - 1)) {
-                LabServer.sleep(inCpuQuota ? WARM_EACH_IN_A_QUOTA : WARM_EACH);
+    private static String warmUp(PhaseRunner runner, List<Plan.Phase> phases, MeasuredServer.Info info, boolean inCpuQuota) {
+        record Path(String path, int clients, boolean untilSteady) {
+        }
+        Set<Path> paths = new LinkedHashSet<>();
+        for (Plan.Phase phase : phases.stream().filter(phase -> !unavailable(phase, info)).toList()) {
+            boolean free = !phase.holdsCarriers(info.nativePinAvailable(), Boolean.TRUE.equals(info.synchronizedPins()));
+            paths.add(free && !inCpuQuota
+                    ? new Path("/work/" + phase.mode() + "?ms=" + Math.min(phase.ms(), 100) + "&downstream=" + phase.downstream(),
+                            Math.min(phase.concurrency(), WARM_CLIENTS), true)
+                    : new Path("/work/" + phase.mode() + "?ms=20&downstream=" + phase.downstream(), inCpuQuota ? info.carriers() : LabServer.CARRIERS - 1,
+                            false));
+        }
+        List<String> unsteady = new ArrayList<>();
+        for (Path path : paths) {
+            try (ClosedLoad load = runner.load(path.path(), path.clients())) {
+                if (!path.untilSteady()) {
+                    LabServer.sleep(inCpuQuota ? WARM_EACH_IN_A_QUOTA : WARM_EACH);
+                } else if (!untilSteady(load)) {
+                    unsteady.add(path.path() + " not steady after " + WARM_SLICE.multipliedBy(WARM_SLICES_AT_MOST).toSeconds() + " s");
+                }
                 load.stop(Duration.ofSeconds(15));
             }
         }
+        return String.join("; ", unsteady);
+    }
+
+    /** Waits slice by slice until two slices in a row answer within {@link #STEADY_WITHIN} of each other; false if none do in time. */
+    private static boolean untilSteady(ClosedLoad load) {
+        long before = load.answered();
+        long last = -1;
+        for (int slice = 1; slice <= WARM_SLICES_AT_MOST; slice++) {
+            LabServer.sleep(WARM_SLICE);
+            long answered = load.answered();
+            long now = answered - before;
+            before = answered;
+            if (slice >= WARM_SLICES_AT_LEAST && now > 0 && Math.abs(now - last) <= STEADY_WITHIN * Math.max(now, last)) {
+                return true;
+            }
+            last = now;
+        }
+        return false;
     }
 
     /** The probes-only baseline and when its kept attempt started. */
@@ -226,36 +282,28 @@ public final class ServerRun {
 
     /**
      * The baseline every phase on a server JVM is judged against, measured once the warm-up has drained. One that still sees
-     * pinning or a waiting canary measured the leftovers, not the idle service: it is measured again, and kept and marked as
-     * contaminated if it never comes clean.
+     * pinning or a waiting canary measured the leftovers, not the idle service: it is measured again (each attempt recorded in
+     * {@code remeasured}), and kept and marked as contaminated if it never comes clean.
      */
-    private Baseline baseline(PhaseRunner runner) {
+    private Baseline baseline(PhaseRunner runner, Spec spec, List<Disturbance.Remeasured> remeasured) {
         Baseline kept = null;
-        for (int attempt = 1; attempt <= BASELINE_ATTEMPTS; attempt++) {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             if (!quiet(runner.lab())) {
                 progress.accept("  the server did not drain within " + QUIET_WITHIN.toSeconds() + " s");
             }
             Instant start = Instant.now();
             PhaseResult result = runner.baseline("baseline", settings.baseline(), settings.drain());
-            String contamination = contamination(result);
+            String contamination = Disturbance.ofBaseline(result);
             if (contamination == null) {
                 return new Baseline(result, start);
             }
-            progress.accept("  baseline contaminated (" + contamination + ")" + (attempt < BASELINE_ATTEMPTS ? ": measuring it again" : ": kept, marked"));
+            progress.accept("  baseline contaminated (" + contamination + ")" + (attempt < ATTEMPTS ? ": measuring it again" : ": kept, marked"));
+            if (attempt < ATTEMPTS) {
+                remeasured.add(new Disturbance.Remeasured(spec.name(), PhaseWindow.BASELINE + "@" + spec.name(), attempt, contamination));
+            }
             kept = new Baseline(result.contaminated(contamination), start);
         }
         return kept;
-    }
-
-    /** Why a baseline cannot serve as one, or null when it can. */
-    private static String contamination(PhaseResult baseline) {
-        if (baseline.pinnedEvents() > 0) {
-            return baseline.pinnedEvents() + " pinned episodes (" + baseline.topPinnedFrame() + ")";
-        }
-        if (baseline.canaryP99Millis() > CANARY_LIMIT_MILLIS) {
-            return String.format(Locale.ROOT, "canary p99 %.1f ms over %.0f ms", baseline.canaryP99Millis(), CANARY_LIMIT_MILLIS);
-        }
-        return null;
     }
 
     /** Waits, if the server is busy, until it has drained what came before. */

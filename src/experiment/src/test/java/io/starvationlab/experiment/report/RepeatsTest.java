@@ -41,7 +41,7 @@ class RepeatsTest {
 
     private static ExperimentReport run(double virtualP50, String verdict, boolean holds) {
         JudgedRun run = new JudgedRun(Map.of(), List.of(MadeUp.phase("native", "native", "carriers", 38, 40, virtualP50, verdict)), List.of(),
-                null, null, null, List.of(), null, Map.of(), List.of());
+                null, null, null, List.of(), null, Map.of(), List.of(), List.of());
         return new ExperimentReport("now", false, null, "rule", run, List.of(new Finding("an-id", "claim", "expected", "measured", holds)), null);
     }
 }

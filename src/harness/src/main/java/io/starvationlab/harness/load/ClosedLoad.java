@@ -41,6 +41,7 @@ public final class ClosedLoad implements AutoCloseable {
     private final Latencies latencies = new Latencies();
     /** When each 200 answered while the load ran came ({@link System#nanoTime()}). */
     private final ConcurrentLinkedQueue<Long> okAnsweredAt = new ConcurrentLinkedQueue<>();
+    private final AtomicLong okAnswered = new AtomicLong();
     /** When the last client to start sent its first request. */
     private final AtomicLong allSendingAt = new AtomicLong();
     private final long waitNanos;
@@ -165,6 +166,7 @@ public final class ClosedLoad implements AutoCloseable {
         latencies.record(took, status);
         if (running && status == 200) {
             okAnsweredAt.add(start + took);
+            okAnswered.incrementAndGet();
         }
         if (outcomes != null) {
             outcomes.add(new Outcome(status, response == null ? null : response.headers().firstValue("Retry-After").orElse(null), took / 1_000_000, start));
@@ -193,6 +195,11 @@ public final class ClosedLoad implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return result();
+    }
+
+    /** The 200s answered so far while the load runs. */
+    public long answered() {
+        return okAnswered.get();
     }
 
     public Result result() {
