@@ -79,11 +79,19 @@ public final class ReportText {
             return "";
         }
         double total = time.runSeconds() + (time.buildSeconds() == null ? 0 : time.buildSeconds());
+        List<String> setUp = new ArrayList<>();
+        if (time.buildSeconds() != null) {
+            setUp.add(String.format(Locale.ROOT, "the Maven build before the run, downloads included, %.0f s", time.buildSeconds()));
+        }
+        time.parts().forEach((part, seconds) -> {
+            if (part.startsWith(RunClock.SET_UP)) {
+                setUp.add(String.format(Locale.ROOT, "%s %.0f s", part.substring(RunClock.SET_UP.length()), seconds));
+            }
+        });
         StringBuilder md = new StringBuilder("\n## How long this run took\n\n").append(String.format(Locale.ROOT, "%s in all: set-up %s (%s), "
                 + "then the run %s, from its first server JVM to the report. Each part as the run's own thread spent it: a server JVM that "
                 + "started beside a phase counts only for the time the run waited for it.%n%n", minutes(total), minutes(time.setUpSeconds()),
-                time.buildSeconds() == null ? "the run's own" : String.format(Locale.ROOT, "the Maven build before the run %.0f s with its downloads, and "
-                        + "the run's own", time.buildSeconds()), minutes(time.measuredSeconds())));
+                String.join("; ", setUp), minutes(time.measuredSeconds())));
         Table parts = new Table("part", "seconds", "share");
         if (time.buildSeconds() != null) {
             parts.row(RunClock.SET_UP + "Maven build", String.format(Locale.ROOT, "%.0f", time.buildSeconds()), Figures.percent(time.buildSeconds() / total));
@@ -109,10 +117,10 @@ public final class ReportText {
                 + "last attempt is judged, and one still disturbed then is marked in the table above.\n\n" + table;
     }
 
-    /** "9 min 41 s". */
+    /** "9 min 41 s", "15 s". */
     private static String minutes(double seconds) {
         long whole = Math.round(seconds);
-        return whole / 60 + " min " + whole % 60 + " s";
+        return whole < 60 ? whole + " s" : whole / 60 + " min " + whole % 60 + " s";
     }
 
     private static Table phases(List<JudgedPhase> phases) {
