@@ -16,18 +16,23 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
-import { checkMetricNames, expressionsOf, MAY_BE_ABSENT, parseScrape } from './checks/metric-names.mjs';
-import { checkDashboard, checkIntervals, dashboards, effectiveIntervals, grafanaQuery, seconds, stackIntervals } from './checks/monitoring.mjs';
+import { checkMetricNames, checkPerInstance, expressionsOf, MAY_BE_ABSENT, metricsOf, parseScrape } from './checks/metric-names.mjs';
+import { checkDashboard, checkIntervals, dashboards, effectiveIntervals, emptyLabels, grafanaQuery, seconds, stackIntervals } from './checks/monitoring.mjs';
 import { KUBERNETES, missing, onRenders, REPO, requireTool } from './checks/render.mjs';
 
 const README = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
 const UNIT_TESTS = fileURLToPath(new URL('./promtool/alerts.test.yaml', import.meta.url));
+const RULES = join(KUBERNETES, 'base/monitoring/prometheusrule.yaml');
+/** Labels a cluster's service discovery adds to a target; a plain scrape has only `job` and `instance`. */
+const CLUSTER_LABELS = ['namespace', 'service', 'pod', 'container', 'endpoint'];
 const SCRAPE = fileURLToPath(new URL('./fixtures/scrape-jdk25.txt', import.meta.url));
 const LIVE_SCRAPE = join(REPO, 'src/service/target/it-logs/scrape.txt');
 /** The experiment's Prometheus scrapes and evaluates every INTERVAL, the intervals its detection was measured with. */
 const MEASURED = Number(/INTERVAL = Duration\.ofSeconds\((\d+)\)/.exec(readFileSync(join(REPO,
   'src/experiment/src/main/java/io/starvationlab/experiment/prometheus/PrometheusServer.java'), 'utf8'))?.[1]);
 
+/** A rule on the carrier-wait meter's series alone: it fires on any service that binds the meter. @param {any} rule */
+const onAnyService = (rule) => metricsOf(String(rule.expr)).every((name) => name.startsWith('virtual_threads_carrier_'));
 const alertsOf = (objects) => objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
   .filter((/** @type {any} */ r) => r.alert);
 
@@ -107,22 +112,53 @@ describe('alert rules', () => {
     }
   }));
 
-  test('every alert tells the on-call where to look, its runbook exists, and the docs show the PromQL it runs', onRenders(['base'], (objects) => {
-    const base = parse(readFileSync(join(KUBERNETES, 'base/monitoring/runbook.yaml'), 'utf8')).data.base;
+  test('on a plain scrape (job and instance alone) every alert fires once per instance and renders no empty label; every aggregation keeps job and instance',
+    onRenders(['base'], (objects) => {
+    assert.deepEqual(checkPerInstance(expressionsOf(objects)), []);
+    // promtool matches each expected alert's labels and annotations exactly (the test above runs it), so these are what the rules render
+    const unitTests = parse(readFileSync(UNIT_TESTS, 'utf8')).tests;
+    const plain = unitTests.filter((/** @type {any} */ u) => u.input_series.every((/** @type {any} */ s) => CLUSTER_LABELS.every((l) => !s.series.includes(`${l}=`))));
+    for (const { alert } of alertsOf(objects)) {
+      const fired = plain.flatMap((/** @type {any} */ u) => u.alert_rule_test.filter((/** @type {any} */ c) => c.alertname === alert && c.exp_alerts?.length));
+      assert.ok(fired.length > 0, `${alert} never fires in a unit test of a plain scrape`);
+      for (const { exp_alerts: expected } of fired) {
+        assert.equal(new Set(expected.map((/** @type {any} */ a) => a.exp_labels.instance)).size, 2, `${alert}: one alert for each of two instances`);
+        assert.equal(new Set(expected.map((/** @type {any} */ a) => a.exp_labels.job)).size, 1, `${alert}: of one job`);
+        for (const { exp_labels: labels, exp_annotations: text } of expected) {
+          assert.ok(text.summary.includes(`${labels.job} at ${labels.instance}`), `${alert}: the summary names ${labels.job} at ${labels.instance}`);
+        }
+      }
+    }
+    for (const u of unitTests) {
+      for (const c of u.alert_rule_test) {
+        for (const [key, text] of (c.exp_alerts ?? []).flatMap((/** @type {any} */ a) => Object.entries(a.exp_annotations ?? {}))) {
+          assert.deepEqual(emptyLabels(text), [], `${c.alertname} ${key} in "${u.name}"`);
+        }
+      }
+    }
+  }));
+
+  test('every alert links its runbook by an absolute URL, names nothing only the lab has where it claims any service, and the docs show the PromQL it runs',
+    onRenders(['base'], (objects) => {
     // GitHub's heading anchors of docs/runbook.md's "## Alerts": lower case, punctuation dropped, spaces to hyphens
     const runbook = readFileSync(join(REPO, 'docs/runbook.md'), 'utf8').split(/^## /m).find((s) => s.startsWith('Alerts\n')) ?? '';
     const anchors = new Set([...runbook.matchAll(/^### (.*?)\s*$/gm)].map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')));
     const alerts = alertsOf(objects);
     assert.ok(alerts.length >= 5);
-    for (const { alert, annotations: { summary, description, runbook_url: url } = {}, labels } of alerts) {
+    // the file as it is, as a plain Prometheus and the experiment load it: the render must not be what makes the links absolute
+    assert.deepEqual(alertsOf([parse(readFileSync(RULES, 'utf8'))]), alerts, 'the render is the file');
+    for (const { alert, expr, annotations: { summary, description, runbook_url: url } = {}, labels } of alerts) {
       assert.ok(summary && description && url && labels?.severity, `${alert}: summary, description, runbook_url and severity`);
-      assert.match(description, /\/lab\/pinning/, `${alert}: description names /lab/pinning`);
-      const [, path, anchor] = /^https:\/\/[^\s#]+\/(docs\/runbook\.md)#(.+)$/.exec(url) ?? [];
-      assert.ok(path, `${alert}: runbook_url ${url} is no absolute link to docs/runbook.md (Alertmanager links it as is)`);
-      assert.equal(url.split('#')[0], base, `${alert}: the base of runbook.yaml`);
-      assert.ok(description.includes(`${path}#${anchor}`), `${alert}: description names the runbook ${path}#${anchor}`);
+      // Alertmanager and Grafana link it as is
+      const [, anchor] = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/main\/docs\/runbook\.md#(.+)$/.exec(url) ?? [];
+      assert.ok(anchor, `${alert}: runbook_url ${url} is no absolute link to the repository's docs/runbook.md`);
       assert.ok(anchors.has(anchor), `${alert}: ${url} is no subsection of docs/runbook.md's "## Alerts" (${[...anchors].join(', ')})`);
+      if (onAnyService({ expr })) {
+        assert.doesNotMatch(`${summary}\n${description}`, /\/lab\/|kubectl|port-forward|lab-(un)?pinned|LAB_|Starvation Lab/, `${alert} names what only the lab has`);
+      }
     }
+    assert.equal(new Set(alerts.map((a) => a.annotations.runbook_url.split('#')[0])).size, 1, 'one runbook');
+    assert.deepEqual(alerts.filter(onAnyService).map((a) => a.alert), ['CarrierStarvation', 'CarrierStall'], 'the rules on the meter alone');
     // the PromQL the docs show is what the rules and the dashboard run
     const bare = (/** @type {string} */ promql) => promql.replace(/\s+/g, '');
     const run = expressionsOf(objects).map(({ expr }) => bare(expr));
@@ -183,6 +219,30 @@ describe('broken fixtures fail', () => {
     const quiet = promtool(tool, objects, 'test');
     assert.equal(quiet.ok, false, quiet.output);
     assert.match(quiet.output, /CarrierStarvation/);
+  }));
+
+  test('the checks catch an alert that merges the instances of a job or renders an empty label on a plain scrape', onRenders(['base'], (objects, t) => {
+    // the texts the first release rendered on a plain scrape
+    for (const text of ['New virtual threads on  wait 524.9ms', 'No carrier was free for 524.9ms on .', '(kubectl -n  port-forward pod/ 8080)']) {
+      assert.notDeepEqual(emptyLabels(text), [], text);
+    }
+    const merged = structuredClone(objects);
+    const stall = alertsOf(merged).find((/** @type {any} */ a) => a.alert === 'CarrierStall');
+    stall.expr = String(stall.expr).replace('job, instance, ', 'job, ');
+    assert.match(checkPerInstance(expressionsOf(merged)).join('\n'), /alert CarrierStall: by \(job, namespace, service, pod\) merges the instances of a job/);
+    const empty = structuredClone(objects);
+    const starvation = alertsOf(empty).find((/** @type {any} */ a) => a.alert === 'CarrierStarvation');
+    // the same text where the target has a pod, "(pod /)" where it has none
+    const summary = String(starvation.annotations.summary);
+    starvation.annotations.summary = summary.replace(/\{\{ with \$labels\.pod \}\}.*?\)\{\{ end \}\}/, ' (pod {{ $labels.namespace }}/{{ $labels.pod }})');
+    assert.notEqual(starvation.annotations.summary, summary);
+    const tool = requireTool(t, 'promtool');
+    if (!tool) return;
+    for (const [broken, alert] of /** @type {const} */ ([[merged, 'CarrierStall'], [empty, 'CarrierStarvation']])) {
+      const result = promtool(tool, broken, 'test');
+      assert.equal(result.ok, false, result.output);
+      assert.match(result.output, new RegExp(`name: plain scrape: [^\\n]*\\n\\s*alertname: ${alert},`), result.output);
+    }
   }));
 
   /** @type {[string, RegExp[]][]} */

@@ -96,6 +96,23 @@ function analyse(expr) {
   return result;
 }
 
+/** The metric names an expression reads. @param {string} expr */
+export const metricsOf = (expr) => analyse(expr).selectors.map((s) => s.name);
+
+/**
+ * Aggregations that merge scraped instances: every rule's, and every dashboard query's over the
+ * carrier-wait meter (what any service exports), must keep `job` and `instance`, the labels every
+ * scrape has, so two instances of one job stay two alerts and two lines.
+ *
+ * @param {{ source: string, expr: string }[]} expressions
+ * @returns {string[]}
+ */
+export function checkPerInstance(expressions) {
+  return expressions.filter(({ source, expr }) => / (alert|record) /.test(source) || /\bvirtual_threads_carrier_/.test(expr))
+    .flatMap(({ source, expr }) => analyse(expr).groupings.filter((g) => !['job', 'instance'].every((l) => g.labels.includes(l)))
+      .map((g) => `${source}: by (${g.labels.join(', ')}) merges the instances of a job (keep job and instance)`));
+}
+
 /**
  * @param {{ source: string, expr: string }[]} expressions
  * @param {Map<string, Set<string>>} scrape

@@ -183,3 +183,16 @@ export function checkDashboard(dashboard, readme) {
   }
   return violations;
 }
+
+/**
+ * Where a rendered alert text shows a label that was empty: a space before punctuation ("on ."), an
+ * empty pair of brackets, a slash with nothing after it ("pod/ "), two spaces ("-n  "), a space at
+ * either end: what `{{ $labels.pod }}` leaves on a target without that label.
+ *
+ * @param {string} text
+ * @returns {string[]} each mark with its context
+ */
+export function emptyLabels(text) {
+  return [...String(text).matchAll(/\s[.,;:)]|\(\s*\)|\/(?=\s|$)|\s{2}|^\s|\s$/g)]
+    .map((m) => `"${text.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20)}"`);
+}

@@ -13,9 +13,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -56,8 +58,8 @@ public final class PrometheusServer implements AutoCloseable {
      * One server JVM of the run as Prometheus sees it, labelled the way the prometheus-operator labels a
      * target of the project's ServiceMonitor ({@code kubernetes/base/monitoring/servicemonitor.yaml}: no
      * relabelling, no honor_labels): {@code job} and {@code service} the Service's name, {@code namespace},
-     * {@code pod}, {@code container}, {@code endpoint} the port's name. The rules group by
-     * namespace/service/pod and the dashboard selects on its namespace variable's default.
+     * {@code pod}, {@code container}, {@code endpoint} the port's name; Prometheus adds {@code instance}, the
+     * address. The rules keep one alert per instance and the dashboard selects on its namespace variable's default.
      */
     public record ScrapeTarget(String address, Map<String, String> labels) {
 
@@ -82,7 +84,7 @@ public final class PrometheusServer implements AutoCloseable {
     private final URI base;
     private final Path log;
     private final Thread cleanup = new Thread(this::destroy, "prometheus-cleanup");
-    private final Map<String, ScrapeTarget> targets = new LinkedHashMap<>();
+    private final Set<ScrapeTarget> targets = new LinkedHashSet<>();
     private final LabClient api;
     private volatile long peakRssKiB;
     private volatile boolean ready;
@@ -122,19 +124,19 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** Adds a target; Prometheus picks it up within a refresh interval. */
     public synchronized void scrape(ScrapeTarget target) {
-        targets.put(target.pod(), target);
+        targets.add(target);
         writeTargets();
     }
 
     /** Removes a target; Prometheus marks its series stale, as when a pod goes away. */
     public synchronized void forget(ScrapeTarget target) {
-        targets.remove(target.pod());
+        targets.remove(target);
         writeTargets();
     }
 
     private void writeTargets() {
         ArrayNode list = LabClient.json().createArrayNode();
-        for (ScrapeTarget target : targets.values()) {
+        for (ScrapeTarget target : targets) {
             var entry = list.addObject();
             entry.putArray("targets").add(target.address());
             target.labels().forEach(entry.putObject("labels")::put);

@@ -24,9 +24,10 @@ import io.starvationlab.harness.load.ClosedLoad;
 
 /**
  * The lab's alert on a service that is not the lab: the second service, with the starvation meter and nothing else
- * of the project, scraped by a real Prometheus that loads the project's PrometheusRule at the intervals the lab
- * measured with. {@code CarrierStarvation} stays quiet under load that frees its carriers, and goes pending under
- * load that pins them.
+ * of the project, scraped plainly (labels {@code job} and {@code instance} only, no Kubernetes) by a real Prometheus
+ * that loads the project's PrometheusRule at the intervals the lab measured with. {@code CarrierStarvation} stays
+ * quiet under load that frees its carriers, and goes pending under load that pins them, its summary naming the
+ * target by job and instance.
  */
 class SecondServiceAlertIT {
 
@@ -45,13 +46,12 @@ class SecondServiceAlertIT {
         SecondServiceProcess service = servers.secondService(Jdks.current(), "alert-second-service");
         PrometheusServer prometheus = servers.keep(PrometheusServer.launch(binary, AlertRules.ofProject(Project.root()), Project.testLogs()));
         prometheus.awaitReady();
-        // labelled as a ServiceMonitor's target; __metrics_path__ from the target, as a ServiceMonitor endpoint's path sets it
-        String pod = "second-service-" + service.pid();
-        prometheus.scrape(new PrometheusServer.ScrapeTarget(service.managementUri("/").getAuthority(), Map.of("job", "second-service",
-                "namespace", PrometheusServer.ScrapeTarget.NAMESPACE, "service", "second-service", "pod", pod, "__metrics_path__", "/metrics")));
+        // a plain scrape: Prometheus sets instance to the address; __metrics_path__ from the target, as a static config's would
+        String instance = service.managementUri("/").getAuthority();
+        prometheus.scrape(new PrometheusServer.ScrapeTarget(instance, Map.of("job", "second-service", "__metrics_path__", "/metrics")));
         await("Prometheus scraping :management/metrics").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
-                .until(() -> !prometheus.query("up{pod=\"" + pod + "\"} == 1").isEmpty());
-        String alert = "ALERTS{alertname=\"CarrierStarvation\", pod=\"" + pod + "\"}";
+                .until(() -> !prometheus.query("up{instance=\"" + instance + "\"} == 1").isEmpty());
+        String alert = "ALERTS{alertname=\"CarrierStarvation\", instance=\"" + instance + "\"}";
 
         try (ClosedLoad free = ClosedLoad.start(service.uri("/sleep?ms=100"), 64, Duration.ofSeconds(30))) {
             long until = System.nanoTime() + FREE_LOAD.toNanos();
@@ -81,8 +81,20 @@ class SecondServiceAlertIT {
                     value(prometheus, "max_over_time(virtual_threads_carrier_stalled_seconds{source=\"task\"}[15s])"));
             assertThat(pending).as("CarrierStarvation within %s of native load", PENDING_WITHIN).isNotEmpty();
             assertThat(pending.path(0).path("metric").path("alertstate").asText()).isEqualTo("pending");
+            assertThat(summary(prometheus, instance)).as("the summary Prometheus rendered on job and instance alone")
+                    .startsWith("New virtual threads on second-service at " + instance + " wait ");
             pinning.stop(Duration.ofSeconds(10));
         }
+    }
+
+    /** The summary of the active CarrierStarvation alert on {@code instance}, as Prometheus' alerts API renders it. */
+    private static String summary(PrometheusServer prometheus, String instance) {
+        for (JsonNode active : prometheus.api("/api/v1/alerts").path("alerts")) {
+            if ("CarrierStarvation".equals(active.path("labels").path("alertname").asText()) && instance.equals(active.path("labels").path("instance").asText())) {
+                return active.path("annotations").path("summary").asText();
+            }
+        }
+        return "(no active CarrierStarvation on " + instance + ")";
     }
 
     private static double value(PrometheusServer prometheus, String promql) {
