@@ -25,17 +25,6 @@ final class ResourceAssertions {
                 });
     }
 
-    /**
-     * The longest {@code /work} answer with {@code status}, in milliseconds, on the service's clock
-     * ({@code http_server_requests_seconds_max}): what the service promises, without the test client's
-     * own start-up (RestAssured's first request in a thread compiles Groovy, seconds on busy cores).
-     */
-    static double slowestWorkAnswerMillis(int status) {
-        PrometheusText metrics = PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
-        return metrics.samples("http_server_requests_seconds_max", sample -> String.valueOf(status).equals(sample.label("status"))
-                && "/work/{mode}".equals(sample.label("uri"))).stream().mapToDouble(sample -> sample.value() * 1000).max().orElseThrow();
-    }
-
     /** Waits until the sleep downstream's gauge reads at least {@code value}: the requests sent hold or wait, as planned. */
     static void awaitSleepGauge(String name, double value) {
         Awaitility.await(name + " reaches " + value).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))

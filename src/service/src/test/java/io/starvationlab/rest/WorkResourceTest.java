@@ -176,7 +176,7 @@ class WorkResourceTest {
     /** Sends {@code count} GETs at once from platform threads over connections of their own: when each was answered 200 ({@link System#nanoTime()}). */
     private List<CompletableFuture<Long>> answeredAt(int count, String path) {
         return Stream.generate(() -> CompletableFuture.supplyAsync(() -> {
-            RawHttp.Response response = RawHttp.exchange(server, ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
+            RawHttp.Response response = RawHttp.exchange(server, ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII),
                     Duration.ofSeconds(60));
             assertThat(response.status()).as(path).isEqualTo(200);
             return System.nanoTime();
