@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
+import { checkFlows, DEFAULT_DENY, installedNamespaces } from './checks/network.mjs';
 import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
 import { applyChecks } from './checks/readme-walk.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, onRenders, OVERLAYS, REPO, render, requireTool } from './checks/render.mjs';
@@ -18,9 +19,11 @@ import { validateObject } from './checks/schema.mjs';
 
 const LAB_OBJECTS = /** @type {[string, string][]} */ ([['Namespace', 'starvation-lab'], ['Deployment', 'lab-pinned'], ['Deployment', 'lab-unpinned'],
   ['Service', 'lab-pinned'], ['Service', 'lab-unpinned'], ['StatefulSet', 'postgres'], ['Service', 'postgres'], ['NetworkPolicy', 'postgres'],
-  ['ConfigMap', 'lab-experiment'], ['ServiceMonitor', 'starvation-lab'], ['PrometheusRule', 'starvation-lab'], ['ConfigMap', 'starvation-lab-dashboard']]);
-const K6_OBJECTS = /** @type {Record<string, [string, string][]>} */ ({ k6: [['ConfigMap', 'k6-scripts'], ['TestRun', 'starvation']],
-  'k6/job': [['ConfigMap', 'k6-scripts'], ['Job', 'k6-starvation']], 'k6/scripts': [['ConfigMap', 'k6-scripts']] });
+  ['ConfigMap', 'lab-experiment'], ['ServiceMonitor', 'starvation-lab'], ['PrometheusRule', 'starvation-lab'], ['ConfigMap', 'starvation-lab-dashboard'],
+  ['NetworkPolicy', 'lab']]);
+const K6_OBJECTS = /** @type {Record<string, [string, string][]>} */ ({ k6: [['ConfigMap', 'k6-scripts'], ['TestRun', 'starvation'],
+  ['NetworkPolicy', 'k6-load'], ['NetworkPolicy', 'k6-runner'], ['NetworkPolicy', 'k6-starter']],
+  'k6/job': [['ConfigMap', 'k6-scripts'], ['Job', 'k6-starvation'], ['NetworkPolicy', 'k6-load']], 'k6/scripts': [['ConfigMap', 'k6-scripts']] });
 /** What each overlay promises: image tag, JVM flags, and the load it asks k6 for. */
 const OVERLAY_EXPECTATIONS = {
   'overlays/jdk21': { tag: 'jdk21', flags: '', experiment: { EXPERIMENT: 'jdk21', PINNED_MODE: 'pinned' } },
@@ -33,6 +36,8 @@ const OVERLAY_EXPECTATIONS = {
   'overlays/jdk21-max-pool-256': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.maxPoolSize=256',
     experiment: { EXPERIMENT: 'jdk21-max-pool-256', PINNED_MODE: 'pinned' } },
 };
+/** Where the README installs the stack and the operator, whose pods the NetworkPolicies admit. */
+const INSTALLED = installedNamespaces(readFileSync(join(KUBERNETES, 'README.md'), 'utf8'));
 /** The suite's files: every k6/*.js and k6/plan.json. */
 const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f === 'plan.json').sort();
 
@@ -55,6 +60,16 @@ describe('every render', () => {
     test(`${kustomization}: the contract's objects, valid, and keeping the rules`, onRenders([kustomization, 'base'], async (objects, lab) => {
       assert.deepEqual(await renderProblems(objects, kustomization, lab), []);
     }));
+  }
+
+  for (const kustomization of LAB_KUSTOMIZATIONS) {
+    for (const load of ['k6', 'k6/job']) {
+      test(`${kustomization} with ${load}: every flow the lab needs passes its NetworkPolicies, with a namespace default-deny and without; nothing else reaches /work`,
+        onRenders([kustomization, load], (lab, k6) => {
+        assert.deepEqual(checkFlows([...lab, ...k6], INSTALLED, [DEFAULT_DENY]), []);
+        assert.deepEqual(checkFlows([...lab, ...k6], INSTALLED, []), []);
+      }));
+    }
   }
 
   test('every overlay on disk has its expectations here', () => {
@@ -172,6 +187,30 @@ describe('broken fixtures fail', () => {
       for (const message of messages) assert.match(violations, message);
     }));
   }
+
+  /** @type {[string, string, RegExp[]][]} */
+  const networkCases = [
+    ['networkpolicy-lab-wrong-port', 'k6', [/the load: starvation runner -> lab-pinned:8080\/TCP is refused by lab-pinned's ingress/,
+      /the scrape: Prometheus \(monitoring\) -> lab-unpinned:8080\/TCP is refused by lab-unpinned's ingress/]],
+    ['networkpolicy-prometheus-any-namespace', 'k6', [/the scrape: Prometheus \(monitoring\) -> lab-pinned:8080\/TCP is refused by lab-pinned's ingress/]],
+    ['networkpolicy-lab-open', 'k6/job', [/\/work\/\{mode\}: a pod in namespace default -> lab-pinned:8080 is allowed, and must not be/,
+      /\/work\/\{mode\}: Grafana \(monitoring\) -> lab-unpinned:8080 is allowed/]],
+    ['networkpolicy-lab-no-dns', 'k6/job', [/the database: lab-pinned -> cluster DNS \(kube-system\):53\/UDP is refused by lab-pinned's egress/]],
+    ['networkpolicy-runner-no-operator', 'k6', [/the operator's status calls: the k6-operator \(k6-operator-system\) -> starvation runner:6565\/TCP is refused by starvation runner's ingress/]],
+    ['networkpolicy-starter-wrong-port', 'k6', [/the starter's PATCH: starvation starter -> starvation runner:6565\/TCP is refused by starvation starter's egress/]],
+  ];
+  for (const [name, load, messages] of networkCases) {
+    test(`broken/${name}.yaml on the base and ${load} renders`, onRenders(['base', load], (lab, k6) => {
+      const violations = checkFlows(brokenRender(name, [...lab, ...k6]), INSTALLED, [DEFAULT_DENY]).join('\n');
+      for (const message of messages) assert.match(violations, message);
+    }));
+  }
+
+  test("a namespace default-deny refuses the load its own policy lets out: the flows are judged under one", onRenders(['base', 'k6'], (lab, k6) => {
+    const withoutEgress = [...lab, ...k6].filter((o) => o.metadata.name !== 'k6-load');
+    assert.deepEqual(checkFlows(withoutEgress, INSTALLED, []), [], 'an open namespace lets the runner out');
+    assert.match(checkFlows(withoutEgress, INSTALLED, [DEFAULT_DENY]).join('\n'), /the load: starvation runner -> lab-pinned:8080\/TCP is refused by starvation runner's egress/);
+  }));
 
   test("the collector: HotSpot's own choice, and Dockerfile.jvm without -XX:+UseG1GC runs Serial at the pods' 1 GiB", () => {
     assert.deepEqual([ergonomicCollector(4, 2 ** 30), ergonomicCollector(4, 2 ** 31), ergonomicCollector(1, 2 ** 33), ergonomicCollector(1.5, 2 ** 31)],

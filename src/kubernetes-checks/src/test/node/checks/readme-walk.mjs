@@ -14,6 +14,7 @@ import { checkApplySizes, checkSizing } from './cluster.mjs';
 import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
+import { checkFlows } from './network.mjs';
 import { checkPolicy } from './policy.mjs';
 import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, PLAN, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
@@ -215,7 +216,9 @@ export const RECOGNIZERS = [
       }
       const lab = state.renders(state.applied ?? 'base');
       const objects = state.renders(kustomization);
-      return [...(await applyChecks(objects, lab, true)), ...checkSizing(state.readme, lab, objects)];
+      const namespaceOf = (/** @type {string} */ chart) => [...state.releases.values()].find((r) => r.chart === chart)?.namespace ?? 'default';
+      const installed = { monitoring: namespaceOf(KUBE_PROMETHEUS_STACK.name), operator: namespaceOf(K6_OPERATOR_CHART.name) };
+      return [...(await applyChecks(objects, lab, true)), ...checkSizing(state.readme, lab, objects), ...checkFlows([...lab, ...objects], installed)];
     },
   },
   {
