@@ -343,6 +343,16 @@ export function checkClaims(objects) {
 }
 
 /**
+ * The two measured Deployments run the same pod under two names (their instance label apart), so that
+ * they differ only in the load they receive: a change for one (JMX for a diagnosis) is for both.
+ */
+export function checkMeasuredTwins(objects) {
+  const templates = LAB_DEPLOYMENTS.map((name) => objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === name)?.spec?.template)
+    .filter(Boolean).map((t) => JSON.stringify({ ...t, metadata: { ...t.metadata, labels: { ...t.metadata?.labels, 'app.kubernetes.io/instance': undefined } } }));
+  return templates.length === 2 && templates[0] !== templates[1] ? [`${LAB_DEPLOYMENTS.join(' and ')} run different pods: they may differ only in their names`] : [];
+}
+
+/**
  * Every rule above on a render, as `kubectl apply` with strict validation, the namespace's admission
  * and the controllers would meet it.
  *
@@ -352,5 +362,5 @@ export function checkClaims(objects) {
 export function checkPolicy(objects, available = []) {
   return [...checkNamesAndNamespace(objects), ...checkLabels(objects), ...checkGuaranteed(objects), ...checkProbes(objects), ...checkSelectors(objects),
     ...checkReferences(objects, available), ...checkImages(objects), ...checkSecurity(objects), ...checkNamespaceEnforcesRestricted(objects),
-    ...checkClaims(objects)];
+    ...checkClaims(objects), ...checkMeasuredTwins(objects)];
 }

@@ -15,7 +15,7 @@ import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
 import { checkFlows } from './network.mjs';
-import { checkPolicy } from './policy.mjs';
+import { checkPolicy, LAB_DEPLOYMENTS } from './policy.mjs';
 import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, PLAN, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
 
@@ -74,10 +74,11 @@ export function walkOf(markdown) {
 }
 
 /**
- * @typedef {{ renders: (kustomization: string) => any[], readme: string, images: Set<string>, repos: Map<string, string>,
+ * @typedef {{ renders: (kustomization: string) => any[], readme: string, line: number, images: Set<string>, repos: Map<string, string>,
  *             releases: Map<string, { chart: string, namespace: string }>, files: Map<string, string>, cluster?: string, applied?: string,
- *             buildImage: (dockerfile: string) => string[],
+ *             buildImage: (dockerfile: string) => string[], templates?: Map<string, string>, running: Map<string, number>,
  *             jmx: Map<string, number>, forwards: Map<number, string> }} WalkState
+ *   templates: the measured pods' templates as last applied; running: the loads applied and not deleted, by the line that started them
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
  */
 
@@ -103,7 +104,9 @@ export async function applyChecks(objects, available, serverSide) {
  */
 async function applyOwn(state, dir) {
   const root = mkdtempSync(join(tmpdir(), 'starvation-lab-own-'));
+  // a kustomization beside the clone (../starvation-lab/...) or in it (../kubernetes/...)
   symlinkSync(REPO, join(root, 'starvation-lab'));
+  for (const folder of ['kubernetes', 'k6']) symlinkSync(join(REPO, folder), join(root, folder));
   for (const [path, text] of state.files) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -117,12 +120,42 @@ async function applyOwn(state, dir) {
   const storage = (kustomization.patches ?? []).some((/** @type {any} */ p) => /storageClassName/.test(p.patch ?? ''));
   return [
     ...(await applyChecks(objects, [], false)),
+    ...(objects.some((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name)) ? labApplied(state, join(root, dir)) : []),
     ...(!base ? [] : urls.length === 0 ? ['no runbook_url in the render']
       : urls.filter((url) => !url.startsWith(`${base}#`)).map((url) => `runbook_url ${url} is not under ${base}`)),
     ...(objects.some((o) => o.metadata?.name === 'starvation-lab-runbook') ? ['ConfigMap starvation-lab-runbook, local configuration, is in the render'] : []),
     ...(storage && !objects.some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.every((/** @type {any} */ c) => c.spec?.storageClassName))
       ? ['the StorageClass patch sets no storageClassName on the claim'] : []),
   ];
+}
+
+/**
+ * A lab render applied: JMX as its measured pods' JDK_JAVA_OPTIONS open it, and a restart of a measured pod
+ * while a load runs (a Deployment with `strategy: Recreate` stops its pod whenever the template changes).
+ *
+ * @param {WalkState} state
+ * @param {string} kustomization
+ */
+function labApplied(state, kustomization) {
+  const measured = state.renders(kustomization).filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name));
+  const violations = [];
+  const templates = new Map(measured.map((d) => [d.metadata.name, JSON.stringify(d.spec.template)]));
+  for (const [name, template] of templates) {
+    if (state.running.size && state.templates?.has(name) && state.templates.get(name) !== template) {
+      violations.push(`restarts ${name} during the run started at line ${[...state.running.values()].join(', ')}: its pod template changes (Recreate)`);
+    }
+  }
+  state.templates = templates;
+  state.applied = kustomization;
+  state.jmx = new Map();
+  for (const d of measured) {
+    const flags = d.spec.template.spec.containers.flatMap((/** @type {any} */ c) => c.env ?? []).find((/** @type {any} */ e) => e.name === 'JDK_JAVA_OPTIONS')?.value;
+    if (!flags) continue;
+    const { port, violations: wrong } = checkJmxFlags(flags.trim().split(/\s+/));
+    violations.push(...wrong.map((v) => `${d.metadata.name}: ${v}`));
+    if (port) state.jmx.set(d.metadata.name, port);
+  }
+  return violations;
 }
 
 function needObject(state, kind, name, from) {
@@ -197,9 +230,11 @@ export const RECOGNIZERS = [
       const kustomization = kustomizationOf(w[3]);
       if (state.files.has(`${w[3]}/kustomization.yaml`)) return w[1] === 'apply' ? applyOwn(state, w[3]) : [];
       if (!LAB_KUSTOMIZATIONS.includes(kustomization)) return [`${w[3]} is not a lab kustomization (${LAB_KUSTOMIZATIONS.join(', ')}) nor one written above`];
-      if (w[1] === 'delete') return state.renders(kustomization).length ? [] : ['renders nothing'];
-      state.applied = kustomization;
-      return applyChecks(state.renders(kustomization), [], false);
+      if (w[1] === 'delete') {
+        state.running.clear();
+        return state.renders(kustomization).length ? [] : ['renders nothing'];
+      }
+      return [...labApplied(state, kustomization), ...(await applyChecks(state.renders(kustomization), [], false))];
     },
   },
   {
@@ -218,11 +253,12 @@ export const RECOGNIZERS = [
       const objects = state.renders(kustomization);
       const namespaceOf = (/** @type {string} */ chart) => [...state.releases.values()].find((r) => r.chart === chart)?.namespace ?? 'default';
       const installed = { monitoring: namespaceOf(KUBE_PROMETHEUS_STACK.name), operator: namespaceOf(K6_OPERATOR_CHART.name) };
+      state.running.set(kustomization, state.line);
       return [...(await applyChecks(objects, lab, true)), ...checkSizing(state.readme, lab, objects), ...checkFlows([...lab, ...objects], installed)];
     },
   },
   {
-    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / set env / patch, alone or in POD=$(...): the object, container, mount or port is there',
+    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / patch, alone or in POD=$(...): the object, container, mount or port is there; no set',
     matches: (w) => /^(POD=\$ \( )?kubectl -n starvation-lab /.test(w.join(' ')),
     check: (w, state) => labObjectCommand(w.slice(w.indexOf('kubectl') + 3), state),
   },
@@ -239,7 +275,10 @@ export const RECOGNIZERS = [
   {
     name: 'kubectl delete namespace: the lab namespace',
     matches: (w) => w[0] === 'kubectl' && w[1] === 'delete' && w[2] === 'namespace',
-    check: (w, state) => needObject(state, 'Namespace', w[3], 'base'),
+    check: (w, state) => {
+      state.running.clear();
+      return needObject(state, 'Namespace', w[3], 'base');
+    },
   },
   {
     name: 'java -jar src/diagnose/target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above (DiagnoseLabIT runs it)',
@@ -249,7 +288,8 @@ export const RECOGNIZERS = [
       if (!port) return [`--jmx ${option(w, '--jmx')}: the diagnosis of a pod goes through a port-forward, localhost:<port>`];
       const deployment = state.forwards.get(Number(port));
       if (!deployment) return [`no port-forward above listens on ${port}`];
-      return state.jmx.has(deployment) ? [] : [`deployment/${deployment} got no JMX flags above`];
+      if (!state.jmx.has(deployment)) return [`deployment/${deployment} got no JMX flags above`];
+      return state.running.size ? [] : ['the diagnosis reads a pod under load: no load runs here (start it above)'];
     },
   },
   {
@@ -290,6 +330,10 @@ function labObjectCommand(w, state) {
     case 'rollout':
       return needObject(state, kind, name, 'base');
     case 'get': case 'delete':
+      if (verb === 'delete' && w[1] === 'testrun' && w.includes('--ignore-not-found')) {
+        return ["--ignore-not-found covers a missing TestRun, not a missing CRD: kubectl exits 1 where the k6-operator is not installed"];
+      }
+      if (verb === 'delete' && w[1] in RENDER_OF) state.running.delete(RENDER_OF[w[1]]);
       if (w[1] in RENDER_OF) return needObject(state, w[1], w[2], RENDER_OF[w[1]]);
       // the Job controller labels its pods job-name=<Job>
       if (w[1] === 'pods' && /^job-name=/.test(option(w, '-l') ?? '')) return needObject(state, 'Job', String(option(w, '-l')).slice(9), 'k6/job');
@@ -321,19 +365,8 @@ function labObjectCommand(w, state) {
       const service = state.renders('base').find((o) => o.kind === 'Service' && o.metadata.name === name);
       return service?.spec.ports.some((/** @type {any} */ p) => p.port === remote) ? [] : [`no Service ${name} with port ${remote}`];
     }
-    case 'set': {
-      if (w[1] !== 'env' || kind !== 'deployment') return [`kubectl set ${w[1]} ${w[2]}: only set env on a Deployment`];
-      const missing = needObject(state, 'Deployment', name, 'base');
-      if (missing.length) return missing;
-      const assignments = w.slice(3).filter((x) => /^[A-Z_]+(=|-$)/.test(x));
-      if (assignments.length !== 1 || !assignments[0].startsWith('JDK_JAVA_OPTIONS')) {
-        return [`set env: only JDK_JAVA_OPTIONS, the diagnosis' JMX flags, is checked here, not ${assignments.join(', ')}`];
-      }
-      if (assignments[0] === 'JDK_JAVA_OPTIONS-') return state.jmx.delete(name) ? [] : [`deployment/${name} got no JDK_JAVA_OPTIONS above to remove`];
-      const { port, violations } = checkJmxFlags(assignments[0].slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/));
-      if (port) state.jmx.set(name, port);
-      return violations;
-    }
+    case 'set':
+      return [`kubectl set ${w[1]} changes ${ref ?? 'a pod template'}: Recreate restarts the measured pod; set it in a kustomization applied before the load`];
     case 'patch': {
       if (w[1] !== 'configmap' || w[2] !== 'lab-experiment') return [`patch ${w[1]} ${w[2]}: only lab-experiment is patched`];
       const base = state.renders('base').find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'lab-experiment');
@@ -395,17 +428,17 @@ function helmInstall(w, state) {
 
 /**
  * Walks a README: each step's violations, prefixed with its line; unknown commands and what the walk
- * leaves behind (JMX flags set and never removed, which outlive `kubectl apply -k`) are violations too.
+ * leaves unsaid (below) are violations too.
  *
  * @param {string} markdown
- * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards'> & Partial<WalkState>} options
+ * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards' | 'running' | 'line'> & Partial<WalkState>} options
  * @param {(line: string) => void} [log]
  * @returns {Promise<string[]>}
  */
 export async function walk(markdown, options, log = () => {}) {
   /** @type {WalkState} */
   const state = { readme: markdown, images: new Set(), repos: new Map(), releases: new Map(), files: new Map(), jmx: new Map(), forwards: new Map(),
-    ...options };
+    running: new Map(), line: 0, ...options };
   const failures = [];
   for (const step of walkOf(markdown)) {
     if (step.file) {
@@ -413,6 +446,7 @@ export async function walk(markdown, options, log = () => {}) {
       continue;
     }
     const words = /** @type {string[]} */ (step.words);
+    state.line = step.line;
     const recognizer = RECOGNIZERS.find((r) => r.matches(words));
     const violations = recognizer ? await recognizer.check(words, state) : ['UNRECOGNISED: add a check for it, or change the README'];
     log(`line ${step.line}: ${step.text} -> ${recognizer?.name ?? 'nothing'}${violations.length ? ' -- FAILED' : ''}`);
@@ -422,8 +456,7 @@ export async function walk(markdown, options, log = () => {}) {
 }
 
 /**
- * What the walk leaves unsaid or undone: JMX flags set and never removed, which outlive `kubectl apply
- * -k`; images built here, which run only on nodes of the builder's CPU architecture, with no word on
+ * What the walk leaves unsaid: images built here, which run only on nodes of the builder's CPU architecture, with no word on
  * --platform; a claim that names no StorageClass, which binds only with a default one, and no
  * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
  */
@@ -432,7 +465,6 @@ function leftBehind(state) {
     .some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.some((/** @type {any} */ c) => !c.spec?.storageClassName));
   const named = [...state.files.values()].some((text) => /path: \/spec\/volumeClaimTemplates\/\d+\/spec\/storageClassName/.test(text));
   return [
-    ...[...state.jmx.keys()].map((d) => `deployment/${d}: JDK_JAVA_OPTIONS set and never removed (set env ... JDK_JAVA_OPTIONS-): JMX stays open`),
     ...([...state.images].some((i) => !i.includes('/')) && !state.readme.includes('--platform')
       ? ["images built here run only on nodes of the builder's CPU architecture: the README must say how to build for the nodes' (--platform)"] : []),
     ...(unnamed && !named ? ["PostgreSQL's claim names no StorageClass, so it binds only with a default one: the README must show how to name one"] : []),
