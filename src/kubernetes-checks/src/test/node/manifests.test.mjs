@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
+import { ANNOTATIONS_LIMIT, checkApplySizes, checkSizing, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkFlows, DEFAULT_DENY, installedNamespaces } from './checks/network.mjs';
@@ -203,6 +203,16 @@ describe('broken fixtures fail', () => {
     const withoutEgress = [...lab, ...k6].filter((o) => o.metadata.name !== 'k6-load');
     assert.deepEqual(checkFlows(withoutEgress, INSTALLED, []), [], 'an open namespace lets the runner out');
     assert.match(checkFlows(withoutEgress, INSTALLED, [DEFAULT_DENY]).join('\n'), /the load: starvation runner -> lab-pinned:8080\/TCP is refused by starvation runner's egress/);
+  }));
+
+  test('the spread: kind keeps the runner Pending when its spread counts the tainted control plane; large nodes may share one without it',
+    onRenders(['base', 'k6'], (lab, k6) => {
+    const readme = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
+    assert.deepEqual(checkSizing(readme, lab, k6), []);
+    assert.match(checkSizing(readme, lab, brokenRender('testrun-spread-counts-tainted-nodes', k6)).join('\n'),
+      /kind-cluster\.yaml: starvation runner stays Pending after/);
+    assert.match(checkSizing(readme, brokenRender('deployment-not-spread', lab), k6).join('\n'),
+      /on 3 nodes of 64 CPUs the scheduler may share a node: lab-unpinned on node 1, lab-pinned on node 1/);
   }));
 
   test("the collector: HotSpot's own choice, and Dockerfile.jvm without -XX:+UseG1GC runs Serial at the pods' 1 GiB", () => {

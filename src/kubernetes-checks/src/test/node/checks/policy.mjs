@@ -57,6 +57,7 @@ export function pods(objects) {
         role,
         spec: {
           securityContext: pod.securityContext,
+          topologySpreadConstraints: pod.topologySpreadConstraints,
           volumes: k6 ? [...(script ? [{ name: 'k6-test-volume', configMap: { name: script.name } }] : []), ...(pod.volumes ?? [])] : [],
           initContainers: (pod.initContainers ?? []).map((/** @type {any} */ c) => ({ ...c, securityContext, imagePullPolicy: pod.imagePullPolicy })),
           containers: [k6
