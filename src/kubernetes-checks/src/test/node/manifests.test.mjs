@@ -154,6 +154,8 @@ describe('broken fixtures fail', () => {
     ['deployment-url-names-no-service', /host postgresql is no Service in the render/],
     ['deployment-image-latest', /image starvation-lab:latest uses latest/],
     ['secret-without-password', /Secret postgres-credentials has no key password/],
+    ['experiment-without-cpus', /lab-pinned container lab: lab-experiment sets no CPUS: the load would not check the pod's carriers/],
+    ['experiment-cpus-not-the-limit', /lab-experiment's CPUS 8 is not its cpu limit 4000m/],
   ];
   for (const [name, message] of cases) {
     test(`broken/${name}.yaml`, () => {

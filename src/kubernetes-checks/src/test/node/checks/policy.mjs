@@ -115,7 +115,8 @@ export function checkLabels(objects) {
  * The measured pods and the load generators are Guaranteed: every container, init containers and
  * sidecars too, limits CPU and memory at what it requests (Kubernetes pkg/apis/core/helper/qos
  * GetPodQOS), so that the scheduler places them only where that much is free and a busy node cannot
- * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), their datasource
+ * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), which lab-experiment's CPUS
+ * names for the load to check (k6/lib-run.js readyFacts), their datasource
  * from the environment and a Secret, and keep the starvation readiness check off.
  */
 export function checkGuaranteed(objects) {
@@ -134,6 +135,12 @@ export function checkGuaranteed(objects) {
     }
     if (!measured(pod)) return violations;
     if (parseQuantity(limits.cpu) !== 4) violations.push(`${at}: cpu limit is ${limits.cpu}, not 4 (the carriers are the CPU limit)`);
+    const experiment = objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name === 'lab-experiment');
+    const cpus = experiment?.data?.CPUS;
+    if (experiment && cpus === undefined) violations.push(`${at}: lab-experiment sets no CPUS: the load would not check the pod's carriers`);
+    else if (cpus !== undefined && Number(cpus) !== parseQuantity(limits.cpu)) {
+      violations.push(`${at}: lab-experiment's CPUS ${cpus} is not its cpu limit ${limits.cpu}: the load would stop a pod that has its carriers`);
+    }
     return [...violations, ...MEASURED_ENV.filter(([name, holds]) => !holds(env.get(name))).map(([name, , why]) => `${at}: ${name} ${why}`)];
   }));
 }
