@@ -125,6 +125,15 @@ describe('the walker rejects broken steps', () => {
       /restarts lab-pinned during the run started at line \d+: its pod template changes \(Recreate\)/,
       /kubectl set env changes deployment\/lab-unpinned: Recreate restarts the measured pod/,
       /--ignore-not-found covers a missing TestRun, not a missing CRD/]],
+    ['a push of one JDK only, by a tag pushed again; a kustomization deploying a tag nobody pushed, under IfNotPresent',
+      `${sh(['docker build -f src/service/src/main/docker/Dockerfile.jvm -t starvation-lab:jdk21 --platform linux/arm64 .',
+        'docker tag starvation-lab:jdk21 registry.example.com/team/starvation-lab:jdk21', 'docker push registry.example.com/team/starvation-lab:jdk21'])}`
+      + `\`\`\`yaml\n# my-lab/kustomization.yaml\nresources:\n  - ../starvation-lab/kubernetes/overlays/jdk25\nimages:\n  - name: starvation-lab\n`
+      + `    newName: registry.example.com/team/starvation-lab\n\`\`\`\n${sh(['kubectl apply -k my-lab'])}`,
+    [/registry\.example\.com\/team\/starvation-lab:jdk21: a tag pushed again with every build; tag it by commit/,
+      /image registry\.example\.com\/team\/starvation-lab:jdk25 is pushed by no step above/,
+      /lab-pinned container lab: image registry\.example\.com\/team\/starvation-lab:jdk25 is re-pushed with every build, and IfNotPresent keeps/,
+      /the images pushed above hold no starvation-lab:jdk25, which overlays deploy/]],
     ['an image loaded into the cluster that no docker build made', sh(['kind load docker-image starvation-lab:jdk23 --name starvation-lab']),
       [/image starvation-lab:jdk23 is built by no docker build above/]],
     ['the k6 objects applied client-side', sh(['kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply -f -']),

@@ -258,10 +258,22 @@ export function unpinned(ref) {
   return !tag ? ['has no tag'] : tag === 'latest' ? ['uses latest'] : [];
 }
 
-/** Every image is pinned; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
+/**
+ * Every image is pinned; a TestRun may leave only the initializer's to the runner's. The lab's own tags from a registry
+ * name a build (a commit): jdk21 and jdk25 are pushed again with each build, and under IfNotPresent (the default for
+ * a tag but latest) a node keeps running the image it pulled first. A local image (kind load) is never pulled.
+ *
+ * @param {any[]} objects
+ */
 export function checkImages(objects) {
-  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => (pod.role === 'initializer' && c.image === undefined ? []
-    : c.image ? unpinned(c.image).map((why) => `${pod.where} container ${c.name}: image ${c.image} ${why}`) : [`${pod.where} container ${c.name}: no image`])));
+  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
+    if (pod.role === 'initializer' && c.image === undefined) return [];
+    if (!c.image) return [`${pod.where} container ${c.name}: no image`];
+    const moving = /^[^/]+\.[^/]+\/.*starvation-lab:jdk\d+$/.test(c.image) && (c.imagePullPolicy ?? 'IfNotPresent') !== 'Always';
+    return [...unpinned(c.image).map((why) => `${pod.where} container ${c.name}: image ${c.image} ${why}`),
+      ...(moving ? [`${pod.where} container ${c.name}: image ${c.image} is re-pushed with every build, and IfNotPresent keeps a node's first pull: `
+        + 'push a tag by commit'] : [])];
+  }));
 }
 
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];

@@ -15,7 +15,7 @@ import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
 import { checkFlows } from './network.mjs';
-import { checkPolicy, LAB_DEPLOYMENTS } from './policy.mjs';
+import { checkPolicy, containersOf, LAB_DEPLOYMENTS, pods } from './policy.mjs';
 import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, PLAN, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
 
@@ -76,7 +76,7 @@ export function walkOf(markdown) {
 /**
  * @typedef {{ renders: (kustomization: string) => any[], readme: string, line: number, images: Set<string>, repos: Map<string, string>,
  *             releases: Map<string, { chart: string, namespace: string }>, files: Map<string, string>, cluster?: string, applied?: string,
- *             buildImage: (dockerfile: string) => string[], templates?: Map<string, string>, running: Map<string, number>,
+ *             buildImage: (dockerfile: string) => string[], templates?: Map<string, string>, running: Map<string, number>, pushed: Set<string>,
  *             jmx: Map<string, number>, forwards: Map<number, string> }} WalkState
  *   templates: the measured pods' templates as last applied; running: the loads applied and not deleted, by the line that started them
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
@@ -118,8 +118,13 @@ async function applyOwn(state, dir) {
   const urls = objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
     .map((/** @type {any} */ r) => r.annotations?.runbook_url).filter(Boolean);
   const storage = (kustomization.patches ?? []).some((/** @type {any} */ p) => /storageClassName/.test(p.patch ?? ''));
+  // $TAG in a pushed image: the short commit it stands for
+  const pushed = [...state.pushed].map((ref) => new RegExp(`^${ref.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\$TAG/g, '[0-9a-f]{7,40}')}$`));
+  const unpushed = [...new Set(pods(objects).flatMap((p) => containersOf(p.spec)).map((c) => c.image).filter((i) => /^[^/]+\.[^/]+\/.*starvation-lab:/.test(i ?? '')))]
+    .filter((image) => !pushed.some((r) => r.test(image)));
   return [
     ...(await applyChecks(objects, [], false)),
+    ...unpushed.map((image) => `image ${image} is pushed by no step above`),
     ...(objects.some((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name)) ? labApplied(state, join(root, dir)) : []),
     ...(!base ? [] : urls.length === 0 ? ['no runbook_url in the render']
       : urls.filter((url) => !url.startsWith(`${base}#`)).map((url) => `runbook_url ${url} is not under ${base}`)),
@@ -218,10 +223,19 @@ export const RECOGNIZERS = [
         state.images.add(w[3]);
         return needBuilt(state, [w[2]]);
       }
+      if (w[1] === 'push') {
+        state.pushed.add(w[2]);
+        return [...needBuilt(state, [w[2]]), ...(/starvation-lab:jdk\d+$/.test(w[2]) ? [`${w[2]}: a tag pushed again with every build; tag it by commit`] : [])];
+      }
       const images = w.slice(2).filter((x, i) => x.includes(':') && !['--name', '--cluster'].includes(w[i + 1]));
       const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`] : [];
       return [...needBuilt(state, images), ...cluster];
     },
+  },
+  {
+    name: 'TAG=$(git rev-parse --short HEAD): the commit the images are tagged by',
+    matches: (w) => w.join(' ') === 'TAG=$ ( git rev-parse --short HEAD )',
+    check: () => [],
   },
   {
     name: 'kubectl apply -k / delete -k: the render, strict schemas, policy (Pod Security restricted included), size limits',
@@ -431,14 +445,14 @@ function helmInstall(w, state) {
  * leaves unsaid (below) are violations too.
  *
  * @param {string} markdown
- * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards' | 'running' | 'line'> & Partial<WalkState>} options
+ * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards' | 'running' | 'line' | 'pushed'> & Partial<WalkState>} options
  * @param {(line: string) => void} [log]
  * @returns {Promise<string[]>}
  */
 export async function walk(markdown, options, log = () => {}) {
   /** @type {WalkState} */
   const state = { readme: markdown, images: new Set(), repos: new Map(), releases: new Map(), files: new Map(), jmx: new Map(), forwards: new Map(),
-    running: new Map(), line: 0, ...options };
+    running: new Map(), line: 0, pushed: new Set(), ...options };
   const failures = [];
   for (const step of walkOf(markdown)) {
     if (step.file) {
@@ -456,7 +470,7 @@ export async function walk(markdown, options, log = () => {}) {
 }
 
 /**
- * What the walk leaves unsaid: images built here, which run only on nodes of the builder's CPU architecture, with no word on
+ * What the walk leaves unsaid: an image an overlay deploys that the pushes above miss; images built here, which run only on nodes of the builder's CPU architecture, with no word on
  * --platform; a claim that names no StorageClass, which binds only with a default one, and no
  * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
  */
@@ -464,7 +478,12 @@ function leftBehind(state) {
   const unnamed = state.applied && state.renders(state.applied)
     .some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.some((/** @type {any} */ c) => !c.spec?.storageClassName));
   const named = [...state.files.values()].some((text) => /path: \/spec\/volumeClaimTemplates\/\d+\/spec\/storageClassName/.test(text));
+  const deployed = [...new Set(LAB_KUSTOMIZATIONS.flatMap((k) => state.renders(k)).filter((o) => o.kind === 'Deployment')
+    .flatMap((o) => o.spec.template.spec.containers.map((/** @type {any} */ c) => String(c.image).split(':')[1])))];
+  const pushes = [...state.pushed].filter((ref) => /starvation-lab:/.test(ref));
   return [
+    ...(pushes.length ? deployed.filter((tag) => !pushes.some((ref) => ref.split(':').at(-1)?.split('-')[0] === tag))
+      .map((tag) => `the images pushed above hold no starvation-lab:${tag}, which overlays deploy`) : []),
     ...([...state.images].some((i) => !i.includes('/')) && !state.readme.includes('--platform')
       ? ["images built here run only on nodes of the builder's CPU architecture: the README must say how to build for the nodes' (--platform)"] : []),
     ...(unnamed && !named ? ["PostgreSQL's claim names no StorageClass, so it binds only with a default one: the README must show how to name one"] : []),
