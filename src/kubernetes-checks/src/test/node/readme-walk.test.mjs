@@ -134,6 +134,10 @@ describe('the walker rejects broken steps', () => {
       /image registry\.example\.com\/team\/starvation-lab:jdk25 is pushed by no step above/,
       /lab-pinned container lab: image registry\.example\.com\/team\/starvation-lab:jdk25 is re-pushed with every build, and IfNotPresent keeps/,
       /the images pushed above hold no starvation-lab:jdk25, which overlays deploy/]],
+    ['a password written into the kustomization', `\`\`\`yaml\n# my-lab/kustomization.yaml\nresources:\n  - ../starvation-lab/kubernetes/overlays/jdk21\n`
+      + 'secretGenerator:\n  - name: postgres-credentials\n    namespace: starvation-lab\n    behavior: replace\n    literals:\n      - username=lab\n'
+      + `      - password=a-password-of-your-own\n\`\`\`\n${sh(['kubectl apply -k my-lab'])}`,
+    [/secretGenerator postgres-credentials: a password in my-lab\/kustomization\.yaml goes into git with it/]],
     ['an image loaded into the cluster that no docker build made', sh(['kind load docker-image starvation-lab:jdk23 --name starvation-lab']),
       [/image starvation-lab:jdk23 is built by no docker build above/]],
     ['the k6 objects applied client-side', sh(['kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply -f -']),

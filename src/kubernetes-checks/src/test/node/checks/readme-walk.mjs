@@ -122,7 +122,9 @@ async function applyOwn(state, dir) {
   const pushed = [...state.pushed].map((ref) => new RegExp(`^${ref.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\$TAG/g, '[0-9a-f]{7,40}')}$`));
   const unpushed = [...new Set(pods(objects).flatMap((p) => containersOf(p.spec)).map((c) => c.image).filter((i) => /^[^/]+\.[^/]+\/.*starvation-lab:/.test(i ?? '')))]
     .filter((image) => !pushed.some((r) => r.test(image)));
+  const literal = (kustomization.secretGenerator ?? []).filter((/** @type {any} */ g) => (g.literals ?? []).some((/** @type {string} */ l) => /^password=/.test(l)));
   return [
+    ...literal.map((/** @type {any} */ g) => `secretGenerator ${g.name}: a password in ${dir}/kustomization.yaml goes into git with it: read it from a file kept out of git (envs:)`),
     ...(await applyChecks(objects, [], false)),
     ...unpushed.map((image) => `image ${image} is pushed by no step above`),
     ...(objects.some((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name)) ? labApplied(state, join(root, dir)) : []),
@@ -230,6 +232,15 @@ export const RECOGNIZERS = [
       const images = w.slice(2).filter((x, i) => x.includes(':') && !['--name', '--cluster'].includes(w[i + 1]));
       const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`] : [];
       return [...needBuilt(state, images), ...cluster];
+    },
+  },
+  {
+    name: "printf '...' > <file>: the file written, for the steps after it ($(...) as 32 hex digits)",
+    matches: (w) => w[0] === 'printf' && w.at(-2) === '>',
+    check: (w, state) => {
+      const args = w.slice(2, -2).map((a) => (/^\$\(/.test(a) ? '0'.repeat(32) : a));
+      state.files.set(String(w.at(-1)), w[1].replace(/\\n/g, '\n').replace(/%s/g, () => args.shift() ?? ''));
+      return [];
     },
   },
   {
