@@ -138,6 +138,9 @@ describe('the walker rejects broken steps', () => {
       + 'secretGenerator:\n  - name: postgres-credentials\n    namespace: starvation-lab\n    behavior: replace\n    literals:\n      - username=lab\n'
       + `      - password=a-password-of-your-own\n\`\`\`\n${sh(['kubectl apply -k my-lab'])}`,
     [/secretGenerator postgres-credentials: a password in my-lab\/kustomization\.yaml goes into git with it/]],
+    ['kube-prometheus-stack on kind with its control-plane targets on', sh([
+      'helm install kube-prometheus-stack prometheus-community/kube-prometheus-stack --version 79.7.1 --namespace monitoring --create-namespace --wait']),
+    [/on kind: kubeControllerManager\.enabled is not false/, /on kind: kubeProxy\.enabled is not false/]],
     ['an image loaded into the cluster that no docker build made', sh(['kind load docker-image starvation-lab:jdk23 --name starvation-lab']),
       [/image starvation-lab:jdk23 is built by no docker build above/]],
     ['the k6 objects applied client-side', sh(['kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply -f -']),

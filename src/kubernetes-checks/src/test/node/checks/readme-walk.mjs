@@ -39,7 +39,7 @@ export const K6_OPERATOR_CHART = {
 };
 /** Flags of `helm install` the README may use, and whether each takes a value. */
 const HELM_INSTALL_FLAGS = /** @type {Record<string, boolean>} */ ({
-  '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true,
+  '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true, '-f': true,
 });
 
 /**
@@ -410,6 +410,12 @@ function labObjectCommand(w, state) {
   }
 }
 
+/** A values file's keys as --set names them: a.b.c. @param {any} values @param {string} [prefix] @returns {Record<string, string>} */
+function flatten(values, prefix = '') {
+  return Object.assign({}, ...Object.entries(values ?? {}).map(([k, v]) => (v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? flatten(v, `${prefix}${k}.`) : { [`${prefix}${k}`]: String(v) })));
+}
+
 function helmInstall(w, state) {
   const [, , release, chart] = w;
   const violations = [];
@@ -419,6 +425,9 @@ function helmInstall(w, state) {
     if (!(w[i] in HELM_INSTALL_FLAGS)) violations.push(`helm install: ${w[i]} is not a flag the walker checks`);
     else if (HELM_INSTALL_FLAGS[w[i]] && w[i++] === '--set') {
       for (const pair of w[i].split(',')) sets[pair.split('=')[0]] = pair.slice(pair.indexOf('=') + 1);
+    } else if (w[i - 1] === '-f') {
+      if (!existsSync(join(REPO, w[i]))) violations.push(`helm install -f ${w[i]}: no such file`);
+      else Object.assign(sets, flatten(parse(readFileSync(join(REPO, w[i]), 'utf8'))));
     }
   }
   if (!state.repos.has(chart.split('/')[0])) violations.push(`${chart}: repository ${chart.split('/')[0]} was not added above`);
@@ -446,6 +455,12 @@ function helmInstall(w, state) {
   }
   for (const key of Object.keys(sets).filter((k) => !(k in KUBE_PROMETHEUS_STACK.values))) {
     violations.push(`${chart}: --set ${key} is not a value the walker knows`);
+  }
+  // kubeadm binds these components' metrics to 127.0.0.1 on kind's nodes: their targets are down, their alerts fire
+  if (state.cluster) {
+    for (const key of ['kubeControllerManager.enabled', 'kubeScheduler.enabled', 'kubeEtcd.enabled', 'kubeProxy.enabled'].filter((k) => sets[k] !== 'false')) {
+      violations.push(`${chart} on kind: ${key} is not false: kind exposes no such target, and the stack's alerts on it fire beside the lab's`);
+    }
   }
   // the stack's defaults with these values: no interval may hide a starvation as long as the plan's phases
   return [...violations, ...checkIntervals(state.renders('base'), sets)];
