@@ -4,15 +4,15 @@
 // a fixture broken for it.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { ANNOTATIONS_LIMIT, checkApplySizes, checkSizing, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
 import { checkFlows, DEFAULT_DENY, installedNamespaces } from './checks/network.mjs';
-import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
+import { checkNamesAndNamespace, checkPolicy, checkRestrictedV2 } from './checks/policy.mjs';
 import { applyChecks } from './checks/readme-walk.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, onRenders, OVERLAYS, REPO, render, requireTool } from './checks/render.mjs';
 import { validateObject } from './checks/schema.mjs';
@@ -71,6 +71,30 @@ describe('every render', () => {
       }));
     }
   }
+
+  test('components/openshift: no fixed UID, GID or fsGroup in the lab and either load, every rule kept, every flow allowed (DNS on 5353 too)', (t) => {
+    const kubectl = requireTool(t, 'kubectl');
+    if (!kubectl) return;
+    const root = mkdtempSync(join(tmpdir(), 'starvation-lab-openshift-'));
+    /** @param {string} name @param {string} resource */
+    const ownRender = (name, resource) => {
+      mkdirSync(join(root, name));
+      const from = (/** @type {string} */ path) => relative(join(root, name), join(KUBERNETES, path));
+      writeFileSync(join(root, name, 'kustomization.yaml'), `resources:\n  - ${from(resource)}\ncomponents:\n  - ${from('components/openshift')}\n`);
+      return render(kubectl, join(root, name), resource.startsWith('k6'));
+    };
+    const lab = ownRender('lab', 'overlays/jdk25');
+    assert.match(checkRestrictedV2(render(kubectl, 'base')).join('\n'), /Deployment starvation-lab\/lab-pinned: restricted-v2: pod runAsUser 185[\s\S]*StatefulSet starvation-lab\/postgres: restricted-v2: pod fsGroup 999/);
+    assert.deepEqual([...checkRestrictedV2(lab), ...checkPolicy(lab)], []);
+    for (const load of ['k6', 'k6/job']) {
+      const k6 = ownRender(load.replace('/', '-'), load);
+      assert.match(checkRestrictedV2(render(kubectl, load, true)).join('\n'), /restricted-v2: pod runAsUser 12345/, load);
+      assert.deepEqual([...checkRestrictedV2(k6), ...checkPolicy(k6, lab)], [], load);
+      assert.deepEqual(checkFlows([...lab, ...k6], INSTALLED), [], load);
+      assert.ok(k6.filter((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'k6-load')
+        .every((p) => p.spec.egress.some((/** @type {any} */ r) => r.ports?.some((/** @type {any} */ port) => port.port === 5353))), load);
+    }
+  });
 
   test('every overlay on disk has its expectations here', () => {
     assert.deepEqual(OVERLAYS, Object.keys(OVERLAY_EXPECTATIONS).sort());

@@ -340,6 +340,22 @@ export function checkSecurity(objects) {
   return violations;
 }
 
+/**
+ * OpenShift's restricted-v2 SCC: runAsUser MustRunAsRange and fsGroup MustRunAs, the range being the project's
+ * (its openshift.io/sa.scc.uid-range annotation), assigned at admission. A fixed UID, GID or fsGroup outside it is
+ * refused, and no manifest knows the range beforehand, so none may be set
+ * (https://docs.openshift.com/container-platform/4.16/authentication/managing-security-context-constraints.html).
+ *
+ * @param {any[]} objects
+ */
+export function checkRestrictedV2(objects) {
+  return pods(objects).flatMap(({ spec, where }) => [
+    ...['runAsUser', 'runAsGroup', 'fsGroup'].filter((f) => spec.securityContext?.[f] !== undefined).map((f) => `${where}: restricted-v2: pod ${f} ${spec.securityContext[f]}`),
+    ...containersOf(spec).flatMap((c) => ['runAsUser', 'runAsGroup'].filter((f) => c.securityContext?.[f] !== undefined)
+      .map((f) => `${where}: restricted-v2: container ${c.name} ${f} ${c.securityContext[f]}`)),
+  ]);
+}
+
 /** The namespace enforces, warns and audits Pod Security "restricted". @param {any[]} objects */
 export function checkNamespaceEnforcesRestricted(objects) {
   return objects.filter((o) => o.kind === 'Namespace').flatMap((o) => ['enforce', 'warn', 'audit'].flatMap((mode) => {
