@@ -141,6 +141,12 @@ describe('the walker rejects broken steps', () => {
     ['kube-prometheus-stack on kind with its control-plane targets on', sh([
       'helm install kube-prometheus-stack prometheus-community/kube-prometheus-stack --version 79.7.1 --namespace monitoring --create-namespace --wait']),
     [/on kind: kubeControllerManager\.enabled is not false/, /on kind: kubeProxy\.enabled is not false/]],
+    ['minikube nodes no row fits, a container driver, k3d with one agent and images for another cluster', sh([
+      'minikube start --driver=kvm2 --nodes 2 --cpus 6 --memory 8g', 'minikube start --driver=docker --nodes 3',
+      'k3d cluster create lab --agents 1', 'docker build -f src/service/src/main/docker/Dockerfile.jvm -t starvation-lab:jdk21 --platform linux/arm64 .',
+      'k3d image import starvation-lab:jdk21 --cluster starvation-lab']),
+    [/minikube start: 2 nodes of 6 CPUs and 8 GiB are no row of the node sizes above/, /--driver=docker: a VM driver/,
+      /k3d cluster create lab: --agents 1, two needed/, /k3d image import into starvation-lab, created lab/]],
     ['an image loaded into the cluster that no docker build made', sh(['kind load docker-image starvation-lab:jdk23 --name starvation-lab']),
       [/image starvation-lab:jdk23 is built by no docker build above/]],
     ['the k6 objects applied client-side', sh(['kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply -f -']),

@@ -37,6 +37,8 @@ export const K6_OPERATOR_CHART = {
   booleans: new Set(['installCRDs', 'namespace.create', 'metrics.serviceMonitor.enabled', 'prometheus.enabled', 'authProxy.enabled',
     'manager.serviceAccount.create']),
 };
+/** minikube's drivers that make each node a VM of --cpus and --memory (minikube.sigs.k8s.io/docs/drivers). */
+const MINIKUBE_VM_DRIVERS = ['kvm2', 'qemu', 'qemu2', 'hyperkit', 'vfkit', 'hyperv', 'virtualbox', 'parallels', 'vmware'];
 /** Flags of `helm install` the README may use, and whether each takes a value. */
 const HELM_INSTALL_FLAGS = /** @type {Record<string, boolean>} */ ({
   '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true, '-f': true,
@@ -76,7 +78,7 @@ export function walkOf(markdown) {
 /**
  * @typedef {{ renders: (kustomization: string) => any[], readme: string, line: number, images: Set<string>, repos: Map<string, string>,
  *             releases: Map<string, { chart: string, namespace: string }>, files: Map<string, string>, cluster?: string, applied?: string,
- *             buildImage: (dockerfile: string) => string[], templates?: Map<string, string>, running: Map<string, number>, pushed: Set<string>,
+ *             buildImage: (dockerfile: string) => string[], templates?: Map<string, string>, k3d?: string, running: Map<string, number>, pushed: Set<string>,
  *             jmx: Map<string, number>, forwards: Map<number, string> }} WalkState
  *   templates: the measured pods' templates as last applied; running: the loads applied and not deleted, by the line that started them
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
@@ -188,6 +190,26 @@ export const RECOGNIZERS = [
     },
   },
   {
+    name: 'minikube start --driver=<VM> --nodes --cpus --memory: nodes of a row of the README\'s node sizes, as many',
+    matches: (w) => w[0] === 'minikube' && w[1] === 'start',
+    check: (w, state) => {
+      const driver = (w.find((x) => x.startsWith('--driver=')) ?? '').slice('--driver='.length);
+      if (!MINIKUBE_VM_DRIVERS.includes(driver)) return [`minikube start --driver=${driver}: a VM driver (${MINIKUBE_VM_DRIVERS.join(', ')}) makes nodes of --cpus; a container's share Docker, as kind's`];
+      const [nodes, cpus, gib] = [Number(option(w, '--nodes') ?? 1), Number(option(w, '--cpus')), parseFloat(option(w, '--memory') ?? '')];
+      const rows = [...state.readme.matchAll(/^\s*\|\s*([\d.]+) CPUs and ([\d.]+) GiB \(nodes of ([\d or]+) vCPUs\)\s*\|\s*(\d+)\s*\|\s*$/gm)];
+      const row = rows.find(([, , free, vcpus, count]) => vcpus.split(' or ').map(Number).includes(cpus) && nodes >= Number(count) && gib >= Number(free) + 1);
+      return row ? [] : [`minikube start: ${nodes} nodes of ${cpus} CPUs and ${gib} GiB are no row of the node sizes above (nodes of that many vCPUs, as many, 1 GiB over what each offers)`];
+    },
+  },
+  {
+    name: 'k3d cluster create: two agents beside the server (all schedulable, sharing Docker as kind\'s nodes do)',
+    matches: (w) => w[0] === 'k3d' && w[1] === 'cluster' && w[2] === 'create',
+    check: (w, state) => {
+      state.k3d = w[3];
+      return Number(option(w, '--agents') ?? 0) >= 2 ? [] : [`k3d cluster create ${w[3]}: --agents ${option(w, '--agents')}, two needed beside the server`];
+    },
+  },
+  {
     name: 'kind delete cluster: the cluster created above',
     matches: (w) => w[0] === 'kind' && w[1] === 'delete' && w[2] === 'cluster',
     check: (w, state) => (option(w, '--name') === state.cluster ? [] : [`deletes ${option(w, '--name')}, created ${state.cluster}`]),
@@ -230,7 +252,8 @@ export const RECOGNIZERS = [
         return [...needBuilt(state, [w[2]]), ...(/starvation-lab:jdk\d+$/.test(w[2]) ? [`${w[2]}: a tag pushed again with every build; tag it by commit`] : [])];
       }
       const images = w.slice(2).filter((x, i) => x.includes(':') && !['--name', '--cluster'].includes(w[i + 1]));
-      const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`] : [];
+      const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`]
+        : w[0] === 'k3d' && option(w, '--cluster') !== state.k3d ? [`k3d image import into ${option(w, '--cluster')}, created ${state.k3d}`] : [];
       return [...needBuilt(state, images), ...cluster];
     },
   },
