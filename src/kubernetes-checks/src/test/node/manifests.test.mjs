@@ -26,15 +26,15 @@ const K6_OBJECTS = /** @type {Record<string, [string, string][]>} */ ({ k6: [['C
   'k6/job': [['ConfigMap', 'k6-scripts'], ['Job', 'k6-starvation'], ['NetworkPolicy', 'k6-load']], 'k6/scripts': [['ConfigMap', 'k6-scripts']] });
 /** What each overlay promises: image tag, JVM flags, and the load it asks k6 for. */
 const OVERLAY_EXPECTATIONS = {
-  'overlays/jdk21': { tag: 'jdk21', flags: '', experiment: { EXPERIMENT: 'jdk21', PINNED_MODE: 'pinned' } },
-  'overlays/jdk25': { tag: 'jdk25', flags: '', experiment: { EXPERIMENT: 'jdk25', PINNED_MODE: 'native' } },
-  'overlays/jdk25-legacy-locking': { tag: 'jdk25', flags: '-XX:LockingMode=1', experiment: { EXPERIMENT: 'jdk25-legacy-locking', PINNED_MODE: 'pinned' } },
+  'overlays/jdk21': { tag: 'jdk21', flags: '', experiment: { PINNED_MODE: 'pinned' } },
+  'overlays/jdk25': { tag: 'jdk25', flags: '', experiment: { PINNED_MODE: 'native' } },
+  'overlays/jdk25-legacy-locking': { tag: 'jdk25', flags: '-XX:LockingMode=1', experiment: { PINNED_MODE: 'pinned' } },
   'overlays/jdk25-platform-pollers': { tag: 'jdk25', flags: '-Djdk.pollerMode=1',
-    experiment: { EXPERIMENT: 'jdk25-platform-pollers', PINNED_MODE: 'native', DOWNSTREAM: 'db' } },
+    experiment: { PINNED_MODE: 'native', DOWNSTREAM: 'db' } },
   'overlays/jdk21-parallelism-64': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.parallelism=64',
-    experiment: { EXPERIMENT: 'jdk21-parallelism-64', PINNED_MODE: 'pinned', STARVING_MODES: '' } },
+    experiment: { PINNED_MODE: 'pinned', STARVING_MODES: '' } },
   'overlays/jdk21-max-pool-256': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.maxPoolSize=256',
-    experiment: { EXPERIMENT: 'jdk21-max-pool-256', PINNED_MODE: 'pinned' } },
+    experiment: { PINNED_MODE: 'pinned' } },
 };
 /** Where the README installs the stack and the operator, whose pods the NetworkPolicies admit. */
 const INSTALLED = installedNamespaces(readFileSync(join(KUBERNETES, 'README.md'), 'utf8'));
@@ -95,6 +95,15 @@ describe('every render', () => {
         .every((p) => p.spec.egress.some((/** @type {any} */ r) => r.ports?.some((/** @type {any} */ port) => port.port === 5353))), load);
     }
   });
+
+  test("lab-experiment holds only knobs the k6 suite reads (k6/README.md's table, which src/k6-checks holds to the scripts)", onRenders(LAB_KUSTOMIZATIONS, (...renders) => {
+    const knobs = new Set([...readFileSync(join(REPO, 'k6', 'README.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
+    const unread = (/** @type {any[]} */ objects) => Object.keys(find(objects, 'ConfigMap', 'lab-experiment').data).filter((k) => !knobs.has(k));
+    for (const objects of renders.slice(0, -1)) assert.deepEqual(unread(objects), []);
+    const stale = renders[0];
+    find(stale, 'ConfigMap', 'lab-experiment').data.EXPERIMENT = 'jdk21';
+    assert.deepEqual(unread(stale), ['EXPERIMENT']);
+  }));
 
   test('every overlay on disk has its expectations here', () => {
     assert.deepEqual(OVERLAYS, Object.keys(OVERLAY_EXPECTATIONS).sort());
