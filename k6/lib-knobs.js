@@ -38,6 +38,7 @@ export function runKnobs(env, plan) {
       eventLoops: int(env, 'EVENT_LOOPS', 8, 1),
       workTimeoutMs: int(env, 'WORK_TIMEOUT_MS', 60000, 1),
       reportDir: given(env, 'REPORT_DIR') ? env.REPORT_DIR : '.',
+      cpus: given(env, 'CPUS') ? int(env, 'CPUS', 0, 1) : null,
     },
   };
 }

@@ -36,9 +36,10 @@ export const OWN_KNOBS = ['LOAD_URL', 'LOAD_MODULE', 'LOAD_METHOD', 'LOAD_BODY',
  *             windows: Window[], probes: ProbeRoute[], probeVus: number, eventLoops: number,
  *             probeTimeoutMs: number, workTimeoutMs: number, rules: import('./lib-rules.js').Rules,
  *             drainSeconds: number, totalSeconds: number, starvingModes: string[], expectStarved: boolean | null,
- *             reportDir: string }} Layout
+ *             reportDir: string, cpus: number | null }} Layout
  *   probeVus: the VUs of each target's probe scenario (probeVusFor); expectStarved: what the thresholds
- *   expect of your own service's load (EXPECT_STARVED), null: recorded only
+ *   expect of your own service's load (EXPECT_STARVED), null: recorded only; cpus: the processors each target's JVM
+ *   must see (CPUS), null: not checked
  */
 
 /**

@@ -105,7 +105,8 @@ export function runOf(layout, yours) {
 }
 
 /**
- * In setup(): stops the run unless the target is ready, naming the knobs that point at it; warns when
+ * In setup(): stops the run unless the target is ready, naming the knobs that point at it, and unless its JVM
+ * sees CPUS processors (the carriers follow them, unless a flag sets their number); warns when
  * the service has more event loops than the run breaks down. Returns the target's facts.
  *
  * @param {{ ok: true, facts: Record<string, unknown> | null } | { ok: false, reason: string }} seen
@@ -117,6 +118,16 @@ export function readyFacts(seen, target, layout, knobs) {
   if (!seen.ok) {
     exec.test.abort(`${seen.reason}. Start the service, or point ${knobs} at it, then rerun.`);
     throw new Error(seen.reason);
+  }
+  const cpus = seen.facts ? seen.facts.availableProcessors : undefined;
+  if (layout.cpus !== null && layout.cpus !== undefined && typeof cpus === 'number' && cpus !== layout.cpus) {
+    const facts = /** @type {Record<string, unknown>} */ (seen.facts);
+    const quota = typeof facts.cpuQuotaMicros === 'number' ? `a CPU quota of ${facts.cpuQuotaMicros}/${facts.cpuPeriodMicros} µs` : 'no CPU quota';
+    const reason = `${target.name} target ${target.url}: its JVM sees ${cpus} processors (${quota}, ${facts.carrierParallelism} carriers), `
+      + `not CPUS=${layout.cpus}, the pod's CPU limit: where it sees no quota, the kubelet does not enforce CPU limits (cpuCFSQuota off), `
+      + 'and the run would not measure the carriers it is about';
+    exec.test.abort(`${reason}. Run on nodes that enforce the limit, or set CPUS to what the JVM sees.`);
+    throw new Error(reason);
   }
   const eventLoops = seen.facts ? seen.facts.eventLoops : undefined;
   if (typeof eventLoops === 'number' && eventLoops > layout.eventLoops) {

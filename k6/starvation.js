@@ -40,6 +40,8 @@
 //                              /probe/virtual on this deployment (with two targets: on the pinned
 //                              one), beyond what starves on every JVM (lib-predictions.js)
 //   REPORT_DIR [.]             the existing directory handleSummary writes summary.json and report.md to
+//   CPUS [unset]               the processors each target's JVM must see (/lab/info availableProcessors),
+//                              checked before any load: the pods' CPU limit in Kubernetes
 //
 //   k6 run -e BASE_URL=http://localhost:8080 k6/starvation.js
 

@@ -58,6 +58,9 @@ describe('broken fixtures fail', () => {
       /not FROM --platform=\$BUILDPLATFORM/]) {
       assert.match(violations, expected);
     }
+    const floating = join(mkdtempSync(join(tmpdir(), 'starvation-lab-floating-')), 'Dockerfile.jvm');
+    writeFileSync(floating, readFileSync(join(DOCKER, 'Dockerfile.jvm'), 'utf8').replace(/^ARG RUNTIME_IMAGE=eclipse-temurin:\S+$/m, 'ARG RUNTIME_IMAGE=eclipse-temurin:21-jre'));
+    assert.match(checkDockerfile(floating).join('\n'), /FROM eclipse-temurin:21-jre moves with every update: pin a release \(x\.y\.z\) or a digest/);
     const native = join(mkdtempSync(join(tmpdir(), 'starvation-lab-native-')), 'Dockerfile.native');
     writeFileSync(native, readFileSync(join(DOCKER, 'Dockerfile.native'), 'utf8').replace(/^FROM /m, 'FROM --platform=$BUILDPLATFORM '));
     assert.match(checkDockerfile(native).join('\n'), /native-image on \$BUILDPLATFORM builds for the builder, not the nodes/);

@@ -4,35 +4,40 @@
 // a fixture broken for it.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
-import { ANNOTATIONS_LIMIT, checkApplySizes, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
+import { ANNOTATIONS_LIMIT, checkApplySizes, checkSizing, CONFIGMAP_LIMIT } from './checks/cluster.mjs';
 import { brokenRender, fixture } from './checks/fixtures.mjs';
 import { checkCollector, DOCKERFILE_OF, ergonomicCollector } from './checks/images.mjs';
-import { checkNamesAndNamespace, checkPolicy } from './checks/policy.mjs';
+import { checkFlows, DEFAULT_DENY, installedNamespaces } from './checks/network.mjs';
+import { checkNamesAndNamespace, checkPolicy, checkRestrictedV2 } from './checks/policy.mjs';
 import { applyChecks } from './checks/readme-walk.mjs';
 import { K6_KUSTOMIZATIONS, KUBERNETES, LAB_KUSTOMIZATIONS, onRenders, OVERLAYS, REPO, render, requireTool } from './checks/render.mjs';
 import { validateObject } from './checks/schema.mjs';
 
 const LAB_OBJECTS = /** @type {[string, string][]} */ ([['Namespace', 'starvation-lab'], ['Deployment', 'lab-pinned'], ['Deployment', 'lab-unpinned'],
   ['Service', 'lab-pinned'], ['Service', 'lab-unpinned'], ['StatefulSet', 'postgres'], ['Service', 'postgres'], ['NetworkPolicy', 'postgres'],
-  ['ConfigMap', 'lab-experiment'], ['ServiceMonitor', 'starvation-lab'], ['PrometheusRule', 'starvation-lab'], ['ConfigMap', 'starvation-lab-dashboard']]);
-const K6_OBJECTS = /** @type {Record<string, [string, string][]>} */ ({ k6: [['ConfigMap', 'k6-scripts'], ['TestRun', 'starvation']],
-  'k6/job': [['ConfigMap', 'k6-scripts'], ['Job', 'k6-starvation']], 'k6/scripts': [['ConfigMap', 'k6-scripts']] });
+  ['ConfigMap', 'lab-experiment'], ['ServiceMonitor', 'starvation-lab'], ['PrometheusRule', 'starvation-lab'], ['ConfigMap', 'starvation-lab-dashboard'],
+  ['NetworkPolicy', 'lab']]);
+const K6_OBJECTS = /** @type {Record<string, [string, string][]>} */ ({ k6: [['ConfigMap', 'k6-scripts'], ['TestRun', 'starvation'],
+  ['NetworkPolicy', 'k6-load'], ['NetworkPolicy', 'k6-runner'], ['NetworkPolicy', 'k6-starter']],
+  'k6/job': [['ConfigMap', 'k6-scripts'], ['Job', 'k6-starvation'], ['NetworkPolicy', 'k6-load']], 'k6/scripts': [['ConfigMap', 'k6-scripts']] });
 /** What each overlay promises: image tag, JVM flags, and the load it asks k6 for. */
 const OVERLAY_EXPECTATIONS = {
-  'overlays/jdk21': { tag: 'jdk21', flags: '', experiment: { EXPERIMENT: 'jdk21', PINNED_MODE: 'pinned' } },
-  'overlays/jdk25': { tag: 'jdk25', flags: '', experiment: { EXPERIMENT: 'jdk25', PINNED_MODE: 'native' } },
-  'overlays/jdk25-legacy-locking': { tag: 'jdk25', flags: '-XX:LockingMode=1', experiment: { EXPERIMENT: 'jdk25-legacy-locking', PINNED_MODE: 'pinned' } },
+  'overlays/jdk21': { tag: 'jdk21', flags: '', experiment: { PINNED_MODE: 'pinned' } },
+  'overlays/jdk25': { tag: 'jdk25', flags: '', experiment: { PINNED_MODE: 'native' } },
+  'overlays/jdk25-legacy-locking': { tag: 'jdk25', flags: '-XX:LockingMode=1', experiment: { PINNED_MODE: 'pinned' } },
   'overlays/jdk25-platform-pollers': { tag: 'jdk25', flags: '-Djdk.pollerMode=1',
-    experiment: { EXPERIMENT: 'jdk25-platform-pollers', PINNED_MODE: 'native', DOWNSTREAM: 'db' } },
+    experiment: { PINNED_MODE: 'native', DOWNSTREAM: 'db' } },
   'overlays/jdk21-parallelism-64': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.parallelism=64',
-    experiment: { EXPERIMENT: 'jdk21-parallelism-64', PINNED_MODE: 'pinned', STARVING_MODES: '' } },
+    experiment: { PINNED_MODE: 'pinned', STARVING_MODES: '' } },
   'overlays/jdk21-max-pool-256': { tag: 'jdk21', flags: '-Djdk.virtualThreadScheduler.maxPoolSize=256',
-    experiment: { EXPERIMENT: 'jdk21-max-pool-256', PINNED_MODE: 'pinned' } },
+    experiment: { PINNED_MODE: 'pinned' } },
 };
+/** Where the README installs the stack and the operator, whose pods the NetworkPolicies admit. */
+const INSTALLED = installedNamespaces(readFileSync(join(KUBERNETES, 'README.md'), 'utf8'));
 /** The suite's files: every k6/*.js and k6/plan.json. */
 const SUITE = readdirSync(join(REPO, 'k6')).filter((f) => f.endsWith('.js') || f === 'plan.json').sort();
 
@@ -57,6 +62,49 @@ describe('every render', () => {
     }));
   }
 
+  for (const kustomization of LAB_KUSTOMIZATIONS) {
+    for (const load of ['k6', 'k6/job']) {
+      test(`${kustomization} with ${load}: every flow the lab needs passes its NetworkPolicies, with a namespace default-deny and without; nothing else reaches /work`,
+        onRenders([kustomization, load], (lab, k6) => {
+        assert.deepEqual(checkFlows([...lab, ...k6], INSTALLED, [DEFAULT_DENY]), []);
+        assert.deepEqual(checkFlows([...lab, ...k6], INSTALLED, []), []);
+      }));
+    }
+  }
+
+  test('components/openshift: no fixed UID, GID or fsGroup in the lab and either load, every rule kept, every flow allowed (DNS on 5353 too)', (t) => {
+    const kubectl = requireTool(t, 'kubectl');
+    if (!kubectl) return;
+    const root = mkdtempSync(join(tmpdir(), 'starvation-lab-openshift-'));
+    /** @param {string} name @param {string} resource */
+    const ownRender = (name, resource) => {
+      mkdirSync(join(root, name));
+      const from = (/** @type {string} */ path) => relative(join(root, name), join(KUBERNETES, path));
+      writeFileSync(join(root, name, 'kustomization.yaml'), `resources:\n  - ${from(resource)}\ncomponents:\n  - ${from('components/openshift')}\n`);
+      return render(kubectl, join(root, name), resource.startsWith('k6'));
+    };
+    const lab = ownRender('lab', 'overlays/jdk25');
+    assert.match(checkRestrictedV2(render(kubectl, 'base')).join('\n'), /Deployment starvation-lab\/lab-pinned: restricted-v2: pod runAsUser 185[\s\S]*StatefulSet starvation-lab\/postgres: restricted-v2: pod fsGroup 999/);
+    assert.deepEqual([...checkRestrictedV2(lab), ...checkPolicy(lab)], []);
+    for (const load of ['k6', 'k6/job']) {
+      const k6 = ownRender(load.replace('/', '-'), load);
+      assert.match(checkRestrictedV2(render(kubectl, load, true)).join('\n'), /restricted-v2: pod runAsUser 12345/, load);
+      assert.deepEqual([...checkRestrictedV2(k6), ...checkPolicy(k6, lab)], [], load);
+      assert.deepEqual(checkFlows([...lab, ...k6], INSTALLED), [], load);
+      assert.ok(k6.filter((o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'k6-load')
+        .every((p) => p.spec.egress.some((/** @type {any} */ r) => r.ports?.some((/** @type {any} */ port) => port.port === 5353))), load);
+    }
+  });
+
+  test("lab-experiment holds only knobs the k6 suite reads (k6/README.md's table, which src/k6-checks holds to the scripts)", onRenders(LAB_KUSTOMIZATIONS, (...renders) => {
+    const knobs = new Set([...readFileSync(join(REPO, 'k6', 'README.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
+    const unread = (/** @type {any[]} */ objects) => Object.keys(find(objects, 'ConfigMap', 'lab-experiment').data).filter((k) => !knobs.has(k));
+    for (const objects of renders.slice(0, -1)) assert.deepEqual(unread(objects), []);
+    const stale = renders[0];
+    find(stale, 'ConfigMap', 'lab-experiment').data.EXPERIMENT = 'jdk21';
+    assert.deepEqual(unread(stale), ['EXPERIMENT']);
+  }));
+
   test('every overlay on disk has its expectations here', () => {
     assert.deepEqual(OVERLAYS, Object.keys(OVERLAY_EXPECTATIONS).sort());
   });
@@ -80,14 +128,6 @@ describe('every render', () => {
     }));
   }
 
-  test('lab-pinned and lab-unpinned are the same pod under two names', onRenders(['base'], (objects) => {
-    const podOf = (/** @type {string} */ name) => {
-      const template = find(objects, 'Deployment', name).spec.template;
-      delete template.metadata.labels['app.kubernetes.io/instance'];
-      return template;
-    };
-    assert.deepEqual(podOf('lab-pinned'), podOf('lab-unpinned'));
-  }));
 });
 
 describe('the load', () => {
@@ -147,6 +187,8 @@ describe('broken fixtures fail', () => {
     ['deployment-url-names-no-service', /host postgresql is no Service in the render/],
     ['deployment-image-latest', /image starvation-lab:latest uses latest/],
     ['secret-without-password', /Secret postgres-credentials has no key password/],
+    ['experiment-without-cpus', /lab-pinned container lab: lab-experiment sets no CPUS: the load would not check the pod's carriers/],
+    ['experiment-cpus-not-the-limit', /lab-experiment's CPUS 8 is not its cpu limit 4000m/],
   ];
   for (const [name, message] of cases) {
     test(`broken/${name}.yaml`, () => {
@@ -165,6 +207,7 @@ describe('broken fixtures fail', () => {
       /runner container report: memory request 16Mi != limit 32Mi/, /TestRun starvation-lab\/starvation runner container k6: cpu request 500m != limit 2 \(Guaranteed/]],
     ['namespace-baseline', 'base', [/enforce is baseline, not restricted/]],
     ['servicemonitor-renamed', 'base', [/missing ServiceMonitor starvation-lab/]],
+    ['deployment-pinned-alone-with-jmx', 'base', [/lab-pinned and lab-unpinned run different pods/]],
   ];
   for (const [name, kustomization, messages] of renderCases) {
     test(`broken/${name}.yaml on the ${kustomization} render`, onRenders([kustomization, 'base'], async (objects, lab) => {
@@ -172,6 +215,40 @@ describe('broken fixtures fail', () => {
       for (const message of messages) assert.match(violations, message);
     }));
   }
+
+  /** @type {[string, string, RegExp[]][]} */
+  const networkCases = [
+    ['networkpolicy-lab-wrong-port', 'k6', [/the load: starvation runner -> lab-pinned:8080\/TCP is refused by lab-pinned's ingress/,
+      /the scrape: Prometheus \(monitoring\) -> lab-unpinned:8080\/TCP is refused by lab-unpinned's ingress/]],
+    ['networkpolicy-prometheus-any-namespace', 'k6', [/the scrape: Prometheus \(monitoring\) -> lab-pinned:8080\/TCP is refused by lab-pinned's ingress/]],
+    ['networkpolicy-lab-open', 'k6/job', [/\/work\/\{mode\}: a pod in namespace default -> lab-pinned:8080 is allowed, and must not be/,
+      /\/work\/\{mode\}: Grafana \(monitoring\) -> lab-unpinned:8080 is allowed/]],
+    ['networkpolicy-lab-no-dns', 'k6/job', [/the database: lab-pinned -> cluster DNS \(kube-system\):53\/UDP is refused by lab-pinned's egress/]],
+    ['networkpolicy-runner-no-operator', 'k6', [/the operator's status calls: the k6-operator \(k6-operator-system\) -> starvation runner:6565\/TCP is refused by starvation runner's ingress/]],
+    ['networkpolicy-starter-wrong-port', 'k6', [/the starter's PATCH: starvation starter -> starvation runner:6565\/TCP is refused by starvation starter's egress/]],
+  ];
+  for (const [name, load, messages] of networkCases) {
+    test(`broken/${name}.yaml on the base and ${load} renders`, onRenders(['base', load], (lab, k6) => {
+      const violations = checkFlows(brokenRender(name, [...lab, ...k6]), INSTALLED, [DEFAULT_DENY]).join('\n');
+      for (const message of messages) assert.match(violations, message);
+    }));
+  }
+
+  test("a namespace default-deny refuses the load its own policy lets out: the flows are judged under one", onRenders(['base', 'k6'], (lab, k6) => {
+    const withoutEgress = [...lab, ...k6].filter((o) => o.metadata.name !== 'k6-load');
+    assert.deepEqual(checkFlows(withoutEgress, INSTALLED, []), [], 'an open namespace lets the runner out');
+    assert.match(checkFlows(withoutEgress, INSTALLED, [DEFAULT_DENY]).join('\n'), /the load: starvation runner -> lab-pinned:8080\/TCP is refused by starvation runner's egress/);
+  }));
+
+  test('the spread: kind keeps the runner Pending when its spread counts the tainted control plane; large nodes may share one without it',
+    onRenders(['base', 'k6'], (lab, k6) => {
+    const readme = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
+    assert.deepEqual(checkSizing(readme, lab, k6), []);
+    assert.match(checkSizing(readme, lab, brokenRender('testrun-spread-counts-tainted-nodes', k6)).join('\n'),
+      /kind-cluster\.yaml: starvation runner stays Pending after/);
+    assert.match(checkSizing(readme, brokenRender('deployment-not-spread', lab), k6).join('\n'),
+      /on 3 nodes of 64 CPUs the scheduler may share a node: lab-unpinned on node 1, lab-pinned on node 1/);
+  }));
 
   test("the collector: HotSpot's own choice, and Dockerfile.jvm without -XX:+UseG1GC runs Serial at the pods' 1 GiB", () => {
     assert.deepEqual([ergonomicCollector(4, 2 ** 30), ergonomicCollector(4, 2 ** 31), ergonomicCollector(1, 2 ** 33), ergonomicCollector(1.5, 2 ** 31)],

@@ -87,9 +87,10 @@ describe('kubernetes/README.md, walked', () => {
 describe('the walker rejects broken steps', () => {
   const sh = (/** @type {string[]} */ lines) => `# T\n\n\`\`\`sh\n${lines.join('\n')}\n\`\`\`\n`;
   const README = readFileSync(join(KUBERNETES, 'README.md'), 'utf8');
-  const JMX = '-Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.rmi.port=9010 -Dcom.sun.management.jmxremote.host=127.0.0.1'
-    + ' -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false';
-  const setEnv = (/** @type {string} */ value) => `kubectl -n starvation-lab set env deployment/lab-pinned JDK_JAVA_OPTIONS="${value}"`;
+  /** A kustomization in the clone, the lab with the JMX component, `patch` patching its flags. @param {string} dir @param {string} patch */
+  const ownLab = (dir, patch) => `\`\`\`yaml\n# ${dir}/kustomization.yaml\nresources:\n  - ../kubernetes/overlays/jdk21\ncomponents:\n  - ../kubernetes/components/jmx\n${patch}\`\`\`\n`;
+  const BAD_JMX = ['patches:', '  - target:', '      kind: Deployment', '    patch: |-', '      - op: replace', '        path: /spec/template/spec/containers/0/env/0/value',
+    '        value: -Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false', ''].join('\n');
   const K6_APPLY = 'kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply --server-side -f -';
   /** @type {[string, string, RegExp[]][]} */
   const cases = [
@@ -108,16 +109,44 @@ describe('the walker rejects broken steps', () => {
     ['an overlay that does not exist, a typo in a patched knob', sh(['kubectl apply -k kubernetes/overlays/jdk22',
       `kubectl -n starvation-lab patch configmap lab-experiment --type merge -p '{"data":{"PINNED_MODE":"natve"}}'`]),
     [/overlays\/jdk22 is not a lab kustomization/, /the patched lab-experiment fails k6's init code: PINNED_MODE must be one of/]],
-    ['JMX a port-forward cannot reach, a forward to another port, a diagnosis through no forward, flags never removed', sh([
-      setEnv('-Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false'),
-      setEnv(JMX), 'kubectl -n starvation-lab port-forward deployment/lab-pinned 19010:9010',
-      'kubectl -n starvation-lab port-forward deployment/lab-pinned 8080:8080',
-      `java -jar ${DIAGNOSE_JAR} --jmx localhost:9011 --seconds 30`, `java -jar ${DIAGNOSE_JAR} --pid 1`,
-      'kubectl -n starvation-lab set env deployment/lab-unpinned JDK_JAVA_OPTIONS-']),
-    [/rmi\.port must be the same port/, /JMX would listen on every address of the pod/, /the stubs would name the pod's address/,
-      /forward 9010 to the same local port/,
-      /deployment\/lab-pinned opens no port 8080/, /no port-forward above listens on 9011/, /goes through a port-forward/,
-      /deployment\/lab-unpinned got no JDK_JAVA_OPTIONS above to remove/, /deployment\/lab-pinned: JDK_JAVA_OPTIONS set and never removed/]],
+    ['JMX a port-forward cannot reach, a forward to another port, a diagnosis through no forward', `${ownLab('lab-bad-jmx', BAD_JMX)}${sh([
+      'kubectl apply -k lab-bad-jmx', 'kubectl -n starvation-lab port-forward deployment/lab-pinned 19010:9010',
+      'kubectl -n starvation-lab port-forward deployment/lab-pinned 8080:8080', K6_APPLY,
+      `java -jar ${DIAGNOSE_JAR} --jmx localhost:9011 --seconds 30`, `java -jar ${DIAGNOSE_JAR} --pid 1`])}`,
+    [/lab-pinned: -Dcom\.sun\.management\.jmxremote\.rmi\.port must be the same port/, /lab-unpinned: .*JMX would listen on every address of the pod/,
+      /the stubs would name the pod's address/, /forward 9010 to the same local port/, /deployment\/lab-pinned opens no port 8080/,
+      /no port-forward above listens on 9011/, /goes through a port-forward/]],
+    ['a diagnosis with no load running; a measured pod restarted during a run, by an apply and by set env; a TestRun delete that needs the CRD',
+      `${ownLab('lab-jmx', '')}${sh(['kubectl apply -k lab-jmx', 'kubectl -n starvation-lab port-forward deployment/lab-pinned 9010:9010',
+        `java -jar ${DIAGNOSE_JAR} --jmx localhost:9010 --seconds 30`, K6_APPLY, 'kubectl apply -k kubernetes/overlays/jdk21',
+        'kubectl -n starvation-lab set env deployment/lab-unpinned LAB_STARVATION_READINESS_ENABLED=true',
+        'kubectl -n starvation-lab delete testrun starvation --ignore-not-found'])}`,
+    [/--jmx localhost:9010 --seconds 30\n\s+the diagnosis reads a pod under load: no load runs here/,
+      /restarts lab-pinned during the run started at line \d+: its pod template changes \(Recreate\)/,
+      /kubectl set env changes deployment\/lab-unpinned: Recreate restarts the measured pod/,
+      /--ignore-not-found covers a missing TestRun, not a missing CRD/]],
+    ['a push of one JDK only, by a tag pushed again; a kustomization deploying a tag nobody pushed, under IfNotPresent',
+      `${sh(['docker build -f src/service/src/main/docker/Dockerfile.jvm -t starvation-lab:jdk21 --platform linux/arm64 .',
+        'docker tag starvation-lab:jdk21 registry.example.com/team/starvation-lab:jdk21', 'docker push registry.example.com/team/starvation-lab:jdk21'])}`
+      + `\`\`\`yaml\n# my-lab/kustomization.yaml\nresources:\n  - ../starvation-lab/kubernetes/overlays/jdk25\nimages:\n  - name: starvation-lab\n`
+      + `    newName: registry.example.com/team/starvation-lab\n\`\`\`\n${sh(['kubectl apply -k my-lab'])}`,
+    [/registry\.example\.com\/team\/starvation-lab:jdk21: a tag pushed again with every build; tag it by commit/,
+      /image registry\.example\.com\/team\/starvation-lab:jdk25 is pushed by no step above/,
+      /lab-pinned container lab: image registry\.example\.com\/team\/starvation-lab:jdk25 is re-pushed with every build, and IfNotPresent keeps/,
+      /the images pushed above hold no starvation-lab:jdk25, which overlays deploy/]],
+    ['a password written into the kustomization', `\`\`\`yaml\n# my-lab/kustomization.yaml\nresources:\n  - ../starvation-lab/kubernetes/overlays/jdk21\n`
+      + 'secretGenerator:\n  - name: postgres-credentials\n    namespace: starvation-lab\n    behavior: replace\n    literals:\n      - username=lab\n'
+      + `      - password=a-password-of-your-own\n\`\`\`\n${sh(['kubectl apply -k my-lab'])}`,
+    [/secretGenerator postgres-credentials: a password in my-lab\/kustomization\.yaml goes into git with it/]],
+    ['kube-prometheus-stack on kind with its control-plane targets on', sh([
+      'helm install kube-prometheus-stack prometheus-community/kube-prometheus-stack --version 79.7.1 --namespace monitoring --create-namespace --wait']),
+    [/on kind: kubeControllerManager\.enabled is not false/, /on kind: kubeProxy\.enabled is not false/]],
+    ['minikube nodes no row fits, a container driver, k3d with one agent and images for another cluster', sh([
+      'minikube start --driver=kvm2 --nodes 2 --cpus 6 --memory 8g', 'minikube start --driver=docker --nodes 3',
+      'k3d cluster create lab --agents 1', 'docker build -f src/service/src/main/docker/Dockerfile.jvm -t starvation-lab:jdk21 --platform linux/arm64 .',
+      'k3d image import starvation-lab:jdk21 --cluster starvation-lab']),
+    [/minikube start: 2 nodes of 6 CPUs and 8 GiB are no row of the node sizes above/, /--driver=docker: a VM driver/,
+      /k3d cluster create lab: --agents 1, two needed/, /k3d image import into starvation-lab, created lab/]],
     ['an image loaded into the cluster that no docker build made', sh(['kind load docker-image starvation-lab:jdk23 --name starvation-lab']),
       [/image starvation-lab:jdk23 is built by no docker build above/]],
     ['the k6 objects applied client-side', sh(['kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply -f -']),

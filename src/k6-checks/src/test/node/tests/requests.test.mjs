@@ -81,6 +81,16 @@ test('setup() fails fast, naming the target and the knob, when a target is not r
   assert.throws(() => unreachable.setup(), /base target http:\/\/localhost:8080 is not ready: GET \/q\/health\/ready gave no answer/);
 });
 
+test('setup() stops the run before any load when a JVM sees other than CPUS processors (a kubelet that enforces no CPU quota), naming what it sees', async () => {
+  const unenforced = await loadScript(STARVATION, { env: { ...TWO_TARGETS, CPUS: '4' },
+    transport: fakeService({ info: { ...JDK21_INFO, availableProcessors: 16, carrierParallelism: 16, cpuQuotaMicros: null, cpuPeriodMicros: null } }) });
+  assert.throws(() => unenforced.setup(), (error) => error instanceof K6Abort
+    && /pinned target http:\/\/lab-pinned:8080: its JVM sees 16 processors \(no CPU quota, 16 carriers\), not CPUS=4, the pod's CPU limit/.test(error.message));
+  assert.ok(!unenforced.ctx.requests.some((r) => r.tags.kind === 'warm-up'), 'nothing sent after the check');
+  const enforced = await loadScript(STARVATION, { env: { ...TWO_TARGETS, CPUS: '4' }, transport: fakeService({ info: JDK21_INFO }) });
+  assert.doesNotThrow(() => enforced.setup());
+});
+
 test('setup() warns when a mode STARVING_MODES expects to starve will not on the JVM, and when the service has more event loops than EVENT_LOOPS', async (t) => {
   const warn = t.mock.method(console, 'warn', () => {});
   const warned = (/** @type {import('../harness/runtime.mjs').LoadedScript} */ script) => {

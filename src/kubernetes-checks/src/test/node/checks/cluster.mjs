@@ -2,8 +2,11 @@
 // takes (and kubectl's client-side apply copies into an annotation), and where the scheduler can put
 // the pods, against the node sizes kubernetes/README.md states.
 
-import { containersOf, parseQuantity, pods } from './policy.mjs';
-import { describe } from './render.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { containersOf, matches, parseQuantity, pods } from './policy.mjs';
+import { describe, REPO } from './render.mjs';
 
 /** ConfigMap data and binaryData together (kubernetes pkg/apis/core/validation ValidateConfigMap: core.MaxSecretSize). */
 export const CONFIGMAP_LIMIT = 1024 * 1024;
@@ -57,34 +60,57 @@ export function podRequests(spec) {
 }
 
 /**
- * Every way the scheduler can place `placed` (in any order: `kubectl apply` creates them together) on
- * nodes of `free` CPUs and memory each: on any node where its requests fit what is left
- * (pkg/scheduler/framework/plugins/noderesources/fit.go), for the default scores (least allocated,
- * balanced allocation, topology spread) may pick any of those; then whether each of `then` fits beside
- * them.
- *
- * @param {{ name: string, cpu: number, memory: number }[]} placed
- * @param {{ name: string, cpu: number, memory: number }[]} then
- * @param {number} nodes
- * @param {{ cpu: number, memory: number }} free
- * @returns {{ order: string, unplaced?: string, misfit?: string }[]} the placements that fail
+ * @typedef {{ name: string, cpu: number, memory: number, labels?: Record<string, string>, spread?: any[] }} PodToPlace
+ * @typedef {{ cpu: number, memory: number, tainted?: boolean }} Node what it offers; tainted: NoSchedule, which no lab pod tolerates
  */
-export function schedule(placed, then, nodes, free) {
-  /** @type {{ order: string, unplaced?: string, misfit?: string }[]} */
+
+/**
+ * Whether the pod topology spread lets `pod` onto node `i` (pkg/scheduler/framework/plugins/podtopologyspread/filtering.go):
+ * for each DoNotSchedule constraint on kubernetes.io/hostname, the matching pods already on the node, plus the pod
+ * itself if it matches, less the fewest on any eligible node (with nodeTaintsPolicy Honor a tainted node is none;
+ * the default, Ignore, counts it), at most maxSkew.
+ *
+ * @param {PodToPlace} pod @param {number} i @param {Node[]} nodes @param {Record<string, string>[][]} onNodes the labels of the pods placed on each
+ */
+function spreadAllows(pod, i, nodes, onNodes) {
+  return (pod.spread ?? []).filter((c) => c.whenUnsatisfiable === 'DoNotSchedule' && c.topologyKey === 'kubernetes.io/hostname').every((c) => {
+    const counts = onNodes.map((labels) => labels.filter((l) => matches(c.labelSelector, l)).length);
+    const eligible = counts.filter((_, j) => !(nodes[j].tainted && c.nodeTaintsPolicy === 'Honor'));
+    return counts[i] + (matches(c.labelSelector, pod.labels ?? {}) ? 1 : 0) - Math.min(...eligible) <= c.maxSkew;
+  });
+}
+
+/**
+ * Every way the scheduler can place `placed` (in any order: `kubectl apply` creates them together) on
+ * `nodes`: on any untainted node where its requests fit what is left (pkg/scheduler/framework/plugins/
+ * noderesources/fit.go) and the topology spread allows it, for the default scores (least allocated,
+ * balanced allocation, topology spread) may pick any of those; then whether each of `then` fits beside them.
+ *
+ * @param {PodToPlace[]} placed
+ * @param {PodToPlace[]} then
+ * @param {Node[]} nodes
+ * @param {{ apart?: boolean }} [options] apart: a placement that puts two of `placed` on one node fails too
+ * @returns {{ order: string, unplaced?: string, misfit?: string, shared?: boolean }[]} the placements that fail
+ */
+export function schedule(placed, then, nodes, { apart = false } = {}) {
+  /** @type {{ order: string, unplaced?: string, misfit?: string, shared?: boolean }[]} */
   const failures = [];
-  /** @param {{ cpu: number, memory: number }} used @param {{ cpu: number, memory: number }} pod */
-  const fits = (used, pod) => used.cpu + pod.cpu <= free.cpu + 1e-9 && used.memory + pod.memory <= free.memory;
-  /** @param {typeof placed} left @param {{ cpu: number, memory: number }[]} used @param {string[]} order */
-  const place = (left, used, order) => {
-    const misfit = left.length ? undefined : then.find((pod) => !used.some((u) => fits(u, pod)));
+  /** @param {{ cpu: number, memory: number }[]} used @param {Record<string, string>[][]} onNodes @param {PodToPlace} pod @param {number} i */
+  const fits = (used, onNodes, pod, i) => !nodes[i].tainted && used[i].cpu + pod.cpu <= nodes[i].cpu + 1e-9 && used[i].memory + pod.memory <= nodes[i].memory
+    && spreadAllows(pod, i, nodes, onNodes);
+  /** @param {PodToPlace[]} left @param {{ cpu: number, memory: number }[]} used @param {Record<string, string>[][]} onNodes @param {string[]} order */
+  const place = (left, used, onNodes, order) => {
+    const misfit = left.length ? undefined : then.find((pod) => !used.some((_, i) => fits(used, onNodes, pod, i)));
     if (misfit) failures.push({ order: order.join(', '), misfit: misfit.name });
+    if (!left.length && apart && onNodes.some((labels) => labels.length > 1)) failures.push({ order: order.join(', '), shared: true });
     for (const pod of left) {
-      if (!used.some((u) => fits(u, pod))) failures.push({ order: order.join(', '), unplaced: pod.name });
-      used.forEach((u, i) => fits(u, pod) && place(left.filter((p) => p !== pod),
-        used.map((v, j) => (j === i ? { cpu: v.cpu + pod.cpu, memory: v.memory + pod.memory } : v)), [...order, `${pod.name} on node ${i + 1}`]));
+      if (!used.some((_, i) => fits(used, onNodes, pod, i))) failures.push({ order: order.join(', '), unplaced: pod.name });
+      used.forEach((_, i) => fits(used, onNodes, pod, i) && place(left.filter((p) => p !== pod),
+        used.map((v, j) => (j === i ? { cpu: v.cpu + pod.cpu, memory: v.memory + pod.memory } : v)),
+        onNodes.map((labels, j) => (j === i ? [...labels, pod.labels ?? {}] : labels)), [...order, `${pod.name} on node ${i + 1}`]));
     }
   };
-  place(placed, Array.from({ length: nodes }, () => ({ cpu: 0, memory: 0 })), []);
+  place(placed, nodes.map(() => ({ cpu: 0, memory: 0 })), nodes.map(() => []), []);
   return failures;
 }
 
@@ -101,7 +127,8 @@ export function schedule(placed, then, nodes, free) {
  * @returns {string[]}
  */
 export function checkSizing(readme, lab, k6) {
-  const asPod = (/** @type {any} */ p) => ({ name: p.where.replace(/^\S+ starvation-lab\//, ''), ...podRequests(p.spec) });
+  const asPod = (/** @type {any} */ p) => ({ name: p.where.replace(/^\S+ starvation-lab\//, ''), ...podRequests(p.spec), labels: p.labels,
+    spread: p.spec.topologySpreadConstraints ?? [] });
   const labPods = pods(lab).flatMap((p) => Array.from({ length: p.owner.spec?.replicas ?? 1 }, () => asPod(p)));
   const k6Pods = pods(k6).filter((p) => p.role !== 'starter').map(asPod);
   const rows = [...readme.matchAll(/^\s*\|\s*(under )?([\d.]+) CPUs(?: and ([\d.]+) GiB)?[^|]*\|\s*(\d+|none)\s*\|\s*$/gm)];
@@ -117,7 +144,7 @@ export function checkSizing(readme, lab, k6) {
       if (labPods.every((p) => p.cpu <= free.cpu && p.memory <= free.memory)) violations.push(`${row.trim()}: says no node fits, yet every lab pod fits one`);
       continue;
     }
-    const failures = schedule(labPods, k6Pods, Number(count), free);
+    const failures = schedule(labPods, k6Pods, Array.from({ length: Number(count) }, () => free));
     for (const f of failures.slice(0, 1)) {
       violations.push(`${row.trim()}: ${f.unplaced ? `${f.unplaced} fits on no node` : `${f.misfit} fits on no node after ${f.order}`}`);
     }
@@ -128,6 +155,18 @@ export function checkSizing(readme, lab, k6) {
   if (!kind) violations.push("the README states no Docker size for kind (kind: Docker (Desktop) with <n> CPUs and <m> GiB)");
   else if (Number(kind[2]) * GiB < memory) {
     violations.push(`kind: Docker's ${kind[2]} GiB, under the ${(memory / GiB).toFixed(1)} GiB the pods' limits and the cluster's own take`);
+  }
+  // kind's nodes each offer all of Docker; its control plane, beside workers, keeps kubeadm's NoSchedule taint
+  const kindNodes = parse(readFileSync(join(REPO, 'kubernetes/kind-cluster.yaml'), 'utf8')).nodes
+    .map((/** @type {any} */ n) => ({ cpu: Number(kind?.[1] ?? 0), memory: Number(kind?.[2] ?? 0) * GiB, tainted: n.role === 'control-plane' }));
+  for (const f of schedule(labPods, k6Pods, kindNodes).slice(0, 1)) {
+    violations.push(`kind-cluster.yaml: ${f.unplaced ?? f.misfit} stays Pending${f.order ? ` after ${f.order}` : ''}`);
+  }
+  // on nodes that fit them all, the measured pods and the load still each get one of their own
+  const measuredAndLoad = [...labPods, ...k6Pods].filter((p) => ['service', 'load-generator'].includes(p.labels['app.kubernetes.io/component']));
+  const large = Array.from({ length: measuredAndLoad.length }, () => ({ cpu: 64, memory: 256 * GiB }));
+  for (const f of schedule(measuredAndLoad, [], large, { apart: true }).filter((x) => x.shared).slice(0, 1)) {
+    violations.push(`on ${large.length} nodes of 64 CPUs the scheduler may share a node: ${f.order}`);
   }
   return violations;
 }

@@ -66,17 +66,21 @@ export function stagesOf(file) {
 }
 
 /**
- * Tagged base images, a runtime that is not root, and a Maven build stage on the builder's own
+ * Tagged base images (for the JVM images the overlays deploy, a release x.y.z or a digest), a runtime that is not root, and a Maven build stage on the builder's own
  * platform: BuildKit runs a stage FROM --platform=$BUILDPLATFORM natively, any other for the target
  * platform, under emulation when that is the nodes'. native-image compiles for the platform it runs
  * on, so the native build stage must not.
  */
-export function checkDockerfile(file) {
+export function checkDockerfile(file, deployed = /\/Dockerfile\.jvm\d*$/.test(file)) {
   const stages = stagesOf(file);
   const aliases = new Set(stages.map((s) => s.alias));
+  // deployed (the JVM images the overlays run): a base whose tag names no release (x.y.z) nor a digest changes under it
+  const release = (/** @type {string} */ ref) => ref.includes('@sha256:') || /:[^/:]*\d+\.\d+\.\d+[^/:]*$/.test(ref);
   const user = stages.at(-1)?.steps.filter((s) => s.instruction === 'USER').at(-1)?.args[0]?.split(':')[0];
   return [
     ...stages.filter((s) => !aliases.has(s.from)).flatMap((s) => unpinned(s.from).map((why) => `${file}: FROM ${s.from} ${why}`)),
+    ...(deployed ? stages.filter((s) => !aliases.has(s.from) && unpinned(s.from).length === 0 && !release(s.from))
+      .map((s) => `${file}: FROM ${s.from} moves with every update: pin a release (x.y.z) or a digest`) : []),
     ...(!user || user === 'root' || user === '0' ? [`${file}: the runtime stage must switch to a non-root USER`] : []),
     ...stages.filter((s) => s.alias === 'build').flatMap((s) => {
       const native = s.steps.some((step) => step.instruction === 'RUN' && step.args.some((a) => /^-P(.*,)?native(,|$)/.test(a)));

@@ -22,6 +22,11 @@ export const KUBE_PROMETHEUS_STACK = {
     // the selectors the README names for an install under another release name
     'prometheus.prometheusSpec.serviceMonitorSelectorNilUsesHelmValues': 'true',
     'prometheus.prometheusSpec.ruleSelectorNilUsesHelmValues': 'true',
+    // the control-plane components it scrapes (kubernetes/kind-monitoring.yaml)
+    'kubeControllerManager.enabled': 'true',
+    'kubeScheduler.enabled': 'true',
+    'kubeEtcd.enabled': 'true',
+    'kubeProxy.enabled': 'true',
   },
 };
 

@@ -48,17 +48,21 @@ export function pods(objects) {
       const pod = (role === 'initializer' ? object.spec?.initializer ?? object.spec?.runner : object.spec?.[role]) ?? {};
       const securityContext = pod.containerSecurityContext;
       const k6 = role !== 'starter';
+      // the operator's own labels win over the spec's (pkg/resources/jobs helpers.go newLabels, runner.go)
+      const operatorLabels = { app: 'k6', k6_cr: object.metadata?.name, ...(role === 'runner' ? { runner: 'true' } : {}) };
       return {
         owner: object,
         where: `${describe(object)} ${role}`,
-        labels: pod.metadata?.labels ?? {},
+        labels: { ...(pod.metadata?.labels ?? {}), ...operatorLabels },
         role,
         spec: {
           securityContext: pod.securityContext,
+          topologySpreadConstraints: pod.topologySpreadConstraints,
           volumes: k6 ? [...(script ? [{ name: 'k6-test-volume', configMap: { name: script.name } }] : []), ...(pod.volumes ?? [])] : [],
           initContainers: (pod.initContainers ?? []).map((/** @type {any} */ c) => ({ ...c, securityContext, imagePullPolicy: pod.imagePullPolicy })),
           containers: [k6
-            ? { name: 'k6', image: pod.image, env: pod.env, envFrom: pod.envFrom, resources: pod.resources, securityContext, volumeMounts: pod.volumeMounts }
+            ? { name: 'k6', image: pod.image, env: pod.env, envFrom: pod.envFrom, resources: pod.resources, securityContext, volumeMounts: pod.volumeMounts,
+              ports: role === 'runner' ? [{ containerPort: 6565 }, ...(object.spec?.ports ?? [])] : [] }
             : { name: 'k6-curl', image: pod.image, securityContext }],
         },
       };
@@ -75,7 +79,7 @@ export const containersOf = (spec) => [...(spec.initContainers ?? []), ...(spec.
 const selects = (selector, labels) => Object.entries(selector ?? {}).every(([key, value]) => labels[key] === value);
 
 /** A LabelSelector: matchLabels and matchExpressions. @param {any} selector @param {Record<string, string>} labels */
-function matches(selector, labels) {
+export function matches(selector, labels) {
   return selects(selector?.matchLabels, labels) && (selector?.matchExpressions ?? []).every((/** @type {any} */ e) => {
     const has = Object.hasOwn(labels, e.key);
     return { In: has && e.values.includes(labels[e.key]), NotIn: !has || !e.values.includes(labels[e.key]), Exists: has, DoesNotExist: !has }[
@@ -111,12 +115,13 @@ export function checkLabels(objects) {
  * The measured pods and the load generators are Guaranteed: every container, init containers and
  * sidecars too, limits CPU and memory at what it requests (Kubernetes pkg/apis/core/helper/qos
  * GetPodQOS), so that the scheduler places them only where that much is free and a busy node cannot
- * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), their datasource
+ * squeeze them. The measured pods get exactly 4 CPUs (the CFS quota: 4 carriers), which lab-experiment's CPUS
+ * names for the load to check (k6/lib-run.js readyFacts), their datasource
  * from the environment and a Secret, and keep the starvation readiness check off.
  */
 export function checkGuaranteed(objects) {
   // the starter's curl only unpauses the runner, before the load
-  const load = (/** @type {any} */ p) => p.labels['app.kubernetes.io/component'] === 'load-generator' && p.role !== 'starter';
+  const load = (/** @type {any} */ p) => p.labels['app.kubernetes.io/name'] === 'k6' && p.role !== 'starter';
   return pods(objects).filter((p) => measured(p) || load(p)).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
     const at = `${pod.where} container ${c.name}`;
     const { requests = {}, limits = {} } = c.resources ?? {};
@@ -130,6 +135,12 @@ export function checkGuaranteed(objects) {
     }
     if (!measured(pod)) return violations;
     if (parseQuantity(limits.cpu) !== 4) violations.push(`${at}: cpu limit is ${limits.cpu}, not 4 (the carriers are the CPU limit)`);
+    const experiment = objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name === 'lab-experiment');
+    const cpus = experiment?.data?.CPUS;
+    if (experiment && cpus === undefined) violations.push(`${at}: lab-experiment sets no CPUS: the load would not check the pod's carriers`);
+    else if (cpus !== undefined && Number(cpus) !== parseQuantity(limits.cpu)) {
+      violations.push(`${at}: lab-experiment's CPUS ${cpus} is not its cpu limit ${limits.cpu}: the load would stop a pod that has its carriers`);
+    }
     return [...violations, ...MEASURED_ENV.filter(([name, holds]) => !holds(env.get(name))).map(([name, , why]) => `${at}: ${name} ${why}`)];
   }));
 }
@@ -167,11 +178,8 @@ export function checkSelectors(objects) {
         if (selected.length && !named) violations.push(`${at}: targetPort ${targetPort} names no container port of the pods it selects`);
       }
     } else if (o.kind === 'NetworkPolicy') {
-      const peers = (o.spec?.ingress ?? []).flatMap((/** @type {any} */ r) => r.from ?? [])
-        .filter((/** @type {any} */ p) => p.podSelector && !p.namespaceSelector);
-      for (const selector of [o.spec?.podSelector ?? {}, ...peers.map((/** @type {any} */ p) => p.podSelector)]) {
-        if (!inNamespace.some((p) => matches(selector, p.labels))) violations.push(`${at}: podSelector ${JSON.stringify(selector)} matches no pod`);
-      }
+      // its peers are judged by the flows they admit (network.mjs), with the pods of the other renders
+      if (!inNamespace.some((p) => matches(o.spec?.podSelector ?? {}, p.labels))) violations.push(`${at}: podSelector ${JSON.stringify(o.spec?.podSelector)} matches no pod`);
     } else if (o.kind === 'ServiceMonitor') {
       const services = objects.filter((s) => s.kind === 'Service' && s.metadata?.namespace === o.metadata?.namespace
         && matches(o.spec?.selector ?? {}, s.metadata?.labels ?? {}));
@@ -250,10 +258,22 @@ export function unpinned(ref) {
   return !tag ? ['has no tag'] : tag === 'latest' ? ['uses latest'] : [];
 }
 
-/** Every image is pinned; a TestRun may leave only the initializer's to the runner's. @param {any[]} objects */
+/**
+ * Every image is pinned; a TestRun may leave only the initializer's to the runner's. The lab's own tags from a registry
+ * name a build (a commit): jdk21 and jdk25 are pushed again with each build, and under IfNotPresent (the default for
+ * a tag but latest) a node keeps running the image it pulled first. A local image (kind load) is never pulled.
+ *
+ * @param {any[]} objects
+ */
 export function checkImages(objects) {
-  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => (pod.role === 'initializer' && c.image === undefined ? []
-    : c.image ? unpinned(c.image).map((why) => `${pod.where} container ${c.name}: image ${c.image} ${why}`) : [`${pod.where} container ${c.name}: no image`])));
+  return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
+    if (pod.role === 'initializer' && c.image === undefined) return [];
+    if (!c.image) return [`${pod.where} container ${c.name}: no image`];
+    const moving = /^[^/]+\.[^/]+\/.*starvation-lab:jdk\d+$/.test(c.image) && (c.imagePullPolicy ?? 'IfNotPresent') !== 'Always';
+    return [...unpinned(c.image).map((why) => `${pod.where} container ${c.name}: image ${c.image} ${why}`),
+      ...(moving ? [`${pod.where} container ${c.name}: image ${c.image} is re-pushed with every build, and IfNotPresent keeps a node's first pull: `
+        + 'push a tag by commit'] : [])];
+  }));
 }
 
 const RESTRICTED_VOLUMES = ['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret'];
@@ -320,6 +340,22 @@ export function checkSecurity(objects) {
   return violations;
 }
 
+/**
+ * OpenShift's restricted-v2 SCC: runAsUser MustRunAsRange and fsGroup MustRunAs, the range being the project's
+ * (its openshift.io/sa.scc.uid-range annotation), assigned at admission. A fixed UID, GID or fsGroup outside it is
+ * refused, and no manifest knows the range beforehand, so none may be set
+ * (https://docs.openshift.com/container-platform/4.16/authentication/managing-security-context-constraints.html).
+ *
+ * @param {any[]} objects
+ */
+export function checkRestrictedV2(objects) {
+  return pods(objects).flatMap(({ spec, where }) => [
+    ...['runAsUser', 'runAsGroup', 'fsGroup'].filter((f) => spec.securityContext?.[f] !== undefined).map((f) => `${where}: restricted-v2: pod ${f} ${spec.securityContext[f]}`),
+    ...containersOf(spec).flatMap((c) => ['runAsUser', 'runAsGroup'].filter((f) => c.securityContext?.[f] !== undefined)
+      .map((f) => `${where}: restricted-v2: container ${c.name} ${f} ${c.securityContext[f]}`)),
+  ]);
+}
+
 /** The namespace enforces, warns and audits Pod Security "restricted". @param {any[]} objects */
 export function checkNamespaceEnforcesRestricted(objects) {
   return objects.filter((o) => o.kind === 'Namespace').flatMap((o) => ['enforce', 'warn', 'audit'].flatMap((mode) => {
@@ -343,6 +379,16 @@ export function checkClaims(objects) {
 }
 
 /**
+ * The two measured Deployments run the same pod under two names (their instance label apart), so that
+ * they differ only in the load they receive: a change for one (JMX for a diagnosis) is for both.
+ */
+export function checkMeasuredTwins(objects) {
+  const templates = LAB_DEPLOYMENTS.map((name) => objects.find((o) => o.kind === 'Deployment' && o.metadata?.name === name)?.spec?.template)
+    .filter(Boolean).map((t) => JSON.stringify({ ...t, metadata: { ...t.metadata, labels: { ...t.metadata?.labels, 'app.kubernetes.io/instance': undefined } } }));
+  return templates.length === 2 && templates[0] !== templates[1] ? [`${LAB_DEPLOYMENTS.join(' and ')} run different pods: they may differ only in their names`] : [];
+}
+
+/**
  * Every rule above on a render, as `kubectl apply` with strict validation, the namespace's admission
  * and the controllers would meet it.
  *
@@ -352,5 +398,5 @@ export function checkClaims(objects) {
 export function checkPolicy(objects, available = []) {
   return [...checkNamesAndNamespace(objects), ...checkLabels(objects), ...checkGuaranteed(objects), ...checkProbes(objects), ...checkSelectors(objects),
     ...checkReferences(objects, available), ...checkImages(objects), ...checkSecurity(objects), ...checkNamespaceEnforcesRestricted(objects),
-    ...checkClaims(objects)];
+    ...checkClaims(objects), ...checkMeasuredTwins(objects)];
 }

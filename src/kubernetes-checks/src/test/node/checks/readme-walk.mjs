@@ -14,7 +14,8 @@ import { checkApplySizes, checkSizing } from './cluster.mjs';
 import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
 import { applyPatch } from './fixtures.mjs';
 import { checkIntervals, KUBE_PROMETHEUS_STACK } from './monitoring.mjs';
-import { checkPolicy } from './policy.mjs';
+import { checkFlows } from './network.mjs';
+import { checkPolicy, containersOf, LAB_DEPLOYMENTS, pods } from './policy.mjs';
 import { K6_KUSTOMIZATIONS, LAB_KUSTOMIZATIONS, PLAN, REPO } from './render.mjs';
 import { validateObject } from './schema.mjs';
 
@@ -36,9 +37,11 @@ export const K6_OPERATOR_CHART = {
   booleans: new Set(['installCRDs', 'namespace.create', 'metrics.serviceMonitor.enabled', 'prometheus.enabled', 'authProxy.enabled',
     'manager.serviceAccount.create']),
 };
+/** minikube's drivers that make each node a VM of --cpus and --memory (minikube.sigs.k8s.io/docs/drivers). */
+const MINIKUBE_VM_DRIVERS = ['kvm2', 'qemu', 'qemu2', 'hyperkit', 'vfkit', 'hyperv', 'virtualbox', 'parallels', 'vmware'];
 /** Flags of `helm install` the README may use, and whether each takes a value. */
 const HELM_INSTALL_FLAGS = /** @type {Record<string, boolean>} */ ({
-  '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true,
+  '--namespace': true, '-n': true, '--create-namespace': false, '--wait': false, '--version': true, '--set': true, '-f': true,
 });
 
 /**
@@ -73,10 +76,11 @@ export function walkOf(markdown) {
 }
 
 /**
- * @typedef {{ renders: (kustomization: string) => any[], readme: string, images: Set<string>, repos: Map<string, string>,
+ * @typedef {{ renders: (kustomization: string) => any[], readme: string, line: number, images: Set<string>, repos: Map<string, string>,
  *             releases: Map<string, { chart: string, namespace: string }>, files: Map<string, string>, cluster?: string, applied?: string,
- *             buildImage: (dockerfile: string) => string[],
+ *             buildImage: (dockerfile: string) => string[], templates?: Map<string, string>, k3d?: string, running: Map<string, number>, pushed: Set<string>,
  *             jmx: Map<string, number>, forwards: Map<number, string> }} WalkState
+ *   templates: the measured pods' templates as last applied; running: the loads applied and not deleted, by the line that started them
  * @typedef {{ name: string, matches: (w: string[]) => boolean, check: (w: string[], state: WalkState) => string[] | Promise<string[]> }} Recognizer
  */
 
@@ -102,7 +106,9 @@ export async function applyChecks(objects, available, serverSide) {
  */
 async function applyOwn(state, dir) {
   const root = mkdtempSync(join(tmpdir(), 'starvation-lab-own-'));
+  // a kustomization beside the clone (../starvation-lab/...) or in it (../kubernetes/...)
   symlinkSync(REPO, join(root, 'starvation-lab'));
+  for (const folder of ['kubernetes', 'k6']) symlinkSync(join(REPO, folder), join(root, folder));
   for (const [path, text] of state.files) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -114,14 +120,51 @@ async function applyOwn(state, dir) {
   const urls = objects.filter((o) => o.kind === 'PrometheusRule').flatMap((o) => o.spec.groups.flatMap((/** @type {any} */ g) => g.rules))
     .map((/** @type {any} */ r) => r.annotations?.runbook_url).filter(Boolean);
   const storage = (kustomization.patches ?? []).some((/** @type {any} */ p) => /storageClassName/.test(p.patch ?? ''));
+  // $TAG in a pushed image: the short commit it stands for
+  const pushed = [...state.pushed].map((ref) => new RegExp(`^${ref.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\$TAG/g, '[0-9a-f]{7,40}')}$`));
+  const unpushed = [...new Set(pods(objects).flatMap((p) => containersOf(p.spec)).map((c) => c.image).filter((i) => /^[^/]+\.[^/]+\/.*starvation-lab:/.test(i ?? '')))]
+    .filter((image) => !pushed.some((r) => r.test(image)));
+  const literal = (kustomization.secretGenerator ?? []).filter((/** @type {any} */ g) => (g.literals ?? []).some((/** @type {string} */ l) => /^password=/.test(l)));
   return [
+    ...literal.map((/** @type {any} */ g) => `secretGenerator ${g.name}: a password in ${dir}/kustomization.yaml goes into git with it: read it from a file kept out of git (envs:)`),
     ...(await applyChecks(objects, [], false)),
+    ...unpushed.map((image) => `image ${image} is pushed by no step above`),
+    ...(objects.some((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name)) ? labApplied(state, join(root, dir)) : []),
     ...(!base ? [] : urls.length === 0 ? ['no runbook_url in the render']
       : urls.filter((url) => !url.startsWith(`${base}#`)).map((url) => `runbook_url ${url} is not under ${base}`)),
     ...(objects.some((o) => o.metadata?.name === 'starvation-lab-runbook') ? ['ConfigMap starvation-lab-runbook, local configuration, is in the render'] : []),
     ...(storage && !objects.some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.every((/** @type {any} */ c) => c.spec?.storageClassName))
       ? ['the StorageClass patch sets no storageClassName on the claim'] : []),
   ];
+}
+
+/**
+ * A lab render applied: JMX as its measured pods' JDK_JAVA_OPTIONS open it, and a restart of a measured pod
+ * while a load runs (a Deployment with `strategy: Recreate` stops its pod whenever the template changes).
+ *
+ * @param {WalkState} state
+ * @param {string} kustomization
+ */
+function labApplied(state, kustomization) {
+  const measured = state.renders(kustomization).filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name));
+  const violations = [];
+  const templates = new Map(measured.map((d) => [d.metadata.name, JSON.stringify(d.spec.template)]));
+  for (const [name, template] of templates) {
+    if (state.running.size && state.templates?.has(name) && state.templates.get(name) !== template) {
+      violations.push(`restarts ${name} during the run started at line ${[...state.running.values()].join(', ')}: its pod template changes (Recreate)`);
+    }
+  }
+  state.templates = templates;
+  state.applied = kustomization;
+  state.jmx = new Map();
+  for (const d of measured) {
+    const flags = d.spec.template.spec.containers.flatMap((/** @type {any} */ c) => c.env ?? []).find((/** @type {any} */ e) => e.name === 'JDK_JAVA_OPTIONS')?.value;
+    if (!flags) continue;
+    const { port, violations: wrong } = checkJmxFlags(flags.trim().split(/\s+/));
+    violations.push(...wrong.map((v) => `${d.metadata.name}: ${v}`));
+    if (port) state.jmx.set(d.metadata.name, port);
+  }
+  return violations;
 }
 
 function needObject(state, kind, name, from) {
@@ -144,6 +187,26 @@ export const RECOGNIZERS = [
       const cluster = parse(readFileSync(join(REPO, config), 'utf8'));
       const workers = cluster.nodes.filter((/** @type {any} */ n) => n.role === 'worker').length;
       return cluster.kind === 'Cluster' && workers >= 2 ? [] : [`${config}: not a kind Cluster with two workers`];
+    },
+  },
+  {
+    name: 'minikube start --driver=<VM> --nodes --cpus --memory: nodes of a row of the README\'s node sizes, as many',
+    matches: (w) => w[0] === 'minikube' && w[1] === 'start',
+    check: (w, state) => {
+      const driver = (w.find((x) => x.startsWith('--driver=')) ?? '').slice('--driver='.length);
+      if (!MINIKUBE_VM_DRIVERS.includes(driver)) return [`minikube start --driver=${driver}: a VM driver (${MINIKUBE_VM_DRIVERS.join(', ')}) makes nodes of --cpus; a container's share Docker, as kind's`];
+      const [nodes, cpus, gib] = [Number(option(w, '--nodes') ?? 1), Number(option(w, '--cpus')), parseFloat(option(w, '--memory') ?? '')];
+      const rows = [...state.readme.matchAll(/^\s*\|\s*([\d.]+) CPUs and ([\d.]+) GiB \(nodes of ([\d or]+) vCPUs\)\s*\|\s*(\d+)\s*\|\s*$/gm)];
+      const row = rows.find(([, , free, vcpus, count]) => vcpus.split(' or ').map(Number).includes(cpus) && nodes >= Number(count) && gib >= Number(free) + 1);
+      return row ? [] : [`minikube start: ${nodes} nodes of ${cpus} CPUs and ${gib} GiB are no row of the node sizes above (nodes of that many vCPUs, as many, 1 GiB over what each offers)`];
+    },
+  },
+  {
+    name: 'k3d cluster create: two agents beside the server (all schedulable, sharing Docker as kind\'s nodes do)',
+    matches: (w) => w[0] === 'k3d' && w[1] === 'cluster' && w[2] === 'create',
+    check: (w, state) => {
+      state.k3d = w[3];
+      return Number(option(w, '--agents') ?? 0) >= 2 ? [] : [`k3d cluster create ${w[3]}: --agents ${option(w, '--agents')}, two needed beside the server`];
     },
   },
   {
@@ -184,10 +247,29 @@ export const RECOGNIZERS = [
         state.images.add(w[3]);
         return needBuilt(state, [w[2]]);
       }
+      if (w[1] === 'push') {
+        state.pushed.add(w[2]);
+        return [...needBuilt(state, [w[2]]), ...(/starvation-lab:jdk\d+$/.test(w[2]) ? [`${w[2]}: a tag pushed again with every build; tag it by commit`] : [])];
+      }
       const images = w.slice(2).filter((x, i) => x.includes(':') && !['--name', '--cluster'].includes(w[i + 1]));
-      const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`] : [];
+      const cluster = w[0] === 'kind' && option(w, '--name') !== state.cluster ? [`kind load into ${option(w, '--name')}, created ${state.cluster}`]
+        : w[0] === 'k3d' && option(w, '--cluster') !== state.k3d ? [`k3d image import into ${option(w, '--cluster')}, created ${state.k3d}`] : [];
       return [...needBuilt(state, images), ...cluster];
     },
+  },
+  {
+    name: "printf '...' > <file>: the file written, for the steps after it ($(...) as 32 hex digits)",
+    matches: (w) => w[0] === 'printf' && w.at(-2) === '>',
+    check: (w, state) => {
+      const args = w.slice(2, -2).map((a) => (/^\$\(/.test(a) ? '0'.repeat(32) : a));
+      state.files.set(String(w.at(-1)), w[1].replace(/\\n/g, '\n').replace(/%s/g, () => args.shift() ?? ''));
+      return [];
+    },
+  },
+  {
+    name: 'TAG=$(git rev-parse --short HEAD): the commit the images are tagged by',
+    matches: (w) => w.join(' ') === 'TAG=$ ( git rev-parse --short HEAD )',
+    check: () => [],
   },
   {
     name: 'kubectl apply -k / delete -k: the render, strict schemas, policy (Pod Security restricted included), size limits',
@@ -196,9 +278,11 @@ export const RECOGNIZERS = [
       const kustomization = kustomizationOf(w[3]);
       if (state.files.has(`${w[3]}/kustomization.yaml`)) return w[1] === 'apply' ? applyOwn(state, w[3]) : [];
       if (!LAB_KUSTOMIZATIONS.includes(kustomization)) return [`${w[3]} is not a lab kustomization (${LAB_KUSTOMIZATIONS.join(', ')}) nor one written above`];
-      if (w[1] === 'delete') return state.renders(kustomization).length ? [] : ['renders nothing'];
-      state.applied = kustomization;
-      return applyChecks(state.renders(kustomization), [], false);
+      if (w[1] === 'delete') {
+        state.running.clear();
+        return state.renders(kustomization).length ? [] : ['renders nothing'];
+      }
+      return [...labApplied(state, kustomization), ...(await applyChecks(state.renders(kustomization), [], false))];
     },
   },
   {
@@ -215,11 +299,14 @@ export const RECOGNIZERS = [
       }
       const lab = state.renders(state.applied ?? 'base');
       const objects = state.renders(kustomization);
-      return [...(await applyChecks(objects, lab, true)), ...checkSizing(state.readme, lab, objects)];
+      const namespaceOf = (/** @type {string} */ chart) => [...state.releases.values()].find((r) => r.chart === chart)?.namespace ?? 'default';
+      const installed = { monitoring: namespaceOf(KUBE_PROMETHEUS_STACK.name), operator: namespaceOf(K6_OPERATOR_CHART.name) };
+      state.running.set(kustomization, state.line);
+      return [...(await applyChecks(objects, lab, true)), ...checkSizing(state.readme, lab, objects), ...checkFlows([...lab, ...objects], installed)];
     },
   },
   {
-    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / set env / patch, alone or in POD=$(...): the object, container, mount or port is there',
+    name: 'kubectl -n starvation-lab rollout / get / delete / logs / cp / port-forward / patch, alone or in POD=$(...): the object, container, mount or port is there; no set',
     matches: (w) => /^(POD=\$ \( )?kubectl -n starvation-lab /.test(w.join(' ')),
     check: (w, state) => labObjectCommand(w.slice(w.indexOf('kubectl') + 3), state),
   },
@@ -236,7 +323,10 @@ export const RECOGNIZERS = [
   {
     name: 'kubectl delete namespace: the lab namespace',
     matches: (w) => w[0] === 'kubectl' && w[1] === 'delete' && w[2] === 'namespace',
-    check: (w, state) => needObject(state, 'Namespace', w[3], 'base'),
+    check: (w, state) => {
+      state.running.clear();
+      return needObject(state, 'Namespace', w[3], 'base');
+    },
   },
   {
     name: 'java -jar src/diagnose/target/starvation-diagnose.jar --jmx localhost:<port>: a port forwarded above to a JVM given the JMX flags above (DiagnoseLabIT runs it)',
@@ -246,7 +336,8 @@ export const RECOGNIZERS = [
       if (!port) return [`--jmx ${option(w, '--jmx')}: the diagnosis of a pod goes through a port-forward, localhost:<port>`];
       const deployment = state.forwards.get(Number(port));
       if (!deployment) return [`no port-forward above listens on ${port}`];
-      return state.jmx.has(deployment) ? [] : [`deployment/${deployment} got no JMX flags above`];
+      if (!state.jmx.has(deployment)) return [`deployment/${deployment} got no JMX flags above`];
+      return state.running.size ? [] : ['the diagnosis reads a pod under load: no load runs here (start it above)'];
     },
   },
   {
@@ -287,6 +378,10 @@ function labObjectCommand(w, state) {
     case 'rollout':
       return needObject(state, kind, name, 'base');
     case 'get': case 'delete':
+      if (verb === 'delete' && w[1] === 'testrun' && w.includes('--ignore-not-found')) {
+        return ["--ignore-not-found covers a missing TestRun, not a missing CRD: kubectl exits 1 where the k6-operator is not installed"];
+      }
+      if (verb === 'delete' && w[1] in RENDER_OF) state.running.delete(RENDER_OF[w[1]]);
       if (w[1] in RENDER_OF) return needObject(state, w[1], w[2], RENDER_OF[w[1]]);
       // the Job controller labels its pods job-name=<Job>
       if (w[1] === 'pods' && /^job-name=/.test(option(w, '-l') ?? '')) return needObject(state, 'Job', String(option(w, '-l')).slice(9), 'k6/job');
@@ -318,19 +413,8 @@ function labObjectCommand(w, state) {
       const service = state.renders('base').find((o) => o.kind === 'Service' && o.metadata.name === name);
       return service?.spec.ports.some((/** @type {any} */ p) => p.port === remote) ? [] : [`no Service ${name} with port ${remote}`];
     }
-    case 'set': {
-      if (w[1] !== 'env' || kind !== 'deployment') return [`kubectl set ${w[1]} ${w[2]}: only set env on a Deployment`];
-      const missing = needObject(state, 'Deployment', name, 'base');
-      if (missing.length) return missing;
-      const assignments = w.slice(3).filter((x) => /^[A-Z_]+(=|-$)/.test(x));
-      if (assignments.length !== 1 || !assignments[0].startsWith('JDK_JAVA_OPTIONS')) {
-        return [`set env: only JDK_JAVA_OPTIONS, the diagnosis' JMX flags, is checked here, not ${assignments.join(', ')}`];
-      }
-      if (assignments[0] === 'JDK_JAVA_OPTIONS-') return state.jmx.delete(name) ? [] : [`deployment/${name} got no JDK_JAVA_OPTIONS above to remove`];
-      const { port, violations } = checkJmxFlags(assignments[0].slice('JDK_JAVA_OPTIONS='.length).trim().split(/\s+/));
-      if (port) state.jmx.set(name, port);
-      return violations;
-    }
+    case 'set':
+      return [`kubectl set ${w[1]} changes ${ref ?? 'a pod template'}: Recreate restarts the measured pod; set it in a kustomization applied before the load`];
     case 'patch': {
       if (w[1] !== 'configmap' || w[2] !== 'lab-experiment') return [`patch ${w[1]} ${w[2]}: only lab-experiment is patched`];
       const base = state.renders('base').find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'lab-experiment');
@@ -349,6 +433,12 @@ function labObjectCommand(w, state) {
   }
 }
 
+/** A values file's keys as --set names them: a.b.c. @param {any} values @param {string} [prefix] @returns {Record<string, string>} */
+function flatten(values, prefix = '') {
+  return Object.assign({}, ...Object.entries(values ?? {}).map(([k, v]) => (v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? flatten(v, `${prefix}${k}.`) : { [`${prefix}${k}`]: String(v) })));
+}
+
 function helmInstall(w, state) {
   const [, , release, chart] = w;
   const violations = [];
@@ -358,6 +448,9 @@ function helmInstall(w, state) {
     if (!(w[i] in HELM_INSTALL_FLAGS)) violations.push(`helm install: ${w[i]} is not a flag the walker checks`);
     else if (HELM_INSTALL_FLAGS[w[i]] && w[i++] === '--set') {
       for (const pair of w[i].split(',')) sets[pair.split('=')[0]] = pair.slice(pair.indexOf('=') + 1);
+    } else if (w[i - 1] === '-f') {
+      if (!existsSync(join(REPO, w[i]))) violations.push(`helm install -f ${w[i]}: no such file`);
+      else Object.assign(sets, flatten(parse(readFileSync(join(REPO, w[i]), 'utf8'))));
     }
   }
   if (!state.repos.has(chart.split('/')[0])) violations.push(`${chart}: repository ${chart.split('/')[0]} was not added above`);
@@ -386,23 +479,29 @@ function helmInstall(w, state) {
   for (const key of Object.keys(sets).filter((k) => !(k in KUBE_PROMETHEUS_STACK.values))) {
     violations.push(`${chart}: --set ${key} is not a value the walker knows`);
   }
+  // kubeadm binds these components' metrics to 127.0.0.1 on kind's nodes: their targets are down, their alerts fire
+  if (state.cluster) {
+    for (const key of ['kubeControllerManager.enabled', 'kubeScheduler.enabled', 'kubeEtcd.enabled', 'kubeProxy.enabled'].filter((k) => sets[k] !== 'false')) {
+      violations.push(`${chart} on kind: ${key} is not false: kind exposes no such target, and the stack's alerts on it fire beside the lab's`);
+    }
+  }
   // the stack's defaults with these values: no interval may hide a starvation as long as the plan's phases
   return [...violations, ...checkIntervals(state.renders('base'), sets)];
 }
 
 /**
  * Walks a README: each step's violations, prefixed with its line; unknown commands and what the walk
- * leaves behind (JMX flags set and never removed, which outlive `kubectl apply -k`) are violations too.
+ * leaves unsaid (below) are violations too.
  *
  * @param {string} markdown
- * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards'> & Partial<WalkState>} options
+ * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards' | 'running' | 'line' | 'pushed'> & Partial<WalkState>} options
  * @param {(line: string) => void} [log]
  * @returns {Promise<string[]>}
  */
 export async function walk(markdown, options, log = () => {}) {
   /** @type {WalkState} */
   const state = { readme: markdown, images: new Set(), repos: new Map(), releases: new Map(), files: new Map(), jmx: new Map(), forwards: new Map(),
-    ...options };
+    running: new Map(), line: 0, pushed: new Set(), ...options };
   const failures = [];
   for (const step of walkOf(markdown)) {
     if (step.file) {
@@ -410,6 +509,7 @@ export async function walk(markdown, options, log = () => {}) {
       continue;
     }
     const words = /** @type {string[]} */ (step.words);
+    state.line = step.line;
     const recognizer = RECOGNIZERS.find((r) => r.matches(words));
     const violations = recognizer ? await recognizer.check(words, state) : ['UNRECOGNISED: add a check for it, or change the README'];
     log(`line ${step.line}: ${step.text} -> ${recognizer?.name ?? 'nothing'}${violations.length ? ' -- FAILED' : ''}`);
@@ -419,8 +519,7 @@ export async function walk(markdown, options, log = () => {}) {
 }
 
 /**
- * What the walk leaves unsaid or undone: JMX flags set and never removed, which outlive `kubectl apply
- * -k`; images built here, which run only on nodes of the builder's CPU architecture, with no word on
+ * What the walk leaves unsaid: an image an overlay deploys that the pushes above miss; images built here, which run only on nodes of the builder's CPU architecture, with no word on
  * --platform; a claim that names no StorageClass, which binds only with a default one, and no
  * kustomization above that names one (a JSON patch: a strategic-merge one replaces the whole claim).
  */
@@ -428,8 +527,12 @@ function leftBehind(state) {
   const unnamed = state.applied && state.renders(state.applied)
     .some((o) => o.kind === 'StatefulSet' && o.spec.volumeClaimTemplates?.some((/** @type {any} */ c) => !c.spec?.storageClassName));
   const named = [...state.files.values()].some((text) => /path: \/spec\/volumeClaimTemplates\/\d+\/spec\/storageClassName/.test(text));
+  const deployed = [...new Set(LAB_KUSTOMIZATIONS.flatMap((k) => state.renders(k)).filter((o) => o.kind === 'Deployment')
+    .flatMap((o) => o.spec.template.spec.containers.map((/** @type {any} */ c) => String(c.image).split(':')[1])))];
+  const pushes = [...state.pushed].filter((ref) => /starvation-lab:/.test(ref));
   return [
-    ...[...state.jmx.keys()].map((d) => `deployment/${d}: JDK_JAVA_OPTIONS set and never removed (set env ... JDK_JAVA_OPTIONS-): JMX stays open`),
+    ...(pushes.length ? deployed.filter((tag) => !pushes.some((ref) => ref.split(':').at(-1)?.split('-')[0] === tag))
+      .map((tag) => `the images pushed above hold no starvation-lab:${tag}, which overlays deploy`) : []),
     ...([...state.images].some((i) => !i.includes('/')) && !state.readme.includes('--platform')
       ? ["images built here run only on nodes of the builder's CPU architecture: the README must say how to build for the nodes' (--platform)"] : []),
     ...(unnamed && !named ? ["PostgreSQL's claim names no StorageClass, so it binds only with a default one: the README must show how to name one"] : []),

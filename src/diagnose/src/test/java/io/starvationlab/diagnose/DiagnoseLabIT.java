@@ -25,7 +25,7 @@ import io.starvationlab.harness.Servers;
 
 /**
  * The diagnosis ({@code src/diagnose/target/starvation-diagnose.jar}) against the packaged service on the build JDK,
- * as from a pod: kubernetes/README.md's command through the JMX port its flags open, without thread dumps (the
+ * as from a pod: kubernetes/README.md's command through the JMX port kubernetes/components/jmx opens, without thread dumps (the
  * stand-in for that step of the README's walk). Load from this JVM on platform threads. Each cause by pid, on JDK 21 too, and not starved:
  * {@link DiagnoseSecondServiceIT}.
  */
@@ -46,7 +46,7 @@ class DiagnoseLabIT {
     }
 
     /**
-     * What a pod gives: a JMX address (here the flags kubernetes/README.md sets, on a local JVM) and no
+     * What a pod gives: a JMX address (here the flags kubernetes/components/jmx sets, on a local JVM) and no
      * thread dumps, whose files stay in the pod. On JDK 24+ the wait comes from the scheduler MXBean's
      * queue and the start rate; the cause and frame from JFR over the same connection.
      */
@@ -71,7 +71,7 @@ class DiagnoseLabIT {
         }
     }
 
-    /** The README's flags open JMX on the pod's loopback only, which the port-forward reaches: no other address answers. */
+    /** The component's flags open JMX on the pod's loopback only, which the port-forward reaches: no other address answers. */
     @Test
     void jmxShouldAnswerOnLoopbackOnly() throws IOException {
         assertThat(answers(InetAddress.getLoopbackAddress())).as("JMX on loopback").isTrue();

@@ -12,14 +12,15 @@ import java.util.regex.Pattern;
 import io.starvationlab.harness.Project;
 
 /**
- * What kubernetes/README.md gives a pod so that the diagnosis can reach it through {@code kubectl port-forward}, and
- * the diagnosis command it runs there: read from the README itself, so the tests run what users copy, with the
- * README's port replaced by a free one.
+ * What kubernetes/components/jmx gives a measured pod so that the diagnosis can reach it through {@code kubectl
+ * port-forward}, and the diagnosis command kubernetes/README.md runs there: read from those files, so the tests run what
+ * users deploy and copy, with their port replaced by a free one.
  */
 final class PodJmx {
 
     private static final Path README = Project.resolve("kubernetes/README.md");
-    private static final Pattern OPTIONS = Pattern.compile("JDK_JAVA_OPTIONS=\"([^\"]+)\"");
+    private static final Path COMPONENT = Project.resolve("kubernetes/components/jmx/kustomization.yaml");
+    private static final Pattern OPTIONS = Pattern.compile("name: JDK_JAVA_OPTIONS\\s+value: (.+)");
     private static final Pattern COMMAND = Pattern.compile("java -jar src/diagnose/target/starvation-diagnose\\.jar (.+)");
     private static final String PORT = "^(-Dcom\\.sun\\.management\\.jmxremote(\\.rmi)?\\.port)=\\d+$";
 
@@ -27,12 +28,12 @@ final class PodJmx {
     }
 
     static List<String> flags(int port) {
-        return words(OPTIONS).stream().map(flag -> flag.replaceFirst(PORT, "$1=" + port)).toList();
+        return words(COMPONENT, OPTIONS).stream().map(flag -> flag.replaceFirst(PORT, "$1=" + port)).toList();
     }
 
     /** The README's diagnosis arguments, without the watch's length ({@link Diagnosis#run} sets it). */
     static List<String> arguments(int port) {
-        List<String> words = new ArrayList<>(words(COMMAND));
+        List<String> words = new ArrayList<>(words(README, COMMAND));
         int seconds = words.indexOf("--seconds");
         if (seconds >= 0) {
             words.subList(seconds, seconds + 2).clear();
@@ -40,11 +41,11 @@ final class PodJmx {
         return words.stream().map(word -> word.replaceFirst("^localhost:\\d+$", "localhost:" + port)).toList();
     }
 
-    private static List<String> words(Pattern pattern) {
+    private static List<String> words(Path file, Pattern pattern) {
         try {
-            Matcher found = pattern.matcher(Files.readString(README));
+            Matcher found = pattern.matcher(Files.readString(file));
             if (!found.find()) {
-                throw new IllegalStateException(README + " has no " + pattern);
+                throw new IllegalStateException(file + " has no " + pattern);
             }
             return Arrays.asList(found.group(1).trim().split("\\s+"));
         } catch (IOException e) {
