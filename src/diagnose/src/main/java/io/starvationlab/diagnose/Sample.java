@@ -15,7 +15,7 @@ import java.time.Instant;
  * @param waiting        virtual threads waiting for a carrier (thread dump)
  * @param pinned         mounted virtual threads whose stacks show them holding the carrier blocked ({@link Stacks#hold})
  * @param running        mounted virtual threads whose stacks show them computing
- * @param longestWait    the longest wait for a carrier seen so far (thread dumps)
+ * @param longestWait    the longest wait for a carrier of the work (not the meter's canary) seen so far, a lower bound (thread dumps)
  * @param heldIdle       carriers carrying the same virtual thread as at the last {@code Thread.print} and using almost no CPU since:
  *                       blocked while mounted, seen without a stack ({@code Thread.print})
  */
