@@ -21,8 +21,8 @@ import jdk.management.jfr.RemoteRecordingStream;
  * take new virtual threads. Started only once every carrier is taken with threads queued ({@link #pressed}):
  * nobody waits for a carrier before, and a recording costs both JVMs (its start, the first in a JVM most).
  * Then starts, one event per virtual thread (thousands a second in a busy service), in spans of
- * {@link #STARTS_SPAN} at least {@link #STARTS_REST} apart, and only where the scheduler MXBean counts the
- * queue the rate is judged with; execution samples only where {@code Thread.print} shows no mounted stacks
+ * {@link #STARTS_SPAN} at least {@link #STARTS_REST} apart, and only where something counts the queue that the
+ * rate is judged with (the scheduler MXBean, or thread dumps); execution samples only where {@code Thread.print} shows no mounted stacks
  * (before JDK 25), while pressed and for {@code pressure} after. It ends with the sampling, and what it recorded goes into the
  * observation as {@link Recorded}.
  */
@@ -75,9 +75,24 @@ final class FlightRecording implements AutoCloseable {
             return at.stream().filter(this::covers).count();
         }
 
-        /** Starts a second while recorded; NaN when never recorded. */
+        /**
+         * Starts a second while recorded; NaN when never recorded. Timed from each span's first start to its last where spans hold two
+         * or more: the target applies a setting some time after it is asked to, so a span's own start would count time it recorded nothing.
+         */
         double perSecond() {
-            return spans.isEmpty() ? Double.NaN : count() / Math.max(1e-3, seconds());
+            if (spans.isEmpty()) {
+                return Double.NaN;
+            }
+            long between = 0;
+            long nanos = 0;
+            for (Span span : spans) {
+                List<Instant> in = at.stream().filter(span::covers).sorted().toList();
+                if (in.size() >= 2) {
+                    between += in.size() - 1;
+                    nanos += Duration.between(in.get(0), in.get(in.size() - 1)).toNanos();
+                }
+            }
+            return nanos > 0 ? between / (nanos / 1e9) : count() / Math.max(1e-3, seconds());
         }
     }
 
@@ -124,8 +139,8 @@ final class FlightRecording implements AutoCloseable {
     }
 
     /**
-     * A recording of {@code target} to start once pressed; {@code countsStarts}: whether the start rate is judged (the scheduler MXBean
-     * counts the queue, JDK 24+); {@code pressure}: how long execution samples go on once the carriers are no longer all taken.
+     * A recording of {@code target} to start once pressed; {@code countsStarts}: whether the start rate is judged (the scheduler MXBean,
+     * JDK 24+, or thread dumps count the queue); {@code pressure}: how long execution samples go on once the carriers are no longer all taken.
      */
     static FlightRecording of(TargetJvm target, Duration pinnedThreshold, boolean countsStarts, Duration pressure) {
         return new FlightRecording(target, pinnedThreshold, countsStarts, pressure);
@@ -180,7 +195,12 @@ final class FlightRecording implements AutoCloseable {
         }
     }
 
+    /** A virtual thread's first mount, the end of its first wait: the meter's canary probes left out, as from the waits. */
     private void onStart(RecordedEvent event) {
+        RecordedThread thread = event.getThread();
+        if (thread != null && CarrierWaits.CANARY.equals(thread.getJavaName())) {
+            return;
+        }
         Instant here = event.getStartTime().minus(targetAhead);
         synchronized (this) {
             starts.add(here);

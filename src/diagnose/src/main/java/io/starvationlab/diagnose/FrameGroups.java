@@ -38,6 +38,7 @@ final class FrameGroups {
         final Map<String, Integer> monitorOwners;
         final Map<String, Integer> notes;
         final Map<String, Integer> waitsFor;
+        final Map<String, Integer> locks;
         final Map<String, Integer> lockOwners;
         /** The deepest stack seen: JFR cuts stacks at its depth, dumps do not. */
         final List<Frame> example;
@@ -51,6 +52,7 @@ final class FrameGroups {
             this.monitorOwners = counts(sightings.stream().flatMap(s -> s.monitorOwners().stream()).map(Frame::qualifiedMethod).toList());
             this.notes = counts(sightings.stream().map(s -> s.hold().note()).toList());
             this.waitsFor = counts(sightings.stream().map(s -> s.hold().waitsFor()).toList());
+            this.locks = counts(sightings.stream().map(s -> s.hold().lock()).toList());
             this.lockOwners = counts(sightings.stream().map(s -> s.hold().lockOwner()).toList());
             this.example = sightings.stream().map(Sighting::stack).max(Comparator.comparingInt(List::size)).orElse(List.of());
             this.socketIo = sightings.stream().map(s -> Stacks.socketIo(s.stack())).flatMap(Optional::stream).findFirst().orElse(null);

@@ -3,6 +3,8 @@ package io.starvationlab.diagnose;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Everything the sampling saw, fixed once it ended ({@link Sampler#observe}): the JVM, its carriers over time, what held them,
@@ -32,6 +34,46 @@ record Observation(String target, TargetJvm.Facts facts, SchedulerSettings sched
      */
     record Sampling(int prints, Duration dumpTime, int dumpThreads, boolean dumpsRecordState, boolean printShowsMounted, String noThreadDumps,
             Duration ownCpu) {
+    }
+
+    /**
+     * The work's mean wait for a carrier by Little's law: the virtual threads waiting on average over the rate they started at
+     * while JFR recorded starts (every carrier taken with threads queued). The waiting are counted by the scheduler MXBean's queue
+     * (JDK 24+) or else by the thread dumps, which like JFR's starts leave the meter's canary probes out.
+     *
+     * @param waiting       virtual threads waiting for a carrier, on average; NaN where never recorded
+     * @param perSecond     virtual threads started a second while recorded; NaN where never recorded
+     * @param counted       what counted the waiting
+     * @param missesThreads whether that count misses threads waiting to continue (JDK 21's dumps)
+     */
+    record MeanWait(Duration mean, double waiting, double perSecond, double seconds, String counted, boolean missesThreads) {
+
+        String describe() {
+            if (Double.isNaN(perSecond)) {
+                return "none, by " + counted + ": never every carrier taken with virtual threads queued";
+            }
+            return perSecond > 0 ? String.format(Locale.ROOT, "the mean, by Little's law: %.1f waiting on average (%s), %.1f virtual threads"
+                    + " started a second (JFR, over %.1f s while every carrier was taken)", waiting, counted, perSecond, seconds)
+                    : String.format(Locale.ROOT, "at least: %.1f waiting on average (%s) and no virtual thread started in %.1f s recorded while"
+                            + " every carrier was taken", waiting, counted, seconds);
+        }
+    }
+
+    /** The mean wait as {@link MeanWait} says; empty where JFR recorded no starts or nothing counted the waiting. */
+    Optional<MeanWait> meanWait() {
+        FlightRecording.Starts starts = recorded.starts();
+        boolean queue = !samples.isEmpty() && samples.stream().allMatch(s -> s.queued() != null);
+        if (starts == null || !queue && !hasThreadDumps()) {
+            return Optional.empty();
+        }
+        String counted = queue ? "the scheduler MXBean's queue" : "in " + dumps() + " thread dumps";
+        if (starts.spans().isEmpty()) {
+            return Optional.of(new MeanWait(Duration.ZERO, Double.NaN, Double.NaN, 0, queue ? "the scheduler MXBean" : "the thread dumps", false));
+        }
+        double waiting = queue ? Sample.mean(samples, end, s -> starts.covers(s.at()), Sample::queued) : waits.workWaiting();
+        double rate = starts.perSecond();
+        Duration mean = rate > 0 ? Duration.ofNanos((long) (waiting / rate * 1e9)) : waiting >= 1 ? Duration.ofNanos((long) (starts.seconds() * 1e9)) : Duration.ZERO;
+        return Optional.of(new MeanWait(mean, waiting, rate, starts.seconds(), counted, !queue && !sampling.dumpsRecordState()));
     }
 
     Duration length() {

@@ -51,12 +51,12 @@ final class Report {
         out.append('\n');
         if (verdict.stuck()) {
             out.append("  ").append(verdict.waitBasis()).append('\n');
-        } else {
-            out.append("  wait for a carrier: ").append(verdict.inferredWait() == null ? verdict.waitBasis()
+        }
+        waits().forEach(line -> out.append("  ").append(line).append('\n'));
+        if (!verdict.stuck()) {
+            out.append("  the verdict's wait: ").append(verdict.inferredWait() == null ? verdict.waitBasis()
                     : millis(verdict.inferredWait()) + " (threshold " + millis(options.threshold()) + "), " + verdict.waitBasis()).append('\n');
         }
-        workWait().ifPresent(line -> out.append("  ").append(line).append('\n'));
-        canaryWait().ifPresent(line -> out.append("  ").append(line).append('\n'));
         out.append(String.format(Locale.ROOT, "  every carrier taken %.0f %% of the time; %s %.0f %% blocked, %.0f %% running%n",
                 100 * verdict.saturatedShare(), seen.mounted().count() > 0 ? "of the mounted threads' stacks," : "of the carriers' time,",
                 100 * verdict.pinnedShare(), 100 * verdict.runningShare()));
@@ -72,7 +72,7 @@ final class Report {
         running(out);
         double startsPerSecond = startsPerSecond();
         out.append(String.format(Locale.ROOT, "%nVirtual threads started: %s%n", Double.isNaN(startsPerSecond)
-                ? "not recorded (JFR records them only while every carrier is taken with threads queued, where the scheduler MXBean counts the queue)"
+                ? "not recorded (JFR records them only while every carrier is taken with threads queued, where the scheduler MXBean or thread dumps count the queue)"
                 : String.format(Locale.ROOT, "%.1f a second while every carrier was taken with threads queued (JFR jdk.VirtualThreadStart, in spans"
                         + " of %d s at least %d s apart)", startsPerSecond, FlightRecording.STARTS_SPAN.toSeconds(), FlightRecording.STARTS_REST.toSeconds())));
         Observation.Sampling sampling = seen.sampling();
@@ -87,32 +87,24 @@ final class Report {
         return out.toString();
     }
 
-    /** The work's own wait for a carrier, as the dumps time it; empty without dumps. */
-    private Optional<String> workWait() {
+    /** What was measured of the wait for a carrier, a line each, saying what it measures: the work's mean, the longest, the canary's. */
+    private List<String> waits() {
+        List<String> lines = new ArrayList<>();
+        seen.meanWait().ifPresent(mean -> lines.add("the work's mean wait for a carrier: " + millis(mean.mean()) + ", " + mean.describe()
+                + (mean.counted().startsWith("in ") ? "; the meter's canary left out" : "")));
         CarrierWaits.Seen waits = seen.waits();
-        if (!seen.hasThreadDumps()) {
-            return Optional.empty();
+        if (seen.hasThreadDumps()) {
+            lines.add(!waits.timed() ? "the longest wait for a carrier: not timed: one thread dump, which saw " + waits.work().size()
+                    + " virtual threads waiting, and a wait takes two"
+                    : waits.work().isEmpty() ? "the longest wait for a carrier: no virtual thread seen waiting in " + waits.dumps() + " thread dumps"
+                    : String.format(Locale.ROOT, "the longest wait for a carrier: at least %s, a virtual thread seen waiting from one thread dump to a later"
+                            + " one (%d seen waiting in %d dumps%s; the meter's canary left out)", millis(waits.longestAtLeast()), waits.work().size(),
+                            waits.dumps(), seen.sampling().dumpsRecordState() ? "" : ", which show only threads never run yet"));
         }
-        String canary = waits.canary().isEmpty() ? "" : "; the meter's canary left out";
-        if (!waits.timed()) {
-            return Optional.of("the work's wait for a carrier: not timed: one thread dump, which saw " + waits.work().size() + " virtual threads waiting"
-                    + canary);
-        }
-        if (waits.work().isEmpty()) {
-            return Optional.of("the work's wait for a carrier: no virtual thread seen waiting in " + waits.dumps() + " thread dumps" + canary);
-        }
-        long ongoing = waits.ongoing();
-        return Optional.of(String.format(Locale.ROOT, "the work's wait for a carrier: p50 %s, p99 %s, max %s, over %d virtual threads seen waiting in %d thread"
-                + " dumps %s apart on average (each wait placed between the dumps around it%s%s)", millis(waits.quantile(0.5)), millis(waits.quantile(0.99)),
-                millis(waits.quantile(1)), waits.work().size(), waits.dumps(), millis(waits.meanApart()),
-                ongoing == 0 ? "" : "; " + ongoing + " still waiting at the last dump, counted so far", canary));
-    }
-
-    /** The meter's canary probe, apart from the work: one probe at a time, queued on its own. */
-    private Optional<String> canaryWait() {
-        return seen.waits().canary().stream().max(Comparator.comparing(CarrierWaits.Wait::atLeast)).map(w -> "the meter's canary probe ("
-                + CarrierWaits.CANARY + ") waited at least " + millis(w.atLeast()) + (w.ongoing() ? ", still waiting at the last dump" : "")
-                + ": one probe at a time, queued on its own, not the work's wait");
+        waits.canary().stream().max(Comparator.comparing(CarrierWaits.Wait::atLeast)).ifPresent(w -> lines.add("the meter's canary probe ("
+                + CarrierWaits.CANARY + ") " + (!waits.timed() ? "seen waiting" : "waited at least " + millis(w.atLeast()))
+                + (w.ongoing() ? ", still waiting at the last dump" : "") + ": one probe at a time, queued on its own, not the work's wait"));
+        return lines;
     }
 
     private double startsPerSecond() {
@@ -158,7 +150,7 @@ final class Report {
         byStep.forEach((index, samples) -> {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("t", (double) index * step);
-            row.put("taken", samples.stream().mapToInt(Verdict::taken).max().orElse(0));
+            row.put("taken", samples.stream().mapToInt(Sample::taken).max().orElse(0));
             row.put("mounted", max(samples.stream().map(Sample::mounted).toList()));
             row.put("queued", max(samples.stream().map(Sample::queued).toList()));
             row.put("waiting", max(samples.stream().map(Sample::waiting).toList()));
@@ -249,7 +241,7 @@ final class Report {
         carriers.put("virtualPollers", facts.virtualPollers());
         root.put("carriers", carriers);
         root.put("timeline", rows());
-        root.put("waits", waits());
+        root.put("waits", waitsJson());
         root.put("pinnedEpisodes", groups(seen.recorded().pinned()));
         root.put("mounted", groups(seen.mounted()));
         root.put("runningSamples", groups(null, seen.recorded().running()));
@@ -269,25 +261,23 @@ final class Report {
         return Json.write(root) + "\n";
     }
 
-    /** The waits the dumps timed: the work's, by quantile, and the meter's canary's apart; null without two dumps. */
-    private Map<String, Object> waits() {
+    /** What was measured of the wait: the work's mean and the longest seen, and the meter's canary's apart; null where nothing was. */
+    private Map<String, Object> waitsJson() {
         CarrierWaits.Seen waits = seen.waits();
-        if (!seen.hasThreadDumps() || !waits.timed()) {
+        Optional<Observation.MeanWait> mean = seen.meanWait();
+        if (mean.isEmpty() && !seen.hasThreadDumps()) {
             return null;
         }
-        Map<String, Object> work = new LinkedHashMap<>();
-        work.put("threads", waits.work().size());
-        work.put("ongoing", waits.ongoing());
-        work.put("p50Millis", millisOrNull(waits.quantile(0.5)));
-        work.put("p99Millis", millisOrNull(waits.quantile(0.99)));
-        work.put("maxMillis", millisOrNull(waits.quantile(1)));
-        work.put("longestAtLeastMillis", waits.longestAtLeast().toMillis());
-        Map<String, Object> all = new LinkedHashMap<>();
-        all.put("dumps", waits.dumps());
-        all.put("meanApartMillis", waits.meanApart().toMillis());
-        all.put("work", work);
-        all.put("canaryLongestAtLeastMillis", waits.canary().stream().map(w -> w.atLeast().toMillis()).max(Long::compare).orElse(null));
-        return all;
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("meanMillis", mean.map(m -> m.mean().toMillis()).orElse(null));
+        json.put("meanBasis", mean.map(Observation.MeanWait::describe).orElse(null));
+        json.put("waitingOnAverage", mean.map(Observation.MeanWait::waiting).filter(Double::isFinite).orElse(null));
+        json.put("startedPerSecond", mean.map(Observation.MeanWait::perSecond).filter(Double::isFinite).orElse(null));
+        json.put("dumps", waits.dumps());
+        json.put("threadsSeenWaiting", waits.work().size());
+        json.put("longestAtLeastMillis", waits.timed() ? waits.longestAtLeast().toMillis() : null);
+        json.put("canaryLongestAtLeastMillis", waits.timed() ? waits.canary().stream().map(w -> w.atLeast().toMillis()).max(Long::compare).orElse(null) : null);
+        return json;
     }
 
     private static Long millisOrNull(Duration duration) {

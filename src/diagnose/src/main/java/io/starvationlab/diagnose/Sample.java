@@ -2,6 +2,9 @@ package io.starvationlab.diagnose;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The carriers at one moment. What a source could not give, or was not asked (no {@code Thread.print} while a
@@ -21,4 +24,27 @@ import java.time.Instant;
  */
 record Sample(Instant at, int poolSize, Integer carrying, double carrierCpuMillis, Integer mounted, Long queued, Integer waiting, Integer pinned,
         Integer running, Duration longestWait, Integer heldIdle) {
+
+    /** Carriers taken: mounted by the scheduler's count where there is one, else carrying in {@code Thread.print}. */
+    int taken() {
+        return mounted != null ? Math.max(mounted, carrying == null ? 0 : carrying) : carrying;
+    }
+
+    /**
+     * The mean of {@code value} over the samples {@code which} keeps, each weighing the time until the next sample (the last:
+     * until {@code end}): they come faster while every carrier is taken; NaN when it keeps none.
+     */
+    static double mean(List<Sample> samples, Instant end, Predicate<Sample> which, ToDoubleFunction<Sample> value) {
+        double sum = 0;
+        double time = 0;
+        for (int i = 0; i < samples.size(); i++) {
+            Sample sample = samples.get(i);
+            if (which.test(sample)) {
+                double weight = Math.max(1e-6, Duration.between(sample.at(), i + 1 < samples.size() ? samples.get(i + 1).at() : end).toNanos() / 1e9);
+                sum += weight * value.applyAsDouble(sample);
+                time += weight;
+            }
+        }
+        return time == 0 ? Double.NaN : sum / time;
+    }
 }

@@ -81,7 +81,8 @@ final class Sampler {
     static Observation observe(TargetJvm target, Options options) throws IOException {
         Optional<Map<String, Object>> mxBean = target.scheduler();
         SchedulerSettings scheduler = SchedulerSettings.of(target.facts(), mxBean);
-        FlightRecording recording = target.hasFlightRecorder() ? FlightRecording.of(target, options.pinnedThreshold(), mxBean.isPresent(), PRESSURE) : null;
+        boolean queueCounted = mxBean.isPresent() || target.whyNoThreadDumps(options.threadDumps()).isEmpty();
+        FlightRecording recording = target.hasFlightRecorder() ? FlightRecording.of(target, options.pinnedThreshold(), queueCounted, PRESSURE) : null;
         try {
             Sampler sampler = new Sampler(target, options, scheduler.parallelism(), recording);
             Instant end = sampler.run();

@@ -17,14 +17,15 @@ final class Stacks {
      * @param frame     the frame named for it: the innermost application frame, or for a class initializer or a
      *                  class loader that blocks, its own frame
      * @param note      what else the stack says of it (the native caller, the class waited for), or null
-     * @param waitsFor  the other thread's doing it waits for while it keeps the carrier: the lock or synchronizer it parks
-     *                  in ({@code java.util.concurrent.locks.ReentrantLock.lock}) or a monitor it waits to enter; null when none
+     * @param waitsFor  what it waits for another thread in while it keeps the carrier: the lock or synchronizer it parks
+     *                  in ({@code java.util.concurrent.locks.ReentrantLock.lock}), or "a monitor" it waits to enter; null when none
+     * @param lock      the object it waits on, as the JVM names it (JDK 25+), or null
      * @param lockOwner who holds that, where the dump names it, or null
      */
-    record Hold(Cause cause, String frame, String note, String waitsFor, String lockOwner) {
+    record Hold(Cause cause, String frame, String note, String waitsFor, String lock, String lockOwner) {
 
         Hold(Cause cause, String frame, String note) {
-            this(cause, frame, note, null, null);
+            this(cause, frame, note, null, null, null);
         }
     }
 
@@ -107,8 +108,10 @@ final class Stacks {
         Optional<Frame> caller = nativeCaller(frames);
         if (parked) {
             String waitsFor = waitsFor(mounted);
+            String lock = waitsFor == null ? null : mounted.blocker();
+            String owner = waitsFor == null ? null : mounted.lockOwner();
             return caller.map(c -> new Hold(Cause.UPCALL, named, "a native frame is on the stack, below the call from " + c.qualifiedMethod(), waitsFor,
-                    mounted.lockOwner())).orElseGet(() -> new Hold(Cause.SYNCHRONIZED, named, null, waitsFor, mounted.lockOwner()));
+                    lock, owner)).orElseGet(() -> new Hold(Cause.SYNCHRONIZED, named, null, waitsFor, lock, owner));
         }
         Optional<Frame> call = frames.stream().takeWhile(f -> !isApplication(f))
                 .filter(f -> f.nativeMethod() || f.className().startsWith("jdk.internal.foreign.abi.DowncallStub")).findFirst()
@@ -118,13 +121,12 @@ final class Stacks {
     }
 
     /**
-     * What a parked thread waits for another thread to do: the {@code java.util.concurrent} lock or synchronizer its application
-     * called (a sleep or a socket read waits for no thread), or the monitor it waits to enter; with the object, where the JVM names it.
+     * What a parked thread waits for another thread in: the {@code java.util.concurrent} lock or synchronizer its application
+     * called (a sleep or a socket read waits for no thread), or the monitor it waits to enter.
      */
     private String waitsFor(Mounted mounted) {
-        String on = mounted.blocker() == null ? "" : " (" + mounted.blocker() + ")";
         if (mounted.waitingToLock()) {
-            return "a monitor" + on;
+            return "a monitor";
         }
         Frame synchronizer = null;
         for (Frame frame : mounted.stack()) {
@@ -135,7 +137,7 @@ final class Stacks {
                 synchronizer = frame; // the outermost before the application's frame: what the application called
             }
         }
-        return synchronizer == null ? null : synchronizer.qualifiedMethod() + on;
+        return synchronizer == null ? null : synchronizer.qualifiedMethod();
     }
 
     private static boolean isJdk(Frame frame) {

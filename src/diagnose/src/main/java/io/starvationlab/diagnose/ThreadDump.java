@@ -61,11 +61,6 @@ record ThreadDump(Instant time, List<Thread> threads, boolean recordsState) {
                 .filter(t -> thread.blockerOwner() != null ? t.id() == thread.blockerOwner() : t.monitors().contains(thread.blocker())).findFirst();
     }
 
-    /** When the last thread of the dump was dumped: by then each thread had been looked at. */
-    Instant end() {
-        return threads.stream().map(Thread::time).max(Instant::compareTo).filter(t -> t.isAfter(time)).orElse(time);
-    }
-
     /**
      * Parses a dump. {@code platformThreadIds} tells virtual threads apart in a dump that does not mark
      * them (JDK 21): every thread that is not a platform thread is virtual.

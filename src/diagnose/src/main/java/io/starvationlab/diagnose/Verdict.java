@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Predicate;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The one rule of the diagnosis, judged from an {@link Observation} alone. <b>Starved</b> when virtual threads waited for a carrier
@@ -51,13 +49,13 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
     }
 
     static Verdict judge(Observation seen, Duration threshold) {
-        double saturated = seen.samples().isEmpty() ? 0 : mean(seen.samples(), seen.end(), s -> true, s -> taken(s) >= seen.parallelism() ? 1 : 0);
+        double saturated = seen.samples().isEmpty() ? 0 : Sample.mean(seen.samples(), seen.end(), s -> true, s -> s.taken() >= seen.parallelism() ? 1 : 0);
         Held held = held(seen);
         Optional<Verdict> stuck = stuck(seen, saturated, held);
         if (stuck.isPresent()) {
             return stuck.get();
         }
-        Judged judged = judgedWait(seen, threshold);
+        Judged judged = judgedWait(seen);
         boolean bySaturation = judged.duration() == null || judged.missesThreads();
         boolean starved = judged.duration() != null && judged.duration().compareTo(threshold) >= 0 || bySaturation && saturated >= SATURATED;
         String basis = judged.basis() + (!bySaturation || judged.duration() != null && judged.duration().compareTo(threshold) >= 0 ? ""
@@ -84,53 +82,30 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
         return group.map(g -> g.frame).filter(f -> !f.equals(Stacks.NO_APPLICATION_FRAME)).orElse(null);
     }
 
-    /** The longest wait the dumps prove, or by Little's law where the dumps cannot see the threshold, as the class says. */
-    private static Judged judgedWait(Observation seen, Duration threshold) {
-        Judged judged = new Judged(null, "not measured: no thread dump and no scheduler MXBean here", false);
+    /** The longer of the longest wait the dumps prove and the work's mean by Little's law, as the class says; null where neither is measured. */
+    private static Judged judgedWait(Observation seen) {
         CarrierWaits.Seen waits = seen.waits();
+        Judged longest = null;
         if (seen.hasThreadDumps()) {
             boolean missesThreads = !seen.sampling().dumpsRecordState();
-            String these = missesThreads ? "; these dumps show only threads never run yet" : "";
+            String these = missesThreads ? " (these dumps show only threads never run yet)" : "";
             if (!waits.timed()) {
-                judged = new Judged(null, "not measured: one thread dump, and a wait takes two to time" + these, missesThreads);
+                longest = new Judged(null, "not measured: one thread dump" + these + ", and a wait takes two to time", missesThreads);
             } else if (!waits.work().isEmpty()) {
-                judged = new Judged(waits.longestAtLeast(), "the longest a virtual thread was seen waiting, from one thread dump to a later one"
-                        + " (a lower bound; the meter's canary left out)" + these, missesThreads);
+                longest = new Judged(waits.longestAtLeast(), "the longest seen in the thread dumps" + these, missesThreads);
             } else if (!waits.canary().isEmpty()) {
                 Duration canary = waits.canary().stream().map(CarrierWaits.Wait::atLeast).max(Duration::compareTo).orElseThrow();
-                judged = new Judged(canary, "only the meter's canary probe was seen waiting, from one thread dump to a later one (a lower bound)" + these,
-                        missesThreads);
+                longest = new Judged(canary, "the meter's canary probe's, the only thread seen waiting in the thread dumps" + these, missesThreads);
             } else {
-                judged = new Judged(Duration.ZERO, "no virtual thread seen waiting in " + waits.dumps() + " thread dumps" + these, missesThreads);
+                longest = new Judged(Duration.ZERO, "no virtual thread seen waiting in " + waits.dumps() + " thread dumps" + these, missesThreads);
             }
         }
-        double window = Math.max(1e-3, seen.length().toNanos() / 1e9);
-        boolean dumpsSeeTheThreshold = waits.timed() && window / (waits.dumps() - 1) <= threshold.toNanos() / 1e9;
-        FlightRecording.Starts starts = seen.recorded().starts();
-        List<Sample> samples = seen.samples();
-        if (!dumpsSeeTheThreshold && starts != null && !samples.isEmpty() && samples.stream().allMatch(s -> s.queued() != null)) {
-            Judged little = little(samples, seen.end(), starts);
-            if (judged.duration() == null || little.duration().compareTo(judged.duration()) > 0) {
-                judged = little;
-            }
+        Judged mean = seen.meanWait().map(m -> new Judged(m.mean(), m.perSecond() > 0 ? "the work's mean, by Little's law" : m.describe(),
+                m.missesThreads())).orElse(null);
+        if (mean == null) {
+            return longest != null ? longest : new Judged(null, "not measured: no thread dump and no scheduler MXBean here", false);
         }
-        return judged;
-    }
-
-    /** The mean wait by Little's law: the queue the MXBean counted over the start rate JFR recorded while every carrier was taken. */
-    private static Judged little(List<Sample> samples, Instant end, FlightRecording.Starts starts) {
-        if (starts.spans().isEmpty()) {
-            return new Judged(Duration.ZERO, "none, by the scheduler MXBean: never every carrier taken with virtual threads queued", false);
-        }
-        double queued = mean(samples, end, s -> starts.covers(s.at()), Sample::queued);
-        double rate = starts.perSecond();
-        Duration wait = !(queued >= 1) ? Duration.ZERO : rate > 0 ? Duration.ofNanos((long) (queued / rate * 1e9)) : Duration.ofNanos((long) (starts.seconds() * 1e9));
-        String basis = rate > 0 || !(queued >= 1)
-                ? String.format(Locale.ROOT, "the mean, about, by Little's law: %.1f queued on average, %.1f virtual threads started a second, over %.1f s of"
-                        + " starts recorded while every carrier was taken with threads queued", queued, rate, starts.seconds())
-                : String.format(Locale.ROOT, "at least: %.1f queued on average and no virtual thread started in %.1f s recorded while every carrier was taken",
-                        queued, starts.seconds());
-        return new Judged(wait, basis, false);
+        return longest == null || longest.duration() == null || mean.duration().compareTo(longest.duration()) > 0 ? mean : longest;
     }
 
     /** What held the carriers: the mounted threads' stacks where seen, else JFR's episodes and the carriers' CPU. */
@@ -149,7 +124,7 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
         double pinnedByEvents = Math.min(1, episodes.total().toNanos() / 1e9 / (window * parallelism));
         // a pin longer than the window ends after it, and JFR records it only then: carriers held idle show it meanwhile
         double pinned = Math.min(1, Math.max(pinnedByEvents, heldIdle(samples, parallelism)));
-        double taken = samples.isEmpty() ? 0 : mean(samples, seen.end(), s -> true, Verdict::taken) / Math.max(1, parallelism);
+        double taken = samples.isEmpty() ? 0 : Sample.mean(samples, seen.end(), s -> true, Sample::taken) / Math.max(1, parallelism);
         FrameGroups running = seen.recorded().running();
         double runningShare = carrierCpuPerCarrier(samples, parallelism) >= Sampler.BUSY_CPU || !running.isEmpty() ? Math.max(0, taken - pinned) : 0;
         if (pinned >= DOMINANT || pinned > runningShare) {
@@ -177,14 +152,13 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
         }
         FrameGroups.Group group = waiting;
         List<String> details = new ArrayList<>();
-        details.add(String.format(Locale.ROOT, "every carrier held by the same virtual threads, without CPU, for %s: %.0f %% of their stacks wait for"
-                + " another thread", millis(still), 100 * seen.mounted().waitingShare()));
-        group.mostCommon(group.waitsFor).ifPresent(w -> details.add("waits for: " + w));
+        group.mostCommon(group.waitsFor).ifPresent(w -> details.add("waits in: " + w + group.mostCommon(group.locks).map(l -> ", on " + l).orElse("")));
         details.add(group.mostCommon(group.lockOwners).map(o -> "held by: " + o + " (from the thread dumps)")
-                .orElse("held by: a thread these dumps do not name (JDK 25+ dumps name a monitor's owner, later ones a lock's)"));
+                .orElse("held by: a thread the thread dumps do not name (JDK 25+ name a monitor's owner, not a lock's)"));
         details.add(explain(Cause.DEADLOCK, seen.facts(), Double.NaN, 0));
         details.add(explain(pin, seen.facts(), Double.NaN, 0));
-        String basis = String.format(Locale.ROOT, "stuck for %s at least (from %s): no carrier freed, so nothing else ran", millis(still), millis(STUCK));
+        String basis = String.format(Locale.ROOT, "every carrier held by the same virtual threads, without CPU, for %s (stuck from %s), %.0f %% of their"
+                + " stacks waiting for another thread: no carrier came free for any other", millis(still), millis(STUCK), 100 * seen.mounted().waitingShare());
         return Optional.of(new Verdict(false, true, Cause.DEADLOCK, frame(Optional.of(group)), null, basis, saturated, held.pinned(), held.running(),
                 List.copyOf(details)));
     }
@@ -247,29 +221,6 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
             case UNNAMED -> "the carriers were taken, but neither pinned episodes nor running code were seen";
             case NONE -> "";
         };
-    }
-
-    /** Carriers taken: mounted by the scheduler's count where there is one, else carrying in {@code Thread.print}. */
-    static int taken(Sample sample) {
-        return sample.mounted() != null ? Math.max(sample.mounted(), sample.carrying() == null ? 0 : sample.carrying()) : sample.carrying();
-    }
-
-    /**
-     * The mean of {@code value} over the samples {@code which} keeps, each weighing the time until the next sample (the last:
-     * until {@code end}); NaN when it keeps none.
-     */
-    static double mean(List<Sample> samples, Instant end, Predicate<Sample> which, ToDoubleFunction<Sample> value) {
-        double sum = 0;
-        double time = 0;
-        for (int i = 0; i < samples.size(); i++) {
-            Sample sample = samples.get(i);
-            if (which.test(sample)) {
-                double weight = Math.max(1e-6, Duration.between(sample.at(), i + 1 < samples.size() ? samples.get(i + 1).at() : end).toNanos() / 1e9);
-                sum += weight * value.applyAsDouble(sample);
-                time += weight;
-            }
-        }
-        return time == 0 ? Double.NaN : sum / time;
     }
 
     /** The share of the carriers' time between {@code Thread.print}s that they were held idle by the thread they carried. */

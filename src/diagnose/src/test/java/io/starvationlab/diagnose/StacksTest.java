@@ -74,11 +74,12 @@ class StacksTest {
         Stacks.Hold hold = stacks.hold(new Mounted(inLock, List.of(), null, false, "java.util.concurrent.locks.ReentrantLock$NonfairSync@6eb57bfc",
                 "#23 \"owner\", virtual"), true);
         assertThat(hold.cause()).isEqualTo(Cause.SYNCHRONIZED);
-        assertThat(hold.waitsFor()).isEqualTo("java.util.concurrent.locks.ReentrantLock.lock (java.util.concurrent.locks.ReentrantLock$NonfairSync@6eb57bfc)");
+        assertThat(hold.waitsFor()).isEqualTo("java.util.concurrent.locks.ReentrantLock.lock");
+        assertThat(hold.lock()).isEqualTo("java.util.concurrent.locks.ReentrantLock$NonfairSync@6eb57bfc");
         assertThat(hold.lockOwner()).isEqualTo("#23 \"owner\", virtual");
         assertThat(stacks.hold(new Mounted(UPCALL.subList(1, 4), List.of(), null, false, null, null), true).waitsFor()).as("a sleep waits for nobody").isNull();
-        assertThat(stacks.hold(new Mounted(UPCALL.subList(3, 5), List.of(), null, true, "java.lang.Object@0x6a1", null), true).waitsFor())
-                .isEqualTo("a monitor (java.lang.Object@0x6a1)");
+        assertThat(stacks.hold(new Mounted(UPCALL.subList(3, 5), List.of(), null, true, "java.lang.Object@0x6a1", null), true))
+                .extracting(Stacks.Hold::waitsFor, Stacks.Hold::lock).containsExactly("a monitor", "java.lang.Object@0x6a1");
     }
 
     @Test

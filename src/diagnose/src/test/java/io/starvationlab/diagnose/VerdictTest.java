@@ -118,7 +118,8 @@ class VerdictTest {
         }
         Verdict verdict = Verdict.judge(seen.recorded(new Holds(episodes), FrameGroups.NONE, List.of()).build(), THRESHOLD);
         assertThat(verdict.inferredWait()).isNull();
-        assertThat(verdict.waitBasis()).startsWith("not measured").contains("so judged by every carrier taken 100 % of the time");
+        assertThat(verdict.waitBasis()).isEqualTo("not measured: no thread dump and no scheduler MXBean here;"
+                + " so judged by every carrier taken 100 % of the time (starved from 80 %)");
         assertThat(verdict.starved()).as("every carrier taken in every sample").isTrue();
         assertThat(verdict.cause()).isEqualTo(Cause.SYNCHRONIZED);
         assertThat(verdict.pinnedShare()).isGreaterThan(0.9);
@@ -141,7 +142,7 @@ class VerdictTest {
         }
         Verdict verdict = Verdict.judge(seen.build(), THRESHOLD);
         assertThat(verdict.inferredWait()).isEqualTo(Duration.ZERO);
-        assertThat(verdict.waitBasis()).contains("no virtual thread seen waiting in 20 thread dumps", "only threads never run yet",
+        assertThat(verdict.waitBasis()).contains("no virtual thread seen waiting in 20 thread dumps (these dumps show only threads never run yet)",
                 "so judged by every carrier taken 100 %");
         assertThat(verdict.starved()).isTrue();
         assertThat(verdict.cause()).isEqualTo(Cause.SYNCHRONIZED);
@@ -167,6 +168,10 @@ class VerdictTest {
         assertThat(verdict.inferredWait()).as("not 0 ms").isNull();
         assertThat(verdict.waitBasis()).isEqualTo("not measured: one thread dump, and a wait takes two to time;"
                 + " so judged by every carrier taken 100 % of the time (starved from 80 %)");
+        seen.recorded(Holds.NONE, FrameGroups.NONE, List.of(T0, T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3), T0.plusSeconds(4)));
+        Verdict withStarts = Verdict.judge(seen.build(), THRESHOLD);
+        assertThat(withStarts.inferredWait()).as("2 waiting in the dump, 1 started a second").isEqualTo(Duration.ofSeconds(2));
+        assertThat(withStarts.waitBasis()).isEqualTo("the work's mean, by Little's law");
         assertThat(verdict.starved()).isTrue();
         assertThat(verdict.cause()).isEqualTo(Cause.CPU_BOUND);
 
@@ -188,7 +193,13 @@ class VerdictTest {
         Observation observed = seen.build();
         Verdict verdict = Verdict.judge(observed, THRESHOLD);
         assertThat(verdict.inferredWait()).as("the work's longest, not the canary's 4.8 s").isEqualTo(Duration.ofMillis(400));
-        assertThat(verdict.waitBasis()).contains("the meter's canary left out");
+        assertThat(verdict.waitBasis()).isEqualTo("the longest seen in the thread dumps");
+        assertThat(new Report(Options.parse(new String[] {"--pid", "1"}), observed, verdict).text())
+                .contains("  the longest wait for a carrier: at least 400 ms, a virtual thread seen waiting from one thread dump to a later one"
+                        + " (2 seen waiting in 3 dumps; the meter's canary left out)\n")
+                .contains("  the meter's canary probe (carrier-canary-probe) waited at least 4.80 s, still waiting at the last dump: one probe at a time,"
+                        + " queued on its own, not the work's wait\n")
+                .contains("\nNOT STARVED\n", "  the verdict's wait: 400 ms (threshold 500 ms), the longest seen in the thread dumps\n");
         assertThat(observed.waits().canary()).singleElement().satisfies(canary -> {
             assertThat(canary.atLeast()).isEqualTo(Duration.ofMillis(4800));
             assertThat(canary.ongoing()).isTrue();
@@ -209,9 +220,9 @@ class VerdictTest {
         assertThat(verdict.starved()).isFalse();
         assertThat(verdict.cause()).isEqualTo(Cause.DEADLOCK);
         assertThat(verdict.frame()).isEqualTo("com.example.Cache.refresh");
-        assertThat(verdict.waitBasis()).startsWith("stuck for 3.75 s");
-        assertThat(verdict.details()).contains("waits for: java.util.concurrent.locks.ReentrantLock.tryLock")
-                .anyMatch(d -> d.startsWith("held by: a thread these dumps do not name"))
+        assertThat(verdict.waitBasis()).startsWith("every carrier held by the same virtual threads, without CPU, for 3.75 s (stuck from 2.00 s)");
+        assertThat(verdict.details()).contains("waits in: java.util.concurrent.locks.ReentrantLock.tryLock")
+                .anyMatch(d -> d.startsWith("held by: a thread the thread dumps do not name"))
                 .contains("a virtual thread blocking inside synchronized keeps its carrier on JDK 21-23 (JEP 491, JDK 24, ends it)");
 
         Observed moving = Observed.samples(16, 4, null, 60, 3);
