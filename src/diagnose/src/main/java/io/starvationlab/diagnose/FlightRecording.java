@@ -76,23 +76,24 @@ final class FlightRecording implements AutoCloseable {
         }
 
         /**
-         * Starts a second while recorded; NaN when never recorded. Timed from each span's first start to its last where spans hold two
-         * or more: the target applies a setting some time after it is asked to, so a span's own start would count time it recorded nothing.
+         * Starts a second while recorded; NaN when never recorded. Timed from each span's first start to its end where spans hold two
+         * or more: the target applies a setting some time after it is asked to, so a span's own beginning would count time it recorded
+         * nothing (measured: a rate a third low).
          */
         double perSecond() {
             if (spans.isEmpty()) {
                 return Double.NaN;
             }
-            long between = 0;
+            long after = 0;
             long nanos = 0;
             for (Span span : spans) {
                 List<Instant> in = at.stream().filter(span::covers).sorted().toList();
                 if (in.size() >= 2) {
-                    between += in.size() - 1;
-                    nanos += Duration.between(in.get(0), in.get(in.size() - 1)).toNanos();
+                    after += in.size() - 1;
+                    nanos += Duration.between(in.get(0), span.to()).toNanos();
                 }
             }
-            return nanos > 0 ? between / (nanos / 1e9) : count() / Math.max(1e-3, seconds());
+            return nanos > 0 ? after / (nanos / 1e9) : count() / Math.max(1e-3, seconds());
         }
     }
 

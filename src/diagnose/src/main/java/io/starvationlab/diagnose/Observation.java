@@ -52,10 +52,12 @@ record Observation(String target, TargetJvm.Facts facts, SchedulerSettings sched
             if (Double.isNaN(perSecond)) {
                 return "none, by " + counted + ": never every carrier taken with virtual threads queued";
             }
-            return perSecond > 0 ? String.format(Locale.ROOT, "by Little's law: %.1f waiting on average %s, %.1f virtual threads"
-                    + " started a second (JFR, over %.1f s while every carrier was taken)", waiting, counted, perSecond, seconds)
-                    : String.format(Locale.ROOT, "at least: %.1f waiting on average %s and no virtual thread started in %.1f s recorded while"
-                            + " every carrier was taken", waiting, counted, seconds);
+            if (perSecond > 0) {
+                return String.format(Locale.ROOT, "by Little's law: %.1f waiting on average %s, %.1f virtual threads started a second (JFR, over %.1f s"
+                        + " while every carrier was taken)", waiting, counted, perSecond, seconds);
+            }
+            return String.format(Locale.ROOT, "%s: %.1f waiting on average %s, and no virtual thread started in %.1f s recorded while every carrier"
+                    + " was taken", waiting >= 1 ? "at least" : "none seen", waiting, counted, seconds);
         }
     }
 
@@ -66,7 +68,7 @@ record Observation(String target, TargetJvm.Facts facts, SchedulerSettings sched
         if (starts == null || !queue && !hasThreadDumps()) {
             return Optional.empty();
         }
-        String counted = queue ? "in the scheduler MXBean's queue" : "in " + dumps() + " thread dumps";
+        String counted = queue ? "in the scheduler MXBean's queue" : dumps() == 1 ? "in 1 thread dump" : "in " + dumps() + " thread dumps";
         if (starts.spans().isEmpty()) {
             return Optional.of(new MeanWait(Duration.ZERO, Double.NaN, Double.NaN, 0, queue ? "the scheduler MXBean" : "the thread dumps", false));
         }

@@ -91,7 +91,7 @@ final class Report {
     private List<String> waits() {
         List<String> lines = new ArrayList<>();
         seen.meanWait().ifPresent(mean -> lines.add("the work's mean wait for a carrier: " + millis(mean.mean()) + ", " + mean.describe()
-                + (mean.counted().endsWith("thread dumps") ? "; the meter's canary left out" : "")));
+                + (mean.counted().contains("thread dump") ? "; the meter's canary left out" : "")));
         CarrierWaits.Seen waits = seen.waits();
         if (seen.hasThreadDumps()) {
             lines.add(!waits.timed() ? "the longest wait for a carrier: not timed: one thread dump, which saw " + waits.work().size()

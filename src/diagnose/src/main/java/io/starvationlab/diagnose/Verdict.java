@@ -56,9 +56,10 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
             return stuck.get();
         }
         Judged judged = judgedWait(seen);
-        boolean bySaturation = judged.duration() == null || judged.missesThreads();
-        boolean starved = judged.duration() != null && judged.duration().compareTo(threshold) >= 0 || bySaturation && saturated >= SATURATED;
-        String basis = judged.basis() + (!bySaturation || judged.duration() != null && judged.duration().compareTo(threshold) >= 0 ? ""
+        boolean overThreshold = judged.duration() != null && judged.duration().compareTo(threshold) >= 0;
+        boolean bySaturation = !overThreshold && (judged.duration() == null || judged.missesThreads());
+        boolean starved = overThreshold || bySaturation && saturated >= SATURATED;
+        String basis = judged.basis() + (!bySaturation ? ""
                 : String.format(Locale.ROOT, "; so judged by every carrier taken %.0f %% of the time (starved from %.0f %%)", 100 * saturated, 100 * SATURATED));
         if (!starved) {
             return new Verdict(false, false, Cause.NONE, null, judged.duration(), basis, saturated, held.pinned(), held.running(), List.of());
@@ -103,7 +104,7 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
         Judged mean = seen.meanWait().map(m -> new Judged(m.mean(), m.perSecond() > 0 ? "the work's mean, by Little's law" : m.describe(),
                 m.missesThreads())).orElse(null);
         if (mean == null) {
-            return longest != null ? longest : new Judged(null, "not measured: no thread dump and no scheduler MXBean here", false);
+            return longest != null ? longest : new Judged(null, "not measured: no thread dump taken and no scheduler MXBean here", false);
         }
         return longest == null || longest.duration() == null || mean.duration().compareTo(longest.duration()) > 0 ? mean : longest;
     }

@@ -118,7 +118,7 @@ class VerdictTest {
         }
         Verdict verdict = Verdict.judge(seen.recorded(new Holds(episodes), FrameGroups.NONE, List.of()).build(), THRESHOLD);
         assertThat(verdict.inferredWait()).isNull();
-        assertThat(verdict.waitBasis()).isEqualTo("not measured: no thread dump and no scheduler MXBean here;"
+        assertThat(verdict.waitBasis()).isEqualTo("not measured: no thread dump taken and no scheduler MXBean here;"
                 + " so judged by every carrier taken 100 % of the time (starved from 80 %)");
         assertThat(verdict.starved()).as("every carrier taken in every sample").isTrue();
         assertThat(verdict.cause()).isEqualTo(Cause.SYNCHRONIZED);
@@ -168,7 +168,7 @@ class VerdictTest {
         assertThat(verdict.inferredWait()).as("not 0 ms").isNull();
         assertThat(verdict.waitBasis()).isEqualTo("not measured: one thread dump, and a wait takes two to time;"
                 + " so judged by every carrier taken 100 % of the time (starved from 80 %)");
-        seen.recorded(Holds.NONE, FrameGroups.NONE, List.of(T0, T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3), T0.plusSeconds(4)));
+        seen.recorded(Holds.NONE, FrameGroups.NONE, List.of(T0, T0.plusSeconds(1), T0.plusSeconds(2), T0.plusSeconds(3), T0.plusSeconds(4), T0.plusSeconds(5)));
         Verdict withStarts = Verdict.judge(seen.build(), THRESHOLD);
         assertThat(withStarts.inferredWait()).as("2 waiting in the dump, 1 started a second").isEqualTo(Duration.ofSeconds(2));
         assertThat(withStarts.waitBasis()).isEqualTo("the work's mean, by Little's law");
