@@ -36,6 +36,8 @@ import io.starvationlab.meter.CarrierWaitMeter;
  *                     holds the carrier on JDK 21-25 (26 unmounts the wait in interpreted code)
  * GET /classload?ms=100 a class loader that blocks, holding its lock, while loading a class the JVM asked for (holds
  *                     its carrier on every JDK)
+ * GET /deadlock?ms=10000 a deadlock on carriers where synchronized pins: one waiter per carrier, pinned, waits for a lock whose
+ *                     owner waits for a carrier; the waiters give up after ms (503), which ends it. Elsewhere it answers at once
  * GET /sleep?ms=100   a plain blocking call: the virtual thread unmounts (holds no carrier)
  * GET /cpu?ms=100     ms of computation (holds its carrier on every JDK)
  * GET /hello          answers at once, on a virtual thread: the endpoint starvation slows
@@ -66,6 +68,11 @@ public class SecondService {
         server.createContext("/clinit", onVirtualThread(exchange -> ClassInit.blockInInitializer(millis(exchange))));
         server.createContext("/clinit-wait", onVirtualThread(exchange -> ClassInit.awaitOthersInitializer(millis(exchange))));
         server.createContext("/classload", onVirtualThread(exchange -> ClassInit.blockInClassLoading(millis(exchange))));
+        server.createContext("/deadlock", onVirtualThread(exchange -> {
+            if (!Deadlock.run(millis(exchange))) {
+                throw new Deadlock.GaveUp();
+            }
+        }));
         server.createContext("/sleep", onVirtualThread(exchange -> Thread.sleep(millis(exchange))));
         server.createContext("/cpu", onVirtualThread(exchange -> Checksum.compute(millis(exchange))));
         server.createContext("/hello", onVirtualThread(exchange -> {
@@ -127,6 +134,8 @@ public class SecondService {
                 answer(exchange, 400, "{\"error\":\"" + e.getMessage() + "\"}");
             } catch (UnsupportedOperationException e) {
                 answer(exchange, 501, "{\"error\":\"" + e.getMessage() + "\"}");
+            } catch (Deadlock.GaveUp e) {
+                answer(exchange, 503, "{\"error\":\"" + e.getMessage() + "\"}");
             } catch (Throwable e) {
                 answer(exchange, 500, "{\"error\":\"" + e + "\"}");
             }

@@ -20,6 +20,8 @@ final class Carriers {
     private static final Pattern MOUNTED = Pattern.compile("^\\s+Mounted virtual thread #\\d+");
     private static final Pattern WORKER = Pattern.compile("^(.*-worker-)\\d+$");
     private static final String INIT_WAIT = "- waiting on the Class initialization monitor for ";
+    /** "- parking to wait for  <0x...> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)", "- waiting to lock <0x...> (a java.lang.Object)" */
+    private static final Pattern BLOCKER = Pattern.compile("^- (?:parking to wait for|waiting to lock) +<(0x[0-9a-f]+)> \\(a (\\S+)\\)");
 
     /** One platform thread; {@code carrying} is the id of the virtual thread it carries, or null, and {@code mounted} what is seen of it. */
     record PlatformThread(String name, long id, double cpuMillis, Long carrying, Mounted mounted) {
@@ -60,6 +62,7 @@ final class Carriers {
         final List<Frame> owners = new ArrayList<>();
         String initWaitFor;
         boolean waitingToLock;
+        String blocker;
 
         Parsing(String name, long id, double cpu) {
             this.name = name;
@@ -70,6 +73,7 @@ final class Carriers {
         void line(String line) {
             Matcher carried = CARRYING.matcher(line);
             String text = line.strip();
+            Matcher on = BLOCKER.matcher(text);
             if (carried.find()) {
                 carrying = Long.parseLong(carried.group(1));
             } else if (MOUNTED.matcher(line).find()) {
@@ -81,6 +85,9 @@ final class Carriers {
             } else if (text.startsWith(INIT_WAIT)) {
                 // JDK 21 writes it under the carrier's top frame, JDK 25 under the mounted thread's
                 initWaitFor = text.substring(INIT_WAIT.length()).strip();
+            } else if (inMounted && on.find()) {
+                waitingToLock |= text.startsWith("- waiting to lock");
+                blocker = on.group(2) + "@" + on.group(1);
             } else if (text.startsWith("- waiting to lock")) {
                 waitingToLock = true;
             } else if (text.startsWith("- locked") && inMounted && !mounted.isEmpty()) {
@@ -90,7 +97,7 @@ final class Carriers {
 
         PlatformThread done() {
             return new PlatformThread(name, id, cpu, carrying,
-                    carrying == null ? Mounted.UNSEEN : new Mounted(List.copyOf(mounted), List.copyOf(owners), initWaitFor, waitingToLock));
+                    carrying == null ? Mounted.UNSEEN : new Mounted(List.copyOf(mounted), List.copyOf(owners), initWaitFor, waitingToLock, blocker, null));
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * {@code java -jar src/diagnose/target/starvation-diagnose.jar --pid <pid> | --jmx <host:port> [--seconds 30]}: watches a
  * running JVM, any service, with no change to its code, and says whether its virtual threads starve for
- * carriers and why. The rule is {@link Verdict}'s; what each JDK lets it see, the report says.
+ * carriers and why. Three stages, each reading only what the one before made: {@link Sampler} observes
+ * ({@link Observation}), {@link Verdict} judges, {@link Report} writes; what each JDK lets it see, the report says.
  */
 public final class Diagnose {
 
@@ -28,6 +29,15 @@ public final class Diagnose {
     }
 
     public static void main(String[] args) {
+        List<String> given = List.of(args);
+        if (given.contains("--help") || given.contains("-h")) {
+            System.out.print(Options.USAGE);
+            System.exit(0);
+        }
+        if (given.contains("--version")) {
+            System.out.println("starvation-diagnose " + version());
+            System.exit(0);
+        }
         if (System.getProperty(RELAUNCHED) == null) {
             relaunched(args).ifPresent(System::exit);
         }
@@ -95,53 +105,24 @@ public final class Diagnose {
                 || option.startsWith("-Dcom.sun.management.jmxremote.port=");
     }
 
-    /** Diagnoses, prints the report, and returns the exit status: 0 not starved, 1 starved. */
+    /** The version the jar's manifest names; "(not from a jar)" where it runs from classes. */
+    static String version() {
+        String version = Diagnose.class.getPackage().getImplementationVersion();
+        return version == null ? "(not from a jar)" : version;
+    }
+
+    /** Observes, judges, prints the report, and returns the exit status: 0 not starved, 1 starved, 3 stuck. */
     static int run(Options options) throws IOException {
         try (TargetJvm target = TargetJvm.connect(options)) {
-            TargetJvm.Facts facts = target.facts();
-            System.err.printf("Watching %s (%s) for %d s ...%n", target.address(), facts.describe(), options.duration().toSeconds());
-            Stacks stacks = new Stacks(options.skip());
-            var mxBean = target.scheduler();
-            FlightRecording recording = null;
-            String noRecording = null;
-            if (!target.hasFlightRecorder()) {
-                noRecording = "this JVM has no FlightRecorder MXBean (no jdk.management.jfr module)";
-            } else {
-                recording = FlightRecording.of(target, options.pinnedThreshold(), mxBean.isPresent());
+            System.err.printf("Watching %s (%s) for %d s ...%n", target.address(), target.facts().describe(), options.duration().toSeconds());
+            Observation seen = Sampler.observe(target, options);
+            Verdict verdict = Verdict.judge(seen, options.threshold());
+            Report report = new Report(options, seen, verdict);
+            System.out.print(report.text());
+            if (options.json() != null) {
+                Files.writeString(options.json(), report.json());
             }
-            try {
-                SchedulerSettings scheduler = SchedulerSettings.of(facts, mxBean);
-                Observation seen = new Sampler(target, options, stacks, scheduler.parallelism(), recording).run();
-                Holds pinned = new Holds();
-                FrameGroups samples = new FrameGroups();
-                if (recording != null) {
-                    recording.finish();
-                    if (recording.notStarted() != null) {
-                        noRecording = recording.notStarted(); // it has no stream to close
-                        recording = null;
-                    } else {
-                        recording.pinned().forEach(e -> pinned.add(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()));
-                        recording.virtualSamples().forEach(frames -> samples.add(stacks.named(frames), frames, null, null, null, List.of()));
-                        if (recording.failure() != null) {
-                            noRecording = "the JFR stream failed: " + recording.failure();
-                        }
-                    }
-                }
-                seen.ownCpu = ProcessHandle.current().info().totalCpuDuration().orElse(null);
-                FlightRecording.Starts starts = recording == null ? null : recording.starts();
-                Verdict verdict = Verdict.judge(seen, pinned, samples, starts, scheduler.parallelism(), facts, options.threshold());
-                Report report = new Report(options, facts, target.address(), scheduler, seen, pinned, samples, starts == null ? Double.NaN : starts.perSecond(),
-                        verdict, Report.visibility(seen, mxBean.isPresent(), recording, noRecording), stacks.skipped());
-                System.out.print(report.text());
-                if (options.json() != null) {
-                    Files.writeString(options.json(), report.json());
-                }
-                return verdict.starved() ? 1 : 0;
-            } finally {
-                if (recording != null) {
-                    recording.close();
-                }
-            }
+            return verdict.stuck() ? 3 : verdict.starved() ? 1 : 0;
         }
     }
 }

@@ -21,11 +21,29 @@ import jdk.management.jfr.RemoteRecordingStream;
  * take new virtual threads. Started only once every carrier is taken with threads queued ({@link #pressed}):
  * nobody waits for a carrier before, and a recording costs both JVMs (its start, the first in a JVM most).
  * Then starts, one event per virtual thread (thousands a second in a busy service), in spans of
- * {@link #STARTS_SPAN} at least {@link #STARTS_REST} apart, and only where the scheduler MXBean counts the
- * queue the rate is judged with; execution samples only where {@code Thread.print} shows no mounted stacks
- * (before JDK 25), while pressed and {@link Sampler#PRESSURE} after. It ends with the diagnosis.
+ * {@link #STARTS_SPAN} at least {@link #STARTS_REST} apart, and only where something counts the queue that the
+ * rate is judged with (the scheduler MXBean, or thread dumps); execution samples only where {@code Thread.print} shows no mounted stacks
+ * (before JDK 25), while pressed and for {@code pressure} after. It ends with the sampling, and what it recorded goes into the
+ * observation as {@link Recorded}.
  */
 final class FlightRecording implements AutoCloseable {
+
+    /**
+     * What JFR recorded, fixed once the recording ended.
+     *
+     * @param started       whether it started (once every carrier was taken with threads queued)
+     * @param missing       why it recorded nothing or not all (no recorder, a start or a stream that failed), or null
+     * @param pinned        the pinned episodes by what held the carrier
+     * @param running       execution samples of virtual threads, by the frame named
+     * @param starts        the virtual threads' starts, or null where none were recorded
+     * @param pinnedReasons whether this JVM's {@code jdk.VirtualThreadPinned} has {@code pinnedReason} (JDK 24+)
+     */
+    record Recorded(boolean started, String missing, Holds pinned, FrameGroups running, Starts starts, boolean pinnedReasons) {
+
+        static Recorded none(String why) {
+            return new Recorded(false, why, Holds.NONE, FrameGroups.NONE, null, false);
+        }
+    }
 
     private static final Duration SAMPLE_PERIOD = Duration.ofMillis(50);
     static final Duration STARTS_SPAN = Duration.ofSeconds(1);
@@ -57,9 +75,25 @@ final class FlightRecording implements AutoCloseable {
             return at.stream().filter(this::covers).count();
         }
 
-        /** Starts a second while recorded; NaN when never recorded. */
+        /**
+         * Starts a second while recorded; NaN when never recorded. Timed from each span's first start to its end where spans hold two
+         * or more: the target applies a setting some time after it is asked to, so a span's own beginning would count time it recorded
+         * nothing (measured: a rate a third low).
+         */
         double perSecond() {
-            return spans.isEmpty() ? Double.NaN : count() / Math.max(1e-3, seconds());
+            if (spans.isEmpty()) {
+                return Double.NaN;
+            }
+            long after = 0;
+            long nanos = 0;
+            for (Span span : spans) {
+                List<Instant> in = at.stream().filter(span::covers).sorted().toList();
+                if (in.size() >= 2) {
+                    after += in.size() - 1;
+                    nanos += Duration.between(in.get(0), span.to()).toNanos();
+                }
+            }
+            return nanos > 0 ? after / (nanos / 1e9) : count() / Math.max(1e-3, seconds());
         }
     }
 
@@ -76,12 +110,13 @@ final class FlightRecording implements AutoCloseable {
         /** As a mounted thread's stack: JDK 24+ name the class whose initialization it waited for in the reason. */
         Mounted asMounted() {
             Matcher initWait = INIT_WAIT.matcher(reason == null ? "" : reason);
-            return new Mounted(frames, List.of(), initWait.find() ? initWait.group(1) : null, false);
+            return new Mounted(frames, List.of(), initWait.find() ? initWait.group(1) : null, false, null, null);
         }
     }
 
     private final TargetJvm target;
     private final Duration threshold;
+    private final Duration pressure;
     private RemoteRecordingStream stream;
     private String notStarted;
     /** The target's clock ahead of this machine's: spans of a second are compared with its events' times. */
@@ -97,15 +132,19 @@ final class FlightRecording implements AutoCloseable {
     private volatile Throwable failure;
     private volatile List<String> pinnedFields = List.of();
 
-    private FlightRecording(TargetJvm target, Duration threshold, boolean countsStarts) {
+    private FlightRecording(TargetJvm target, Duration threshold, boolean countsStarts, Duration pressure) {
         this.target = target;
         this.threshold = threshold;
         this.countsStarts = countsStarts;
+        this.pressure = pressure;
     }
 
-    /** A recording of {@code target} to start once pressed; {@code countsStarts}: whether the start rate is judged (the scheduler MXBean counts the queue, JDK 24+). */
-    static FlightRecording of(TargetJvm target, Duration pinnedThreshold, boolean countsStarts) {
-        return new FlightRecording(target, pinnedThreshold, countsStarts);
+    /**
+     * A recording of {@code target} to start once pressed; {@code countsStarts}: whether the start rate is judged (the scheduler MXBean,
+     * JDK 24+, or thread dumps count the queue); {@code pressure}: how long execution samples go on once the carriers are no longer all taken.
+     */
+    static FlightRecording of(TargetJvm target, Duration pinnedThreshold, boolean countsStarts, Duration pressure) {
+        return new FlightRecording(target, pinnedThreshold, countsStarts, pressure);
     }
 
     private boolean start() {
@@ -157,7 +196,12 @@ final class FlightRecording implements AutoCloseable {
         }
     }
 
+    /** A virtual thread's first mount, the end of its first wait: the meter's canary probes left out, as from the waits. */
     private void onStart(RecordedEvent event) {
+        RecordedThread thread = event.getThread();
+        if (thread != null && CarrierWaits.CANARY.equals(thread.getJavaName())) {
+            return;
+        }
         Instant here = event.getStartTime().minus(targetAhead);
         synchronized (this) {
             starts.add(here);
@@ -209,7 +253,7 @@ final class FlightRecording implements AutoCloseable {
         if (pressed && samples && !sampling) {
             stream.enable("jdk.ExecutionSample").withPeriod(SAMPLE_PERIOD);
             sampling = true;
-        } else if (sampling && (!samples || calmSince != null && !Duration.between(calmSince, at).minus(Sampler.PRESSURE).isNegative())) {
+        } else if (sampling && (!samples || calmSince != null && !Duration.between(calmSince, at).minus(pressure).isNegative())) {
             stream.disable("jdk.ExecutionSample");
             sampling = false;
         }
@@ -222,43 +266,25 @@ final class FlightRecording implements AutoCloseable {
         }
     }
 
-    /** Ends the recording once every event recorded so far has arrived. */
-    void finish() {
+    /** Ends the recording once every event recorded so far has arrived, and returns what it recorded; {@code stacks} read them. */
+    Recorded finish(Stacks stacks) {
         endSpan(Instant.now());
-        if (stream != null) {
-            stream.stop();
+        if (stream == null) {
+            return notStarted != null ? Recorded.none(notStarted) : new Recorded(false, null, Holds.NONE, FrameGroups.NONE, null, false);
         }
-    }
-
-    /** Whether it started: once every carrier was taken with threads queued. */
-    boolean started() {
-        return stream != null;
-    }
-
-    /** Why it did not start when asked to, or null. */
-    String notStarted() {
-        return notStarted;
-    }
-
-    synchronized List<PinnedEpisode> pinned() {
-        return List.copyOf(pinned);
-    }
-
-    synchronized List<List<Frame>> virtualSamples() {
-        return List.copyOf(virtualSamples);
-    }
-
-    synchronized Starts starts() {
-        return new Starts(List.copyOf(starts), List.copyOf(startSpans));
-    }
-
-    /** The fields of this JVM's {@code jdk.VirtualThreadPinned}: {@code pinnedReason} and {@code blockingOperation} from JDK 24. */
-    List<String> pinnedFields() {
-        return pinnedFields;
-    }
-
-    Throwable failure() {
-        return failure;
+        stream.stop();
+        List<FrameGroups.Sighting> episodes;
+        List<FrameGroups.Sighting> samples;
+        Starts recordedStarts;
+        synchronized (this) {
+            episodes = pinned.stream().map(e -> new FrameGroups.Sighting(stacks.hold(e.asMounted(), true), e.frames(), e.duration(), e.reason(), List.of()))
+                    .toList();
+            samples = virtualSamples.stream().map(frames -> new FrameGroups.Sighting(new Stacks.Hold(Cause.CPU_BOUND, stacks.named(frames), null), frames))
+                    .toList();
+            recordedStarts = new Starts(List.copyOf(starts), List.copyOf(startSpans));
+        }
+        return new Recorded(true, failure == null ? null : "the JFR stream failed: " + failure, new Holds(episodes), new FrameGroups(samples),
+                recordedStarts, pinnedFields.contains("pinnedReason"));
     }
 
     @Override

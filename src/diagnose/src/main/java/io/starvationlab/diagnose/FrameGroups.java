@@ -1,35 +1,67 @@
 package io.starvationlab.diagnose;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * Stacks grouped by the frame a report names ({@link Stacks.Hold#frame()}). Each group keeps how often it was
- * seen, how long (for pinned episodes), one example stack, and what else the stacks say of what holds the
- * carrier: the frame owning a monitor, the native caller or the class waited for, a socket wait.
+ * Stacks grouped by the frame a report names ({@link Stacks.Hold#frame()}), fixed once made. Each group keeps how often
+ * it was seen, how long (for pinned episodes), one example stack, and what else the stacks say of what holds the
+ * carrier: the frame owning a monitor, the native caller or the class waited for, a socket wait, the lock waited for.
  */
 final class FrameGroups {
 
-    static final String NO_APPLICATION_FRAME = "(no application frame)";
+    /**
+     * One stack as seen: what held the carrier, and for a pinned episode how long and the JVM's reason.
+     *
+     * @param duration      how long it was pinned (a JFR episode), or null
+     * @param reason        the JVM's reason for the pin (JFR, JDK 24+), or null
+     * @param monitorOwners the frames of the stack that own a monitor
+     */
+    record Sighting(Stacks.Hold hold, List<Frame> stack, Duration duration, String reason, List<Frame> monitorOwners) {
 
-    /** One group; {@code durations} only for pinned episodes. */
+        Sighting(Stacks.Hold hold, List<Frame> stack) {
+            this(hold, stack, null, null, List.of());
+        }
+    }
+
+    /** The sightings named by one frame. */
     static final class Group {
         final String frame;
-        long count;
-        final List<Duration> durations = new ArrayList<>();
-        final Map<String, Integer> reasons = new LinkedHashMap<>();
-        final Map<String, Integer> monitorOwners = new LinkedHashMap<>();
-        final Map<String, Integer> notes = new LinkedHashMap<>();
-        List<Frame> example = List.of();
-        Frame socketIo;
+        final long count;
+        final List<Duration> durations;
+        final Map<String, Integer> reasons;
+        final Map<String, Integer> monitorOwners;
+        final Map<String, Integer> notes;
+        final Map<String, Integer> waitsFor;
+        final Map<String, Integer> locks;
+        final Map<String, Integer> lockOwners;
+        /** The deepest stack seen: JFR cuts stacks at its depth, dumps do not. */
+        final List<Frame> example;
+        final Frame socketIo;
 
-        Group(String frame) {
+        private Group(String frame, List<Sighting> sightings) {
             this.frame = frame;
+            this.count = sightings.size();
+            this.durations = sightings.stream().map(Sighting::duration).filter(d -> d != null).toList();
+            this.reasons = counts(sightings.stream().map(Sighting::reason).toList());
+            this.monitorOwners = counts(sightings.stream().flatMap(s -> s.monitorOwners().stream()).map(Frame::qualifiedMethod).toList());
+            this.notes = counts(sightings.stream().map(s -> s.hold().note()).toList());
+            this.waitsFor = counts(sightings.stream().map(s -> s.hold().waitsFor()).toList());
+            this.locks = counts(sightings.stream().map(s -> s.hold().lock()).toList());
+            this.lockOwners = counts(sightings.stream().map(s -> s.hold().lockOwner()).toList());
+            this.example = sightings.stream().map(Sighting::stack).max(Comparator.comparingInt(List::size)).orElse(List.of());
+            this.socketIo = sightings.stream().map(s -> Stacks.socketIo(s.stack())).flatMap(Optional::stream).findFirst().orElse(null);
+        }
+
+        private static Map<String, Integer> counts(List<String> values) {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            values.stream().filter(v -> v != null).forEach(v -> counts.merge(v, 1, Integer::sum));
+            return Map.copyOf(counts);
         }
 
         Duration total() {
@@ -37,64 +69,48 @@ final class FrameGroups {
         }
 
         Duration median() {
-            if (durations.isEmpty()) {
-                return Duration.ZERO;
-            }
-            List<Duration> sorted = durations.stream().sorted().toList();
-            return sorted.get(sorted.size() / 2);
+            return durations.isEmpty() ? Duration.ZERO : durations.stream().sorted().toList().get(durations.size() / 2);
         }
 
         Duration max() {
             return durations.stream().max(Comparator.naturalOrder()).orElse(Duration.ZERO);
         }
 
+        /** The value seen most often; ties go to the first in the order the stacks came. */
         Optional<String> mostCommon(Map<String, Integer> counts) {
             return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
         }
     }
 
-    private final Map<String, Group> groups = new LinkedHashMap<>();
+    static final FrameGroups NONE = new FrameGroups(List.of());
 
-    /** Adds one stack named {@code frame}; {@code duration} and {@code reason} for a pinned episode, {@code monitorOwners} where the stack names them. */
-    synchronized void add(String frame, List<Frame> frames, String note, Duration duration, String reason, List<Frame> monitorOwners) {
-        Group group = groups.computeIfAbsent(frame, Group::new);
-        group.count++;
-        if (duration != null) {
-            group.durations.add(duration);
-        }
-        if (reason != null) {
-            group.reasons.merge(reason, 1, Integer::sum);
-        }
-        if (note != null) {
-            group.notes.merge(note, 1, Integer::sum);
-        }
-        for (Frame owner : monitorOwners) {
-            group.monitorOwners.merge(owner.qualifiedMethod(), 1, Integer::sum);
-        }
-        if (frames.size() > group.example.size()) {
-            group.example = frames; // the deepest seen: JFR cuts stacks at its depth, dumps do not
-        }
-        if (group.socketIo == null) {
-            group.socketIo = Stacks.socketIo(frames).orElse(null);
-        }
+    private final List<Group> ranked;
+
+    /** Groups {@code sightings} by the frame each names; most pinned time first, then most seen. */
+    FrameGroups(List<Sighting> sightings) {
+        Map<String, List<Sighting>> byFrame = sightings.stream().collect(Collectors.groupingBy(s -> s.hold().frame(), LinkedHashMap::new, Collectors.toList()));
+        this.ranked = byFrame.entrySet().stream().map(e -> new Group(e.getKey(), e.getValue()))
+                .sorted(Comparator.comparing(Group::total).thenComparingLong(g -> g.count).reversed()).toList();
     }
 
     /** Most pinned time first, then most seen. */
-    synchronized List<Group> ranked() {
-        return groups.values().stream()
-                .sorted(Comparator.comparing(Group::total).thenComparingLong(g -> g.count).reversed())
-                .toList();
+    List<Group> ranked() {
+        return ranked;
     }
 
-    synchronized long count() {
-        return groups.values().stream().mapToLong(g -> g.count).sum();
+    Optional<Group> top() {
+        return ranked.stream().findFirst();
     }
 
-    synchronized Duration total() {
-        return groups.values().stream().map(Group::total).reduce(Duration.ZERO, Duration::plus);
+    long count() {
+        return ranked.stream().mapToLong(g -> g.count).sum();
     }
 
-    synchronized boolean isEmpty() {
-        return groups.isEmpty();
+    Duration total() {
+        return ranked.stream().map(Group::total).reduce(Duration.ZERO, Duration::plus);
+    }
+
+    boolean isEmpty() {
+        return ranked.isEmpty();
     }
 }

@@ -26,7 +26,7 @@ record Options(Long pid, String jmx, Duration duration, Duration interval, Durat
     static final String USAGE = """
             usage: java -jar starvation-diagnose.jar (--pid <pid> | --jmx <host:port | service:jmx:...>) [options]
 
-            Watches a running JVM for virtual-thread carrier starvation and says whether it starves, and why.
+            Watches a running JVM (JDK 21+) for virtual-thread carrier starvation and says whether it starves, and why.
 
               --pid <pid>                a local JVM, attached through the Attach API (same user)
               --jmx <host:port>          a JVM's JMX port, e.g. a pod through kubectl port-forward
@@ -38,8 +38,11 @@ record Options(Long pid, String jmx, Duration duration, Duration interval, Durat
                                          beyond the JDK and common frameworks
               --no-thread-dumps          never ask for thread dumps (what a JVM on another machine gives)
               --json <file>              also write the report as JSON
+              -h, --help                 this text
+              --version                  the version
 
-            Exit status: 0 not starved, 1 starved, 2 could not diagnose.
+            Exit status: 0 not starved, 1 starved, 2 could not diagnose, 3 stuck (every carrier held by threads
+            waiting for another thread: a deadlock on carriers).
             """;
 
     /** Parses the arguments; throws {@link IllegalArgumentException} with the reason on bad input. */

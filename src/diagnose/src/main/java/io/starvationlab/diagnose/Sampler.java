@@ -3,6 +3,7 @@ package io.starvationlab.diagnose;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,7 +23,8 @@ import java.util.stream.Collectors;
  * costs the target and this tool time in proportion to its threads (seconds for 10,000), so it is taken only
  * once every carrier has been taken, with threads queued where the MXBean counts them, for {@link #PRESSURE},
  * and the next only once the last one's time is at most {@link #DUMP_SHARE} of the time since; the MXBean and
- * JFR carry the wait in between, JFR recording only once pressed ({@link FlightRecording#pressed}).
+ * JFR carry the wait in between, JFR recording only once pressed ({@link FlightRecording#pressed}). It ends with the
+ * {@link Observation}, fixed.
  */
 final class Sampler {
 
@@ -38,11 +40,24 @@ final class Sampler {
         return interval.compareTo(BACKGROUND) > 0 ? interval : BACKGROUND;
     }
 
+    /** Carriers' CPU per carrier past which taken carriers count as running, not blocked. */
+    static final double BUSY_CPU = 0.1;
+
     private final TargetJvm target;
     private final Options options;
     private final Stacks stacks;
-    private final Observation observation;
     private final FlightRecording recording;
+    private final Instant start = Instant.now();
+    private final List<Sample> samples = new ArrayList<>();
+    private final List<FrameGroups.Sighting> mounted = new ArrayList<>();
+    private final CarrierWaits waits = new CarrierWaits();
+    private String carrierPool;
+    private String noThreadDumps;
+    private boolean printShowsMounted;
+    private boolean dumpsRecordState;
+    private int prints;
+    private Duration dumpTime = Duration.ZERO;
+    private int dumpThreads;
     private Long lastPrintNanos;
     private boolean allTakenAtLastPrint;
     private boolean allTakenAtPrintBefore;
@@ -53,17 +68,43 @@ final class Sampler {
     private Instant pressedSince;
 
     /** {@code recording} is null where there is none. */
-    Sampler(TargetJvm target, Options options, Stacks stacks, int parallelism, FlightRecording recording) {
+    private Sampler(TargetJvm target, Options options, int parallelism, FlightRecording recording) {
         this.target = target;
         this.options = options;
-        this.stacks = stacks;
+        this.stacks = new Stacks(options.skip());
         this.parallelism = parallelism;
         this.recording = recording;
-        this.observation = new Observation(Instant.now());
-        this.observation.noThreadDumps = target.whyNoThreadDumps(options.threadDumps()).orElse(null);
+        this.noThreadDumps = target.whyNoThreadDumps(options.threadDumps()).orElse(null);
     }
 
-    Observation run() throws IOException {
+    /** Watches {@code target} as {@code options} say and returns what it saw. */
+    static Observation observe(TargetJvm target, Options options) throws IOException {
+        Optional<Map<String, Object>> mxBean = target.scheduler();
+        SchedulerSettings scheduler = SchedulerSettings.of(target.facts(), mxBean);
+        boolean queueCounted = mxBean.isPresent() || target.whyNoThreadDumps(options.threadDumps()).isEmpty();
+        FlightRecording recording = target.hasFlightRecorder() ? FlightRecording.of(target, options.pinnedThreshold(), queueCounted, PRESSURE) : null;
+        try {
+            Sampler sampler = new Sampler(target, options, scheduler.parallelism(), recording);
+            Instant end = sampler.run();
+            FlightRecording.Recorded recorded = recording == null
+                    ? FlightRecording.Recorded.none("this JVM has no FlightRecorder MXBean (no jdk.management.jfr module)")
+                    : recording.finish(sampler.stacks);
+            return sampler.observation(scheduler, end, recorded);
+        } finally {
+            if (recording != null) {
+                recording.close();
+            }
+        }
+    }
+
+    private Observation observation(SchedulerSettings scheduler, Instant end, FlightRecording.Recorded recorded) {
+        Duration ownCpu = ProcessHandle.current().info().totalCpuDuration().orElse(null);
+        return new Observation(target.address(), target.facts(), scheduler, start, end, List.copyOf(samples), carrierPool, new Holds(mounted),
+                waits.seen(), recorded, new Observation.Sampling(prints, dumpTime, dumpThreads, dumpsRecordState, printShowsMounted, noThreadDumps, ownCpu));
+    }
+
+    /** Samples until the watch is over; returns when it ended. */
+    private Instant run() throws IOException {
         long intervalNanos = options.interval().toNanos();
         long startNanos = System.nanoTime();
         long endNanos = startNanos + options.duration().toNanos();
@@ -79,8 +120,7 @@ final class Sampler {
                 next = System.nanoTime(); // behind: sample again at once, no burst to catch up
             }
         }
-        observation.end = Instant.now();
-        return observation;
+        return Instant.now();
     }
 
     private void sampleOnce() throws IOException {
@@ -95,24 +135,24 @@ final class Sampler {
         if (!allTaken && lastPrintNanos != null && System.nanoTime() - lastPrintNanos < background) {
             pressed(false, at);
             if (scheduler.isPresent()) {
-                observation.samples.add(new Sample(at, ((Number) scheduler.get().get("PoolSize")).intValue(), null, Double.NaN, mounted, queued,
+                samples.add(new Sample(at, ((Number) scheduler.get().get("PoolSize")).intValue(), null, Double.NaN, mounted, queued,
                         null, null, null, null, null));
             }
             return;
         }
         lastPrintNanos = System.nanoTime();
-        observation.prints++;
+        prints++;
         List<Carriers.PlatformThread> threads = Carriers.parse(target.threadPrint());
-        if (observation.carrierPool == null) {
-            observation.carrierPool = Carriers.poolPrefix(threads).orElse(null);
+        if (carrierPool == null) {
+            carrierPool = Carriers.poolPrefix(threads).orElse(null);
         }
-        List<Carriers.PlatformThread> pool = observation.carrierPool == null ? List.of() : Carriers.ofPool(threads, observation.carrierPool);
+        List<Carriers.PlatformThread> pool = carrierPool == null ? List.of() : Carriers.ofPool(threads, carrierPool);
         Set<Long> carried = pool.stream().map(Carriers.PlatformThread::carrying).filter(id -> id != null).collect(Collectors.toSet());
         // NaN until the pool is known: its CPU so far would count as this window's
         double cpu = pool.isEmpty() ? Double.NaN : pool.stream().mapToDouble(Carriers.PlatformThread::cpuMillis).filter(Double::isFinite).sum();
         allTakenAtPrintBefore = allTakenAtLastPrint;
         allTakenAtLastPrint = carried.size() >= parallelism;
-        observation.printShowsMounted |= pool.stream().anyMatch(c -> !c.mounted().stack().isEmpty());
+        printShowsMounted |= pool.stream().anyMatch(c -> !c.mounted().stack().isEmpty());
         int poolSize = scheduler.map(s -> ((Number) s.get("PoolSize")).intValue()).orElse(pool.size());
 
         Integer waiting = null;
@@ -123,43 +163,34 @@ final class Sampler {
         Optional<ThreadDump> dump = due ? dump() : Optional.empty();
         if (dump.isPresent()) {
             ThreadDump d = dump.get();
-            observation.waits.observe(d);
-            int w = 0;
-            for (ThreadDump.Thread thread : d.threads()) {
-                if (thread.waitingForCarrier(d.recordsState())) {
-                    w++;
-                    if (thread.name().contains("Poller")) {
-                        observation.pollersWaiting++;
-                    }
-                }
-                if (carried.contains(thread.id())) {
-                    dumped.put(thread.id(), thread);
-                }
-            }
-            waiting = w;
+            waits.observe(d);
+            waiting = (int) d.threads().stream().filter(t -> t.waitingForCarrier(d.recordsState())).count();
+            d.threads().stream().filter(t -> carried.contains(t.id())).forEach(t -> dumped.put(t.id(), t));
         }
         int pinned = 0;
         int running = 0;
         for (Carriers.PlatformThread carrier : pool) {
             Mounted seen = carrier.mounted();
             ThreadDump.Thread inDump = carrier.carrying() == null ? null : dumped.get(carrier.carrying());
-            if (seen.stack().isEmpty() && inDump != null) {
-                seen = seen.withStack(inDump.stack(), inDump.monitorOwners());
+            if (inDump != null) {
+                String owner = dump.get().owner(inDump).map(ThreadDump.Thread::describe).orElse(null);
+                seen = seen.withDump(seen.stack().isEmpty() ? inDump.stack() : seen.stack(), seen.stack().isEmpty() ? inDump.monitorOwners() : seen.monitorOwners(),
+                        inDump.blocker(), owner);
             }
             if (seen.stack().isEmpty()) {
                 continue;
             }
             Stacks.Hold hold = stacks.hold(seen, idle(carrier, at));
-            observation.mounted.add(hold, seen.stack(), null, null, seen.monitorOwners());
-            if (hold.cause() == Verdict.Cause.CPU_BOUND) {
+            this.mounted.add(new FrameGroups.Sighting(hold, seen.stack(), null, null, seen.monitorOwners()));
+            if (hold.cause() == Cause.CPU_BOUND) {
                 running++;
             } else {
                 pinned++;
             }
         }
         boolean stacksSeen = pinned + running > 0;
-        observation.samples.add(new Sample(at, poolSize, carried.size(), cpu, mounted, queued, waiting, stacksSeen ? pinned : null,
-                stacksSeen ? running : null, dump.isPresent() ? observation.waits.longest().atLeast() : null, heldIdle(pool, at)));
+        samples.add(new Sample(at, poolSize, carried.size(), cpu, mounted, queued, waiting, stacksSeen ? pinned : null,
+                stacksSeen ? running : null, dump.isPresent() ? waits.seen().longestAtLeast() : null, heldIdle(pool, at)));
         lastCarriers = pool.stream().collect(Collectors.toMap(Carriers.PlatformThread::id, c -> c, (a, b) -> a));
         lastAt = at;
     }
@@ -167,18 +198,18 @@ final class Sampler {
     private void pressed(boolean pressed, Instant at) {
         pressedSince = !pressed ? null : pressedSince == null ? at : pressedSince;
         if (recording != null) {
-            recording.pressed(pressed, at, !observation.printShowsMounted);
+            recording.pressed(pressed, at, !printShowsMounted);
         }
     }
 
-    /** Whether the carrier used under {@link Verdict#BUSY_CPU} of the time since the last sample on CPU; false where unknown. */
+    /** Whether the carrier used under {@link #BUSY_CPU} of the time since the last sample on CPU; false where unknown. */
     private boolean idle(Carriers.PlatformThread carrier, Instant at) {
         Carriers.PlatformThread before = lastCarriers.get(carrier.id());
         if (before == null || lastAt == null || !Double.isFinite(carrier.cpuMillis()) || !Double.isFinite(before.cpuMillis())) {
             return false;
         }
         double wallMillis = Duration.between(lastAt, at).toNanos() / 1e6;
-        return carrier.cpuMillis() - before.cpuMillis() < Verdict.BUSY_CPU * wallMillis;
+        return carrier.cpuMillis() - before.cpuMillis() < BUSY_CPU * wallMillis;
     }
 
     /** Carriers that kept the same virtual thread since the last sample and used almost no CPU since. */
@@ -188,28 +219,27 @@ final class Sampler {
     }
 
     private Optional<ThreadDump> dump() {
-        if (observation.noThreadDumps != null) {
+        if (noThreadDumps != null) {
             return Optional.empty();
         }
         long begin = System.nanoTime();
         try {
             Optional<String> json = target.threadDumpJson();
             if (json.isEmpty()) {
-                observation.noThreadDumps = "the JVM wrote its thread dump where this machine cannot read it";
+                noThreadDumps = "the JVM wrote its thread dump where this machine cannot read it";
                 return Optional.empty();
             }
             Set<Long> platform = new HashSet<>();
             Arrays.stream(target.platformThreadIds()).forEach(platform::add);
             ThreadDump dump = ThreadDump.parse(json.get(), platform);
             long took = System.nanoTime() - begin;
-            observation.dumps++;
-            observation.dumpsRecordState |= dump.recordsState();
-            observation.dumpTime = observation.dumpTime.plusNanos(took);
-            observation.dumpThreads = Math.max(observation.dumpThreads, dump.threads().size());
+            dumpsRecordState |= dump.recordsState();
+            dumpTime = dumpTime.plusNanos(took);
+            dumpThreads = Math.max(dumpThreads, dump.threads().size());
             nextDumpNanos = System.nanoTime() + (long) (took / DUMP_SHARE);
             return Optional.of(dump);
         } catch (IOException | RuntimeException e) {
-            observation.noThreadDumps = "the JVM could not write or this tool could not read a thread dump: " + e.getMessage();
+            noThreadDumps = "the JVM could not write or this tool could not read a thread dump: " + e.getMessage();
             return Optional.empty();
         }
     }

@@ -14,17 +14,30 @@ final class Stacks {
     /**
      * What holds a carrier, as one stack shows it.
      *
-     * @param frame the frame named for it: the innermost application frame, or for a class initializer or a
-     *              class loader that blocks, its own frame
-     * @param note  what else the stack says of it (the native caller, the class waited for), or null
+     * @param frame     the frame named for it: the innermost application frame, or for a class initializer or a
+     *                  class loader that blocks, its own frame
+     * @param note      what else the stack says of it (the native caller, the class waited for), or null
+     * @param waitsFor  what it waits for another thread in while it keeps the carrier: the lock or synchronizer it parks
+     *                  in ({@code java.util.concurrent.locks.ReentrantLock.lock}), or "a monitor" it waits to enter; null when none
+     * @param lock      the object it waits on, as the JVM names it (JDK 25+), or null
+     * @param lockOwner who holds that, where the dump names it, or null
      */
-    record Hold(Verdict.Cause cause, String frame, String note) {
+    record Hold(Cause cause, String frame, String note, String waitsFor, String lock, String lockOwner) {
+
+        Hold(Cause cause, String frame, String note) {
+            this(cause, frame, note, null, null, null);
+        }
     }
+
+    static final String NO_APPLICATION_FRAME = "(no application frame)";
 
     private static final List<String> CLASS_LOADING = List.of("loadClass", "loadClassOrNull", "findClass");
 
-    /** Never "the frame": the JDK, and frameworks and drivers whose frames sit between an application and its waits. */
-    static final List<String> DEFAULT_SKIP = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "jakarta.", "kotlin.", "kotlinx.", "scala.",
+    /**
+     * Never "the frame": the JDK, frameworks and drivers whose frames sit between an application and its waits, and the
+     * starvation meter, whose wrapper runs every task it times.
+     */
+    static final List<String> DEFAULT_SKIP = List.of("io.starvationlab.meter.", "java.", "javax.", "jdk.", "sun.", "com.sun.", "jakarta.", "kotlin.", "kotlinx.", "scala.",
             "io.quarkus.", "io.vertx.", "io.netty.", "io.smallrye.", "org.jboss.", "io.agroal.", "org.postgresql.", "com.mysql.", "org.mariadb.",
             "oracle.jdbc.", "com.zaxxer.hikari.", "org.hibernate.", "io.micrometer.", "io.opentelemetry.", "org.springframework.", "org.apache.",
             "org.eclipse.jetty.", "io.undertow.", "io.helidon.", "io.micronaut.", "reactor.", "okhttp3.", "com.fasterxml.");
@@ -48,7 +61,7 @@ final class Stacks {
 
     /** The name of the frame to show for a stack: its application frame's. */
     String named(List<Frame> frames) {
-        return applicationFrame(frames).map(Frame::qualifiedMethod).orElse(FrameGroups.NO_APPLICATION_FRAME);
+        return applicationFrame(frames).map(Frame::qualifiedMethod).orElse(NO_APPLICATION_FRAME);
     }
 
     boolean isApplication(Frame frame) {
@@ -71,16 +84,16 @@ final class Stacks {
         List<Frame> frames = mounted.stack();
         String named = named(frames);
         if (mounted.initWaitFor() != null) {
-            return new Hold(Verdict.Cause.CLASS_INIT_WAIT, named, "waits for another thread to initialize " + mounted.initWaitFor());
+            return new Hold(Cause.CLASS_INIT_WAIT, named, "waits for another thread to initialize " + mounted.initWaitFor());
         }
         boolean parked = blockedOnCarrier(frames) || mounted.waitingToLock();
         if (!parked && !carrierIdle) {
-            return new Hold(Verdict.Cause.CPU_BOUND, named, null);
+            return new Hold(Cause.CPU_BOUND, named, null);
         }
         for (int i = 0; i < frames.size(); i++) {
             Frame frame = frames.get(i);
             if (frame.method().equals("<clinit>")) {
-                return new Hold(Verdict.Cause.CLASS_INIT, frame.qualifiedMethod(), null);
+                return new Hold(Cause.CLASS_INIT, frame.qualifiedMethod(), null);
             }
             if (CLASS_LOADING.contains(frame.method())) {
                 // the loader's own frame names it, past the JDK's loaders it delegates to; below the last one, what asked for the class
@@ -89,19 +102,42 @@ final class Stacks {
                     last++;
                 }
                 Frame loader = frames.subList(i, last + 1).stream().filter(f -> !isJdk(f)).findFirst().orElse(frame);
-                return new Hold(Verdict.Cause.CLASS_LOADING, loader.qualifiedMethod(), "loading a class for " + named(frames.subList(last + 1, frames.size())));
+                return new Hold(Cause.CLASS_LOADING, loader.qualifiedMethod(), "loading a class for " + named(frames.subList(last + 1, frames.size())));
             }
         }
         Optional<Frame> caller = nativeCaller(frames);
         if (parked) {
-            return caller.map(c -> new Hold(Verdict.Cause.UPCALL, named, "a native frame is on the stack, below the call from " + c.qualifiedMethod()))
-                    .orElseGet(() -> new Hold(Verdict.Cause.SYNCHRONIZED, named, null));
+            String waitsFor = waitsFor(mounted);
+            String lock = waitsFor == null ? null : mounted.blocker();
+            String owner = waitsFor == null ? null : mounted.lockOwner();
+            return caller.map(c -> new Hold(Cause.UPCALL, named, "a native frame is on the stack, below the call from " + c.qualifiedMethod(), waitsFor,
+                    lock, owner)).orElseGet(() -> new Hold(Cause.SYNCHRONIZED, named, null, waitsFor, lock, owner));
         }
         Optional<Frame> call = frames.stream().takeWhile(f -> !isApplication(f))
                 .filter(f -> f.nativeMethod() || f.className().startsWith("jdk.internal.foreign.abi.DowncallStub")).findFirst()
                 .or(() -> frames.stream().limit(1).filter(Frame::nativeMethod).findFirst());
-        return new Hold(Verdict.Cause.NATIVE_CALL, named, call.map(c -> "the native call: " + c.qualifiedMethod())
+        return new Hold(Cause.NATIVE_CALL, named, call.map(c -> "the native call: " + c.qualifiedMethod())
                 .orElse("no native frame shown (a JSON dump hides FFM's stubs): a native call, or a wait inside the JVM"));
+    }
+
+    /**
+     * What a parked thread waits for another thread in: the {@code java.util.concurrent} lock or synchronizer its application
+     * called (a sleep or a socket read waits for no thread), or the monitor it waits to enter.
+     */
+    private String waitsFor(Mounted mounted) {
+        if (mounted.waitingToLock()) {
+            return "a monitor";
+        }
+        Frame synchronizer = null;
+        for (Frame frame : mounted.stack()) {
+            if (isApplication(frame)) {
+                break;
+            }
+            if (frame.className().startsWith("java.util.concurrent.") && !frame.className().equals("java.util.concurrent.locks.LockSupport")) {
+                synchronizer = frame; // the outermost before the application's frame: what the application called
+            }
+        }
+        return synchronizer == null ? null : synchronizer.qualifiedMethod();
     }
 
     private static boolean isJdk(Frame frame) {

@@ -4,140 +4,196 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Predicate;
-import java.util.function.ToDoubleFunction;
 
 /**
- * The one rule of the diagnosis. <b>Starved</b> when virtual threads waited for a carrier at least the
- * threshold: the longest wait the thread dumps show (a lower bound), or, where there are none or they are
- * further apart than the threshold, the mean wait the scheduler's queue and the start rate give by Little's
- * law (JDK 24+ with JFR) while every carrier was taken with threads queued, whichever is longer. Where no
- * wait can be inferred (JDK 21 seen from another machine) or the dumps miss threads (JDK 21's show no state,
- * so a thread waiting to continue is not seen), starved also means every carrier taken most of the time.
- * Each sample weighs the time until the next: they come faster while every carrier is taken ({@link Sampler}).
+ * The one rule of the diagnosis, judged from an {@link Observation} alone. <b>Starved</b> when virtual threads waited for a carrier
+ * at least the threshold: the longest wait the thread dumps prove (a lower bound; the starvation meter's canary probes left out, as
+ * they queue on their own), or, where there are no dumps or they are further apart than the threshold, the mean wait the
+ * scheduler's queue and the start rate give by Little's law (JDK 24+ with JFR) while every carrier was taken with threads queued,
+ * whichever is longer. Where no wait can be measured (JDK 21 seen from another machine, or a single dump) or the dumps miss threads
+ * (JDK 21's show no state, so a thread waiting to continue is not seen), starved also means every carrier taken most of the time,
+ * and the basis says so. Each sample weighs the time until the next: they come faster while every carrier is taken ({@link Sampler}).
+ * <p>
+ * <b>Stuck</b>, not starved, when every carrier was held without CPU by the same virtual threads for at least {@link #STUCK}, most
+ * of them waiting for another thread (a lock, a synchronizer, a monitor) while they keep their carriers: if that thread is a
+ * virtual thread it needs a carrier to go on, and none comes free ({@link Cause#DEADLOCK}).
  * <p>
  * The cause: what held the carriers in most stacks of mounted virtual threads ({@link Stacks#hold}: in
  * {@code Thread.print} from JDK 25, in thread dumps on every JDK); without stacks, JFR's pinned episodes
  * (most pinned time), carriers kept by one thread without CPU (pinned), or busy carriers (CPU-bound).
  * <b>poller</b> when the stacks that hold carriers wait on sockets and the I/O pollers are virtual threads (JDK 22+).
  *
- * @param inferredWait the wait for a carrier the rule judged, or null when none could be inferred
- * @param waitBasis    how that wait was inferred
+ * @param inferredWait the wait for a carrier the rule judged, or null when none could be measured
+ * @param waitBasis    how that wait was known, and what judged the verdict where it was not
  * @param frame        the frame named for the cause, or null
  * @param details      what else the stacks say of the cause, and what the JDK records of it
  */
-record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait, String waitBasis, double saturatedShare, double pinnedShare,
-        double runningShare, List<String> details) {
+record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Duration inferredWait, String waitBasis, double saturatedShare,
+        double pinnedShare, double runningShare, List<String> details) {
 
-    /** What holds the carriers. */
-    enum Cause {
-        SYNCHRONIZED("pinned in synchronized"),
-        UPCALL("pinned under a native frame"),
-        NATIVE_CALL("blocked in a native call"),
-        CLASS_INIT("blocked in a class initializer"),
-        CLASS_INIT_WAIT("waiting for another thread's class initialization"),
-        CLASS_LOADING("blocked loading a class"),
-        PINNED("pinned"),
-        POLLER("poller"),
-        CPU_BOUND("CPU-bound"),
-        UNNAMED("cause not named"),
-        NONE("none");
-
-        final String words;
-
-        Cause(String words) {
-            this.words = words;
-        }
-    }
-
-    /** Share of the time every carrier was taken, past which a JDK 21 seen from afar counts as starved. */
+    /** Share of the time every carrier was taken, past which a JVM whose wait is not measured counts as starved. */
     static final double SATURATED = 0.8;
     /** Share of the carriers' mounted time that decides a cause. */
     static final double DOMINANT = 0.5;
-    /** Carriers' CPU per carrier past which taken carriers count as running, not blocked. */
-    static final double BUSY_CPU = 0.1;
+    /** How long every carrier must be held still by threads waiting for another thread to be stuck. */
+    static final Duration STUCK = Duration.ofSeconds(2);
 
-    /** {@code starts} is null where JFR recorded none (no recording). */
-    static Verdict judge(Observation seen, Holds pinnedEvents, FrameGroups virtualSamples, FlightRecording.Starts starts, int parallelism,
-            TargetJvm.Facts facts, Duration threshold) {
-        List<Sample> samples = seen.samples;
-        Instant end = seen.start.plus(seen.length());
-        double window = Math.max(1e-3, seen.length().toNanos() / 1e9);
-        double saturated = samples.isEmpty() ? 0 : mean(samples, end, s -> true, s -> taken(s) >= parallelism ? 1 : 0);
+    /** The wait judged (null when none was measured), how it was known, and whether the dumps it came from miss threads. */
+    private record Judged(Duration duration, String basis, boolean missesThreads) {
+    }
 
-        Duration wait = null;
-        String basis = "no wait can be inferred: no thread dump and no scheduler MXBean here";
-        // JDK 21's dumps show only threads never run as waiting: a thread unparked and waiting to continue is missed
-        boolean waitMissesThreads = false;
-        if (seen.hasThreadDumps()) {
-            wait = seen.waits.longest().atLeast();
-            waitMissesThreads = !seen.dumpsRecordState;
-            basis = waitMissesThreads ? "seen waiting in successive thread dumps (a lower bound; these dumps show only threads never run yet)"
-                    : "seen waiting in successive thread dumps (a lower bound)";
-        }
-        boolean dumpsSeeTheThreshold = seen.hasThreadDumps() && seen.dumps > 1 && window / (seen.dumps - 1) <= threshold.toNanos() / 1e9;
-        if (!dumpsSeeTheThreshold && starts != null && !samples.isEmpty() && samples.stream().allMatch(s -> s.queued() != null)) {
-            Duration little = Duration.ZERO;
-            String littleBasis = "none, by the scheduler MXBean: never every carrier taken with virtual threads queued";
-            if (!starts.spans().isEmpty()) {
-                double queued = mean(samples, end, s -> starts.covers(s.at()), Sample::queued);
-                double rate = starts.perSecond();
-                little = !(queued >= 1) ? Duration.ZERO : rate > 0 ? Duration.ofNanos((long) (queued / rate * 1e9)) : Duration.ofNanos((long) (starts.seconds() * 1e9));
-                littleBasis = rate > 0 || !(queued >= 1)
-                        ? String.format("about, by Little's law: %.1f queued on average, %.1f virtual threads started a second, over %.1f s of"
-                                + " starts recorded while every carrier was taken with threads queued", queued, rate, starts.seconds())
-                        : String.format("at least: %.1f queued on average and no virtual thread started in %.1f s recorded while every carrier was taken",
-                                queued, starts.seconds());
-            }
-            if (wait == null || little.compareTo(wait) > 0) {
-                wait = little;
-                waitMissesThreads = false;
-                basis = littleBasis;
-            }
-        }
-        boolean starved = wait != null && wait.compareTo(threshold) >= 0 || (wait == null || waitMissesThreads) && saturated >= SATURATED;
+    /** What held the carriers: the cause, the groups that name its frame, and the shares of blocked and running. */
+    private record Held(Cause cause, FrameGroups groups, double pinned, double running) {
+    }
 
-        long sightings = seen.mounted.count();
-        double pinned;
-        double running;
-        Cause cause;
-        FrameGroups groups;
-        if (sightings > 0) {
-            running = seen.mounted.of(Cause.CPU_BOUND).count() / (double) sightings;
-            pinned = 1 - running;
-            cause = seen.mounted.dominant(null).orElseThrow();
-            groups = seen.mounted.of(cause);
-        } else {
-            double pinnedByEvents = Math.min(1, pinnedEvents.total().toNanos() / 1e9 / (window * parallelism));
-            // a pin longer than the window ends after it, and JFR records it only then: carriers held idle show it meanwhile
-            pinned = Math.min(1, Math.max(pinnedByEvents, heldIdle(samples, parallelism)));
-            double taken = samples.isEmpty() ? 0 : mean(samples, end, s -> true, Verdict::taken) / Math.max(1, parallelism);
-            running = carrierCpuPerCarrier(samples, parallelism) >= BUSY_CPU || !virtualSamples.isEmpty() ? Math.max(0, taken - pinned) : 0;
-            if (pinned >= DOMINANT || pinned > running) {
-                cause = pinnedEvents.dominant(Cause.CPU_BOUND).orElse(Cause.PINNED);
-                groups = pinnedEvents.of(cause);
-            } else {
-                cause = running > 0 ? Cause.CPU_BOUND : Cause.UNNAMED;
-                groups = virtualSamples;
-            }
+    static Verdict judge(Observation seen, Duration threshold) {
+        double saturated = seen.samples().isEmpty() ? 0 : Sample.mean(seen.samples(), seen.end(), s -> true, s -> s.taken() >= seen.parallelism() ? 1 : 0);
+        Held held = held(seen);
+        Optional<Verdict> stuck = stuck(seen, saturated, held);
+        if (stuck.isPresent()) {
+            return stuck.get();
         }
+        Judged judged = judgedWait(seen);
+        boolean overThreshold = judged.duration() != null && judged.duration().compareTo(threshold) >= 0;
+        boolean bySaturation = !overThreshold && (judged.duration() == null || judged.missesThreads());
+        boolean starved = overThreshold || bySaturation && saturated >= SATURATED;
+        String basis = judged.basis() + (!bySaturation ? ""
+                : String.format(Locale.ROOT, "; so judged by every carrier taken %.0f %% of the time (starved from %.0f %%)", 100 * saturated, 100 * SATURATED));
         if (!starved) {
-            return new Verdict(false, Cause.NONE, null, wait, basis, saturated, pinned, running, List.of());
+            return new Verdict(false, false, Cause.NONE, null, judged.duration(), basis, saturated, held.pinned(), held.running(), List.of());
         }
-        Optional<FrameGroups.Group> group = top(groups);
+        Cause cause = held.cause();
+        Optional<FrameGroups.Group> group = held.groups().top();
         List<String> details = new ArrayList<>();
         group.flatMap(g -> g.mostCommon(g.notes)).ifPresent(details::add);
         group.flatMap(g -> g.mostCommon(g.monitorOwners)).ifPresent(o -> details.add("holds a monitor: " + o + " (from the dumps' owned monitors)"));
-        top(pinnedEvents.of(cause)).flatMap(g -> g.mostCommon(g.reasons)).ifPresent(reason -> details.add("the JVM's reason: " + reason));
+        seen.recorded().pinned().of(cause).top().flatMap(g -> g.mostCommon(g.reasons)).ifPresent(reason -> details.add("the JVM's reason: " + reason));
         Optional<Frame> socket = group.map(g -> g.socketIo);
         socket.ifPresent(s -> details.add("waits on a socket: " + s.qualifiedMethod()));
-        if (socket.isPresent() && facts.virtualPollers() && cause != Cause.CPU_BOUND) {
+        if (socket.isPresent() && seen.facts().virtualPollers() && cause != Cause.CPU_BOUND) {
             cause = Cause.POLLER;
         }
-        details.add(explain(cause, facts, carrierCpuPerCarrier(samples, parallelism), seen.pollersWaiting));
-        String frame = group.map(g -> g.frame).filter(f -> !f.equals(FrameGroups.NO_APPLICATION_FRAME)).orElse(null);
-        return new Verdict(true, cause, frame, wait, basis, saturated, pinned, running, List.copyOf(details));
+        details.add(explain(cause, seen.facts(), carrierCpuPerCarrier(seen.samples(), seen.parallelism()), seen.waits().pollerSightings()));
+        return new Verdict(true, false, cause, frame(group), judged.duration(), basis, saturated, held.pinned(), held.running(), List.copyOf(details));
+    }
+
+    private static String frame(Optional<FrameGroups.Group> group) {
+        return group.map(g -> g.frame).filter(f -> !f.equals(Stacks.NO_APPLICATION_FRAME)).orElse(null);
+    }
+
+    /** The longer of the longest wait the dumps prove and the work's mean by Little's law, as the class says; null where neither is measured. */
+    private static Judged judgedWait(Observation seen) {
+        CarrierWaits.Seen waits = seen.waits();
+        Judged longest = null;
+        if (seen.hasThreadDumps()) {
+            boolean missesThreads = !seen.sampling().dumpsRecordState();
+            String these = missesThreads ? " (these dumps show only threads never run yet)" : "";
+            if (!waits.timed()) {
+                longest = new Judged(null, "not measured: one thread dump" + these + ", and a wait takes two to time", missesThreads);
+            } else if (!waits.work().isEmpty()) {
+                longest = new Judged(waits.longestAtLeast(), "the longest seen in the thread dumps" + these, missesThreads);
+            } else if (!waits.canary().isEmpty()) {
+                Duration canary = waits.canary().stream().map(CarrierWaits.Wait::atLeast).max(Duration::compareTo).orElseThrow();
+                longest = new Judged(canary, "the meter's canary probe's, the only thread seen waiting in the thread dumps" + these, missesThreads);
+            } else {
+                longest = new Judged(Duration.ZERO, "no virtual thread seen waiting in " + waits.dumps() + " thread dumps" + these, missesThreads);
+            }
+        }
+        Judged mean = seen.meanWait().map(m -> new Judged(m.mean(), m.perSecond() > 0 ? "the work's mean, by Little's law" : m.describe(),
+                m.missesThreads())).orElse(null);
+        if (mean == null) {
+            return longest != null ? longest : new Judged(null, "not measured: no thread dump taken and no scheduler MXBean here", false);
+        }
+        return longest == null || longest.duration() == null || mean.duration().compareTo(longest.duration()) > 0 ? mean : longest;
+    }
+
+    /** What held the carriers: the mounted threads' stacks where seen, else JFR's episodes and the carriers' CPU. */
+    private static Held held(Observation seen) {
+        Holds mounted = seen.mounted();
+        long sightings = mounted.count();
+        if (sightings > 0) {
+            double running = mounted.of(Cause.CPU_BOUND).count() / (double) sightings;
+            Cause cause = mounted.dominant(null).orElseThrow();
+            return new Held(cause, mounted.of(cause), 1 - running, running);
+        }
+        Holds episodes = seen.recorded().pinned();
+        List<Sample> samples = seen.samples();
+        int parallelism = seen.parallelism();
+        double window = Math.max(1e-3, seen.length().toNanos() / 1e9);
+        double pinnedByEvents = Math.min(1, episodes.total().toNanos() / 1e9 / (window * parallelism));
+        // a pin longer than the window ends after it, and JFR records it only then: carriers held idle show it meanwhile
+        double pinned = Math.min(1, Math.max(pinnedByEvents, heldIdle(samples, parallelism)));
+        double taken = samples.isEmpty() ? 0 : Sample.mean(samples, seen.end(), s -> true, Sample::taken) / Math.max(1, parallelism);
+        FrameGroups running = seen.recorded().running();
+        double runningShare = carrierCpuPerCarrier(samples, parallelism) >= Sampler.BUSY_CPU || !running.isEmpty() ? Math.max(0, taken - pinned) : 0;
+        if (pinned >= DOMINANT || pinned > runningShare) {
+            Cause cause = episodes.dominant(Cause.CPU_BOUND).orElse(Cause.PINNED);
+            return new Held(cause, episodes.of(cause), pinned, runningShare);
+        }
+        return new Held(runningShare > 0 ? Cause.CPU_BOUND : Cause.UNNAMED, running, pinned, runningShare);
+    }
+
+    /** Stuck, as the class says, or empty. */
+    private static Optional<Verdict> stuck(Observation seen, double saturated, Held held) {
+        Duration still = heldStill(seen.samples(), seen.parallelism());
+        if (still.compareTo(STUCK) < 0 || seen.mounted().count() == 0 || seen.mounted().waitingShare() < DOMINANT) {
+            return Optional.empty();
+        }
+        Cause pin = null;
+        FrameGroups.Group waiting = null;
+        for (Cause cause : seen.mounted().causes()) {
+            for (FrameGroups.Group group : seen.mounted().of(cause).ranked()) {
+                if (waiting == null || waitsFor(group) > waitsFor(waiting)) {
+                    pin = cause;
+                    waiting = group;
+                }
+            }
+        }
+        FrameGroups.Group group = waiting;
+        List<String> details = new ArrayList<>();
+        group.mostCommon(group.waitsFor).ifPresent(w -> details.add("waits in: " + w + group.mostCommon(group.locks).map(l -> ", on " + l).orElse("")));
+        details.add(group.mostCommon(group.lockOwners).map(o -> "held by: " + o + " (from the thread dumps)")
+                .orElse("held by: a thread the thread dumps do not name (JDK 25+ name a monitor's owner, not a lock's)"));
+        details.add(explain(Cause.DEADLOCK, seen.facts(), Double.NaN, 0));
+        details.add(explain(pin, seen.facts(), Double.NaN, 0));
+        String basis = String.format(Locale.ROOT, "every carrier held by the same virtual threads, without CPU, for %s (stuck from %s), %.0f %% of their"
+                + " stacks waiting for another thread: no carrier came free for any other", millis(still), millis(STUCK), 100 * seen.mounted().waitingShare());
+        return Optional.of(new Verdict(false, true, Cause.DEADLOCK, frame(Optional.of(group)), null, basis, saturated, held.pinned(), held.running(),
+                List.copyOf(details)));
+    }
+
+    private static int waitsFor(FrameGroups.Group group) {
+        return group.waitsFor.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * The longest stretch in which every carrier kept the virtual thread it carried, using almost no CPU, from one
+     * {@code Thread.print} to the next ({@link Sample#heldIdle()}).
+     */
+    static Duration heldStill(List<Sample> samples, int parallelism) {
+        Duration longest = Duration.ZERO;
+        Instant from = null;
+        Sample last = null;
+        for (Sample sample : samples.stream().filter(s -> s.heldIdle() != null).toList()) {
+            if (last != null && sample.heldIdle() >= parallelism) {
+                from = from == null ? last.at() : from;
+                Duration stretch = Duration.between(from, sample.at());
+                longest = stretch.compareTo(longest) > 0 ? stretch : longest;
+            } else {
+                from = null;
+            }
+            last = sample;
+        }
+        return longest;
+    }
+
+    /** A duration as the diagnosis writes it: {@code 340 ms}, {@code 2.74 s}, {@code 12.3 s}. */
+    static String millis(Duration duration) {
+        long ms = duration.toMillis();
+        return ms >= 10_000 ? String.format(Locale.ROOT, "%.1f s", ms / 1000.0)
+                : ms >= 1000 ? String.format(Locale.ROOT, "%.2f s", ms / 1000.0) : ms + " ms";
     }
 
     /** Why the cause holds a carrier on this JVM, and what the JDK records of it. */
@@ -161,36 +217,11 @@ record Verdict(boolean starved, Cause cause, String frame, Duration inferredWait
                     + (pollersWaiting > 0 ? "; poller threads were seen waiting for a carrier " + pollersWaiting + " times" : "");
             case CPU_BOUND -> perCarrier + "a virtual thread that computes keeps its carrier until it blocks, and the JDK records no event for it"
                     + " (execution samples only)";
+            case DEADLOCK -> "a virtual thread that waits for another thread while it keeps its carrier: if that one is a virtual thread, it needs a"
+                    + " carrier to go on and none comes free, a deadlock that only a timeout ends";
             case UNNAMED -> "the carriers were taken, but neither pinned episodes nor running code were seen";
             case NONE -> "";
         };
-    }
-
-    private static Optional<FrameGroups.Group> top(FrameGroups groups) {
-        return groups.ranked().stream().findFirst();
-    }
-
-    /** Carriers taken: mounted by the scheduler's count where there is one, else carrying in {@code Thread.print}. */
-    static int taken(Sample sample) {
-        return sample.mounted() != null ? Math.max(sample.mounted(), sample.carrying() == null ? 0 : sample.carrying()) : sample.carrying();
-    }
-
-    /**
-     * The mean of {@code value} over the samples {@code which} keeps, each weighing the time until the next sample (the last:
-     * until {@code end}); NaN when it keeps none.
-     */
-    static double mean(List<Sample> samples, Instant end, Predicate<Sample> which, ToDoubleFunction<Sample> value) {
-        double sum = 0;
-        double time = 0;
-        for (int i = 0; i < samples.size(); i++) {
-            Sample sample = samples.get(i);
-            if (which.test(sample)) {
-                double weight = Math.max(1e-6, Duration.between(sample.at(), i + 1 < samples.size() ? samples.get(i + 1).at() : end).toNanos() / 1e9);
-                sum += weight * value.applyAsDouble(sample);
-                time += weight;
-            }
-        }
-        return time == 0 ? Double.NaN : sum / time;
     }
 
     /** The share of the carriers' time between {@code Thread.print}s that they were held idle by the thread they carried. */

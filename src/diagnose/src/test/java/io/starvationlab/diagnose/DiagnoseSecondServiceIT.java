@@ -7,7 +7,11 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -24,6 +28,7 @@ import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.ThreadDump;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**
@@ -97,10 +102,7 @@ class DiagnoseSecondServiceIT {
         assumeTrue(jvmFlags.isEmpty() || jdk.feature() < 27, "JDK 27 refuses -XX:LockingMode");
         SecondServiceProcess service = service(jdk, jvmFlags);
         Diagnosis diagnosis = Diagnosis.underLoad(service.uri(path), jdk, "--pid", String.valueOf(service.pid()));
-        LabClient management = new LabClient(service.managementUri("/"));
-        Awaitility.await("the requests left behind by the load run").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> PrometheusText.parse(management.get("/metrics").body()).sum("virtual_threads_carrier_queued", sample -> true).orElse(1.0),
-                        queued -> queued == 0);
+        awaitNothingQueued(service);
 
         if (jdk.feature() < from || jdk.feature() > to) {
             assertThat(diagnosis.exitCode()).as(diagnosis.text()).isZero();
@@ -119,6 +121,109 @@ class DiagnoseSecondServiceIT {
                     .anyMatch(line -> line.startsWith("no thread states"))
                     .anyMatch(line -> line.startsWith("no why a thread pinned"));
         }
+    }
+
+    /**
+     * Issue 39's acceptance: under pinning the diagnosis's wait for a carrier stands for the requests' own wait. JDK 21, /sync: 64
+     * clients, 4 carriers each pinned 200 ms a request, so the requests queue some 3 s. The load client measures each request's wait
+     * as its time less its own 200 ms of work, over the requests answered while the diagnosis ran; the diagnosis's mean (the virtual
+     * threads its dumps saw waiting over the rate JFR saw them start, the meter's canary left out) lies within 2x of the client's mean,
+     * and the longest it proves is no longer than the longest any request took. The starvation meter's own figures for the same
+     * window are printed beside them.
+     */
+    @Test
+    void underPinningTheWorksWaitIsTheRequestsOwnWait() {
+        Jdks.Jdk jdk = Needs.jdk(21);
+        SecondServiceProcess service = service(jdk, List.of());
+        awaitNothingQueued(service);
+        LabClient management = new LabClient(service.managementUri("/"));
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(service.uri("/sync?ms=200"), Diagnosis.CONCURRENCY, Duration.ofSeconds(30))) {
+            LabServer.sleep(Diagnosis.RAMP);
+            TreeMap<Double, Double> meterBefore = taskWaits(management);
+            long from = System.nanoTime();
+            // long enough for several dumps and spans of starts, which the mean is made of, and for the client's mean to include long waits
+            Diagnosis diagnosis = Diagnosis.run(jdk, Duration.ofSeconds(12), "--pid", String.valueOf(service.pid()));
+            long to = System.nanoTime();
+            TreeMap<Double, Double> meter = PrometheusText.delta(meterBefore, taskWaits(management));
+            ClosedLoad.Result result = load.stop(Duration.ofSeconds(1));
+            List<ClosedLoad.Outcome> answered = result.outcomes().stream().filter(o -> o.status() == 200).toList();
+            long[] waited = answered.stream().filter(o -> o.startedAtNanos() + o.millis() * 1_000_000 >= from && o.startedAtNanos() + o.millis() * 1_000_000 <= to)
+                    .mapToLong(o -> Math.max(0, o.millis() - 200)).sorted().toArray();
+            double clientMean = Arrays.stream(waited).average().orElse(Double.NaN);
+            long clientMax = answered.stream().mapToLong(o -> o.millis() - 200).max().orElse(0);
+            JsonNode waits = diagnosis.report().path("waits");
+            System.out.printf(Locale.ROOT, "requests' wait under pinning on JDK 21: load client (latency - 200 ms, %d requests answered while it"
+                    + " watched) mean %.0f ms, p50 %d ms, max %d ms; diagnosis mean %d ms (%s), longest at least %d ms (%d dumps); meter (source=task,"
+                    + " histogram over the same window) p50 %.0f ms, p99 %.0f ms%n", waited.length, clientMean, waited[waited.length / 2],
+                    waited[waited.length - 1], waits.path("meanMillis").asLong(), waits.path("meanBasis").asText(), waits.path("longestAtLeastMillis").asLong(),
+                    waits.path("dumps").asInt(), 1000 * PrometheusText.quantile(0.5, meter), 1000 * PrometheusText.quantile(0.99, meter));
+
+            assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
+            assertThat(waited).as("requests answered while the diagnosis ran").hasSizeGreaterThan(20);
+            assertThat(waits.path("meanMillis").isNumber()).as(diagnosis.text()).isTrue();
+            assertThat((double) waits.path("meanMillis").asLong()).as("the diagnosis's mean wait against the client's, %.0f ms", clientMean)
+                    .isBetween(clientMean / 2, clientMean * 2);
+            assertThat(waits.path("longestAtLeastMillis").asLong(0)).as("a lower bound, against the longest request").isLessThanOrEqualTo(clientMax);
+            assertThat(diagnosis.text()).contains("the work's mean wait for a carrier: ", "; the meter's canary left out");
+        }
+    }
+
+    /**
+     * Stuck, not starved: a deadlock on carriers ({@code /deadlock}: one waiter per carrier pinned in synchronized waits for a lock
+     * whose owner waits for a carrier) where synchronized pins, named with the waiters' frame and the lock; the waiters give up
+     * after 20 s (503), which ends it, so the service serves the next tests. Where synchronized does not pin there is no deadlock:
+     * the requests answer 200 and nothing is stuck.
+     */
+    @ParameterizedTest(name = "JDK {0} {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            21    |                   | true
+            build | -XX:LockingMode=1 | true
+            build |                   | false
+            """)
+    void aDeadlockOnCarriersIsStuckNotStarved(String jdkName, String flags, boolean pins) {
+        Jdks.Jdk jdk = jdkName.equals("build") ? Jdks.current() : Needs.jdk(Integer.parseInt(jdkName));
+        List<String> jvmFlags = flags == null ? List.of() : List.of(flags.split(" "));
+        assumeTrue(jvmFlags.isEmpty() || jdk.feature() < 26, "-XX:LockingMode=1 pins synchronized on JDK 24-25 only");
+        assumeTrue(pins == (jdk.feature() < 24 || !jvmFlags.isEmpty()), "synchronized pins on JDK 21-23, and with -XX:LockingMode=1 to 25");
+        SecondServiceProcess service = service(jdk, jvmFlags);
+        awaitNothingQueued(service);
+        try (ClosedLoad load = ClosedLoad.startKeepingEach(service.uri("/deadlock?ms=20000"), pins ? 1 : 4, Duration.ofSeconds(60))) {
+            if (pins) {
+                Awaitility.await("every carrier kept by a waiter").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> ThreadDump.threads(ThreadDump.dump(service.pid())).stream()
+                                .filter(t -> t.path("name").asText().equals("deadlock-waiter") && t.path("stack").toString().contains("ReentrantLock.tryLock"))
+                                .count() >= LabServer.CARRIERS);
+            }
+            Diagnosis diagnosis = Diagnosis.run(jdk, Diagnosis.WATCH, "--pid", String.valueOf(service.pid()));
+            ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
+            System.out.printf("/deadlock answered %s%n", result.latencies().statuses());
+            if (!pins) {
+                assertThat(diagnosis.exitCode()).as(diagnosis.text()).isZero();
+                assertThat(result.latencies().statuses()).containsOnlyKeys(200);
+                return;
+            }
+            assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(3);
+            assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("DEADLOCK");
+            assertThat(diagnosis.report().path("verdict").path("stuck").asBoolean()).isTrue();
+            assertThat(diagnosis.frame()).isEqualTo("example.second.Deadlock$Waiter.awaitLock");
+            assertThat(diagnosis.details()).anyMatch(d -> d.startsWith("waits in: java.util.concurrent.locks.ReentrantLock.tryLock"));
+            assertThat(diagnosis.text()).contains("\nSTUCK - deadlocked on carriers: example.second.Deadlock$Waiter.awaitLock\n");
+            assertThat(result.latencies().statuses()).as("the waiters gave up: the deadlock held until then").containsOnlyKeys(503);
+        }
+    }
+
+    /** The requests left behind by the load before run, by the service's meter: none waits for a carrier. */
+    private static void awaitNothingQueued(SecondServiceProcess service) {
+        LabClient management = new LabClient(service.managementUri("/"));
+        Awaitility.await("the requests left behind by the load run").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> PrometheusText.parse(management.get("/metrics").body()).sum("virtual_threads_carrier_queued", sample -> true).orElse(1.0),
+                        queued -> queued == 0);
+    }
+
+    /** The meter's histogram of the tasks' waits for a carrier. */
+    private static TreeMap<Double, Double> taskWaits(LabClient management) {
+        return PrometheusText.parse(management.get("/metrics").body()).buckets("virtual_threads_carrier_wait_seconds",
+                sample -> "task".equals(sample.label("source")));
     }
 
     /** Five requests to {@code path}, one after another: their times, sorted. */

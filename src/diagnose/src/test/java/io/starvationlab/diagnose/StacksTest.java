@@ -34,15 +34,52 @@ class StacksTest {
         // the last carrier computes: its CPU time, not its stack, tells it from a native call
         assertThat(carriers).extracting(c -> stacks.hold(c.mounted(), !c.name().endsWith("-7"))).extracting(Stacks.Hold::cause, Stacks.Hold::frame, Stacks.Hold::note)
                 .containsExactly(
-                        tuple(Verdict.Cause.NATIVE_CALL, app + "NativeWait.sleepInNative", "the native call: jdk.internal.foreign.abi.DowncallStub.invoke"),
-                        tuple(Verdict.Cause.CLASS_INIT, app + "ClassInit$Slow.<clinit>", null),
-                        tuple(Verdict.Cause.CLASS_INIT_WAIT, app + "ClassInit$Trigger.run", "waits for another thread to initialize " + app + "ClassInit$Slow"),
-                        tuple(Verdict.Cause.CLASS_LOADING, app + "ClassInit$Isolated.loadClass", "loading a class for " + app + "ClassInit$Trigger.run"),
-                        tuple(Verdict.Cause.UPCALL, app + "NativeWait.compare", "a native frame is on the stack, below the call from " + app + "NativeWait.call"),
-                        tuple(Verdict.Cause.SYNCHRONIZED, app + "SecondService$LegacyClient.fetch", null),
-                        tuple(Verdict.Cause.CPU_BOUND, app + "SecondService$Checksum.compute", null));
+                        tuple(Cause.NATIVE_CALL, app + "NativeWait.sleepInNative", "the native call: jdk.internal.foreign.abi.DowncallStub.invoke"),
+                        tuple(Cause.CLASS_INIT, app + "ClassInit$Slow.<clinit>", null),
+                        tuple(Cause.CLASS_INIT_WAIT, app + "ClassInit$Trigger.run", "waits for another thread to initialize " + app + "ClassInit$Slow"),
+                        tuple(Cause.CLASS_LOADING, app + "ClassInit$Isolated.loadClass", "loading a class for " + app + "ClassInit$Trigger.run"),
+                        tuple(Cause.UPCALL, app + "NativeWait.compare", "a native frame is on the stack, below the call from " + app + "NativeWait.call"),
+                        tuple(Cause.SYNCHRONIZED, app + "SecondService$LegacyClient.fetch", null),
+                        tuple(Cause.CPU_BOUND, app + "SecondService$Checksum.compute", null));
         assertThat(carriers.get(5).mounted().monitorOwners()).extracting(Frame::qualifiedMethod).containsExactly(app + "SecondService$LegacyClient.fetch");
-        assertThat(stacks.hold(carriers.get(6).mounted(), true).cause()).as("the same stack on an idle carrier").isEqualTo(Verdict.Cause.NATIVE_CALL);
+        assertThat(stacks.hold(carriers.get(6).mounted(), true).cause()).as("the same stack on an idle carrier").isEqualTo(Cause.NATIVE_CALL);
+    }
+
+    /** Issue 39: under a Spring Boot service the meter's own wrapper was named among the frames. */
+    @Test
+    void theMetersWrapperAndTheJdksPlumbingAreNeverTheFrame() {
+        List<Frame> tomcat = List.of(Frame.ofDumpText("org.apache.tomcat.util.net.NioEndpoint$SocketProcessor.doRun(NioEndpoint.java:1769)"),
+                Frame.ofDumpText("org.apache.tomcat.util.net.SocketProcessorBase.run(SocketProcessorBase.java:52)"),
+                Frame.ofDumpText("io.starvationlab.meter.CarrierWaitMeter$Handed.run(CarrierWaitMeter.java:210)"),
+                Frame.ofDumpText("java.base/java.util.concurrent.ThreadPerTaskExecutor$TaskRunner.run(ThreadPerTaskExecutor.java:314)"),
+                Frame.ofDumpText("java.base/java.lang.VirtualThread.run(VirtualThread.java:309)"));
+        List<Frame> probe = List.of(Frame.ofDumpText("io.starvationlab.meter.CarrierWaitMeter.lambda$probeEveryInterval$2(CarrierWaitMeter.java:262)"),
+                Frame.ofDumpText("java.base/java.lang.VirtualThread.run(VirtualThread.java:309)"));
+        Stacks stacks = new Stacks(List.of());
+        assertThat(stacks.named(tomcat)).isEqualTo(Stacks.NO_APPLICATION_FRAME);
+        assertThat(stacks.named(probe)).isEqualTo(Stacks.NO_APPLICATION_FRAME);
+        assertThat(stacks.hold(new Mounted(tomcat, List.of(), null, false, null, null), false).frame()).isEqualTo(Stacks.NO_APPLICATION_FRAME);
+    }
+
+    @Test
+    void aParkedThreadWaitsForTheLockItsApplicationCalledOrTheMonitorItEnters() {
+        List<Frame> inLock = List.of(Frame.ofDumpText("java.base/jdk.internal.misc.Unsafe.park(Native Method)"),
+                Frame.ofDumpText("java.base/java.lang.VirtualThread.parkOnCarrierThread(VirtualThread.java:677)"),
+                Frame.ofDumpText("java.base/java.util.concurrent.locks.LockSupport.park(LockSupport.java:219)"),
+                Frame.ofDumpText("java.base/java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire(AbstractQueuedSynchronizer.java:788)"),
+                Frame.ofDumpText("java.base/java.util.concurrent.locks.ReentrantLock.lock(ReentrantLock.java:322)"),
+                Frame.ofDumpText("com.example.Cache.refresh(Cache.java:30)"),
+                Frame.ofDumpText("java.base/java.util.concurrent.ThreadPerTaskExecutor$TaskRunner.run(ThreadPerTaskExecutor.java:314)"));
+        Stacks stacks = new Stacks(List.of());
+        Stacks.Hold hold = stacks.hold(new Mounted(inLock, List.of(), null, false, "java.util.concurrent.locks.ReentrantLock$NonfairSync@6eb57bfc",
+                "#23 \"owner\", virtual"), true);
+        assertThat(hold.cause()).isEqualTo(Cause.SYNCHRONIZED);
+        assertThat(hold.waitsFor()).isEqualTo("java.util.concurrent.locks.ReentrantLock.lock");
+        assertThat(hold.lock()).isEqualTo("java.util.concurrent.locks.ReentrantLock$NonfairSync@6eb57bfc");
+        assertThat(hold.lockOwner()).isEqualTo("#23 \"owner\", virtual");
+        assertThat(stacks.hold(new Mounted(UPCALL.subList(1, 4), List.of(), null, false, null, null), true).waitsFor()).as("a sleep waits for nobody").isNull();
+        assertThat(stacks.hold(new Mounted(UPCALL.subList(3, 5), List.of(), null, true, "java.lang.Object@0x6a1", null), true))
+                .extracting(Stacks.Hold::waitsFor, Stacks.Hold::lock).containsExactly("a monitor", "java.lang.Object@0x6a1");
     }
 
     @Test
