@@ -41,6 +41,7 @@ record Observation(String target, TargetJvm.Facts facts, SchedulerSettings sched
      * while JFR recorded starts (every carrier taken with threads queued). The waiting are counted by the scheduler MXBean's queue
      * (JDK 24+) or else by the thread dumps, which like JFR's starts leave the meter's canary probes out.
      *
+     * @param mean          the mean wait; null where the waiting were not counted while starts were recorded
      * @param waiting       virtual threads waiting for a carrier, on average; NaN where never recorded
      * @param perSecond     virtual threads started a second while recorded; NaN where never recorded
      * @param counted       what counted the waiting
@@ -48,9 +49,17 @@ record Observation(String target, TargetJvm.Facts facts, SchedulerSettings sched
      */
     record MeanWait(Duration mean, double waiting, double perSecond, double seconds, String counted, boolean missesThreads) {
 
+        /** No start in the span recorded: the mean is at least that span, a lower bound that cannot show a wait shorter than the threshold. */
+        boolean lowerBound() {
+            return perSecond == 0 && waiting >= 1;
+        }
+
         String describe() {
             if (Double.isNaN(perSecond)) {
                 return "none, by " + counted + ": never every carrier taken with virtual threads queued";
+            }
+            if (mean == null) {
+                return String.format(Locale.ROOT, "not measured: %s was not read while JFR recorded starts (%.1f s)", counted, seconds);
             }
             if (perSecond > 0) {
                 return String.format(Locale.ROOT, "by Little's law: %.1f waiting on average %s, %.1f virtual threads started a second (JFR, over %.1f s"
@@ -74,7 +83,9 @@ record Observation(String target, TargetJvm.Facts facts, SchedulerSettings sched
         }
         double waiting = queue ? Sample.mean(samples, end, s -> starts.covers(s.at()), Sample::queued) : waits.workWaiting();
         double rate = starts.perSecond();
-        Duration mean = rate > 0 ? Duration.ofNanos((long) (waiting / rate * 1e9)) : waiting >= 1 ? Duration.ofNanos((long) (starts.seconds() * 1e9)) : Duration.ZERO;
+        // a busy machine can leave a span with no read of the queue: the wait is then not measured, never 0
+        Duration mean = Double.isNaN(waiting) ? null : rate > 0 ? Duration.ofNanos((long) (waiting / rate * 1e9))
+                : waiting >= 1 ? Duration.ofNanos((long) (starts.seconds() * 1e9)) : Duration.ZERO;
         return Optional.of(new MeanWait(mean, waiting, rate, starts.seconds(), counted, !queue && !sampling.dumpsRecordState()));
     }
 

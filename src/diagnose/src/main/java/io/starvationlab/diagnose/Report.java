@@ -90,7 +90,7 @@ final class Report {
     /** What was measured of the wait for a carrier, a line each, saying what it measures: the work's mean, the longest, the canary's. */
     private List<String> waits() {
         List<String> lines = new ArrayList<>();
-        seen.meanWait().ifPresent(mean -> lines.add("the work's mean wait for a carrier: " + millis(mean.mean()) + ", " + mean.describe()
+        seen.meanWait().ifPresent(mean -> lines.add("the work's mean wait for a carrier: " + (mean.mean() == null ? "" : millis(mean.mean()) + ", ") + mean.describe()
                 + (mean.counted().contains("thread dump") ? "; the meter's canary left out" : "")));
         CarrierWaits.Seen waits = seen.waits();
         if (seen.hasThreadDumps()) {
@@ -269,7 +269,7 @@ final class Report {
             return null;
         }
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("meanMillis", mean.map(m -> m.mean().toMillis()).orElse(null));
+        json.put("meanMillis", mean.map(Observation.MeanWait::mean).map(Duration::toMillis).orElse(null));
         json.put("meanBasis", mean.map(Observation.MeanWait::describe).orElse(null));
         json.put("waitingOnAverage", mean.map(Observation.MeanWait::waiting).filter(Double::isFinite).orElse(null));
         json.put("startedPerSecond", mean.map(Observation.MeanWait::perSecond).filter(Double::isFinite).orElse(null));

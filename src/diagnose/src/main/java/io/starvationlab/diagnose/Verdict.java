@@ -41,7 +41,12 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
     static final Duration STUCK = Duration.ofSeconds(2);
 
     /** The wait judged (null when none was measured), how it was known, and whether the dumps it came from miss threads. */
-    private record Judged(Duration duration, String basis, boolean missesThreads) {
+    /** A wait judged: null where not measured; {@code lowerBound} where it can show a wait as long as the threshold, not a shorter one. */
+    private record Judged(Duration duration, String basis, boolean missesThreads, boolean lowerBound) {
+
+        Judged(Duration duration, String basis, boolean missesThreads) {
+            this(duration, basis, missesThreads, false);
+        }
     }
 
     /** What held the carriers: the cause, the groups that name its frame, and the shares of blocked and running. */
@@ -57,7 +62,7 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
         }
         Judged judged = judgedWait(seen);
         boolean overThreshold = judged.duration() != null && judged.duration().compareTo(threshold) >= 0;
-        boolean bySaturation = !overThreshold && (judged.duration() == null || judged.missesThreads());
+        boolean bySaturation = !overThreshold && (judged.duration() == null || judged.missesThreads() || judged.lowerBound());
         boolean starved = overThreshold || bySaturation && saturated >= SATURATED;
         String basis = judged.basis() + (!bySaturation ? ""
                 : String.format(Locale.ROOT, "; so judged by every carrier taken %.0f %% of the time (starved from %.0f %%)", 100 * saturated, 100 * SATURATED));
@@ -101,12 +106,12 @@ record Verdict(boolean starved, boolean stuck, Cause cause, String frame, Durati
                 longest = new Judged(Duration.ZERO, "no virtual thread seen waiting in " + waits.dumps() + " thread dumps" + these, missesThreads);
             }
         }
-        Judged mean = seen.meanWait().map(m -> new Judged(m.mean(), m.perSecond() > 0 ? "the work's mean, by Little's law" : m.describe(),
-                m.missesThreads())).orElse(null);
-        if (mean == null) {
+        Judged mean = seen.meanWait().map(m -> new Judged(m.mean(), m.perSecond() > 0 && m.mean() != null ? "the work's mean, by Little's law"
+                : m.describe(), m.missesThreads(), m.lowerBound())).orElse(null);
+        if (mean == null || mean.duration() == null && longest != null) {
             return longest != null ? longest : new Judged(null, "not measured: no thread dump taken and no scheduler MXBean here", false);
         }
-        return longest == null || longest.duration() == null || mean.duration().compareTo(longest.duration()) > 0 ? mean : longest;
+        return longest == null || longest.duration() == null || mean.duration() != null && mean.duration().compareTo(longest.duration()) > 0 ? mean : longest;
     }
 
     /** What held the carriers: the mounted threads' stacks where seen, else JFR's episodes and the carriers' CPU. */

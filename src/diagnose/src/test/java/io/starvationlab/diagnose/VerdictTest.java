@@ -70,6 +70,31 @@ class VerdictTest {
         assertThat(verdict.details()).anyMatch(d -> d.contains("the carriers used 0.01 CPU each") && d.contains("the JDK records no event for it"));
     }
 
+    /**
+     * On a machine so busy that one sample came in the whole watch (CI beside a neighbour, seen: 4 of 4 carriers computing, 61
+     * queued), JFR's short span saw no start and no read of the queue: the mean is not measured, not 0, and every carrier taken
+     * judges. A span with threads queued and no start proves only a lower bound, which judges nothing under the threshold.
+     */
+    @Test
+    void aWaitNotMeasuredOrOnlyBoundedBelowTheThresholdLeavesTheVerdictToTheCarriersTaken() {
+        Observed seen = Observed.samples(1, 4, 61L, null, 0);
+        seen.noThreadDumps = "none needed";
+        seen.mounted(COMPUTING, List.of(), false);
+        seen.recorded = new FlightRecording.Recorded(true, null, Holds.NONE, FrameGroups.NONE,
+                new FlightRecording.Starts(List.of(), List.of(new FlightRecording.Starts.Span(T0.plusMillis(4000), T0.plusMillis(4300)))), true);
+        Verdict unmeasured = Verdict.judge(seen.build(), THRESHOLD);
+        assertThat(unmeasured.inferredWait()).as(unmeasured.waitBasis()).isNull();
+        assertThat(unmeasured.starved()).as(unmeasured.waitBasis()).isTrue();
+        assertThat(unmeasured.waitBasis()).contains("not measured", "judged by every carrier taken 100 %");
+
+        seen.recorded = new FlightRecording.Recorded(true, null, Holds.NONE, FrameGroups.NONE,
+                new FlightRecording.Starts(List.of(), List.of(new FlightRecording.Starts.Span(T0, T0.plusMillis(300)))), true);
+        Verdict bounded = Verdict.judge(seen.build(), THRESHOLD);
+        assertThat(bounded.inferredWait()).isEqualTo(Duration.ofMillis(300));
+        assertThat(bounded.starved()).as(bounded.waitBasis()).isTrue();
+        assertThat(bounded.cause()).isEqualTo(Cause.CPU_BOUND);
+    }
+
     @Test
     void pinsOnSocketsWithVirtualPollersAreThePoller() {
         Observed seen = Observed.samples(10, 4, null, 60, 0);
