@@ -161,7 +161,6 @@ final class OwnServiceAlerts {
                 scrapes, meter(service, scrapes.seconds()));
         results.forEach((path, result) -> assertThat(result.latencies().percentileMillis(50))
                 .as("%s %s's median under free load", service.describe(), path).isLessThan(STARVED_MILLIS));
-        scrapes.assertEveryOneAnswered(service);
         long requests = results.values().stream().mapToLong(result -> result.latencies().count()).sum();
         String timed = "increase(virtual_threads_carrier_wait_seconds_count" + selector(service, "source=\"task\"") + "[" + scrapes.seconds() + "s])";
         assertThat(value(timed)).as("requests whose hand-off the meter timed, of %d answered on %s", requests, service.describe())
@@ -232,6 +231,7 @@ final class OwnServiceAlerts {
     /** What Prometheus scraped of {@code service} since {@code startedNanos}: how many scrapes, how many answered, the slowest. */
     private record Scrapes(int seconds, int scraped, int answered, double slowestSeconds) {
 
+        /** Judged where the carriers are held; under free load a scrape fails only when the machine stalls the JVM, its requests too. */
         void assertEveryOneAnswered(Service service) {
             assertThat(answered).as("scrapes of %s that answered during the load (up == 1): %s", service.describe(), this).isEqualTo(scraped);
             assertThat(scraped).as("scrapes of %s at 1 s during %d s of load", service.describe(), seconds).isGreaterThanOrEqualTo(seconds - 2);
