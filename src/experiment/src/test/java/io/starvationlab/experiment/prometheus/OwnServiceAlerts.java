@@ -42,6 +42,7 @@ final class OwnServiceAlerts {
     /** A wait this long was for a carrier: 3x a request's own 100 ms, a fifth of the 1.6 s that 64 pinned clients queue. */
     private static final double STARVED_MILLIS = 3 * MS;
     private static final List<String> ALERTS = List.of("CarrierStarvation", "CarrierStall");
+    private static final int FREE_ATTEMPTS = 3;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     /** How an example is started after the JVM's flags: its arguments for a port and a management port. */
@@ -79,7 +80,8 @@ final class OwnServiceAlerts {
                 Project.testLogs())));
         List<CompletableFuture<Service>> starting = new ArrayList<>();
         for (Jdks.Jdk jdk : jdks) {
-            starting.add(CompletableFuture.supplyAsync(() -> startJvm(name, jdk, launch, metrics)));
+            // a thread each: the common pool has one on two cores, and would start them one after the other
+            starting.add(CompletableFuture.supplyAsync(() -> startJvm(name, jdk, launch, metrics), task -> Thread.ofPlatform().daemon().start(task)));
         }
         CompletionException failed = null;
         for (CompletableFuture<Service> service : starting) {
@@ -133,11 +135,50 @@ final class OwnServiceAlerts {
 
     /**
      * 64 clients split between {@code paths} ({@code ?ms=100}), loaded at once: both alerts silent throughout. Each share
-     * would starve carriers its path held: 32 requests of 100 ms queue 0.8 s for 4 carriers.
+     * would starve carriers its path held: 32 requests of 100 ms queue 0.8 s for 4 carriers. A window in which an alert
+     * came while the machine disturbed the JVM is measured again, up to {@link #FREE_ATTEMPTS} windows.
      */
     void free(Service service, String... paths) {
-        awaitSilent(List.of(service));
+        FreeWindow window;
+        for (int attempt = 1; ; attempt++) {
+            awaitSilent(List.of(service));
+            window = freeWindow(service, paths);
+            System.out.printf(Locale.ROOT, "%s, %s%n", service.describe(), window);
+            if (window.alerts().isEmpty() || window.disturbedBy() == null || attempt == FREE_ATTEMPTS) {
+                break;
+            }
+            System.out.printf(Locale.ROOT, "  measured again: %s%n", window.disturbedBy());
+        }
+        assertThat(window.alerts()).as("the starvation alerts on %s under %s: %s", service.describe(), String.join(" and ", paths), window)
+                .isEmpty();
+        window.results().forEach((path, result) -> assertThat(result.latencies().percentileMillis(50))
+                .as("%s %s's median under free load", service.describe(), path).isLessThan(STARVED_MILLIS));
+        long requests = window.results().values().stream().mapToLong(result -> result.latencies().count()).sum();
+        String timed = "increase(virtual_threads_carrier_wait_seconds_count" + selector(service, "source=\"task\"") + "["
+                + window.scrapes().seconds() + "s])";
+        assertThat(value(timed)).as("requests whose hand-off the meter timed, of %d answered on %s", requests, service.describe())
+                .isGreaterThan(requests / 2.0);
+    }
+
+    /**
+     * One free load's window: the alerts seen in it, and what disturbed the JVM where the machine did: a GC pause longer than
+     * the canary's threshold (0.1 s), which stops every thread and no rule can tell from a carrier's wait, or a throughput
+     * under half the clients' own (each client's request takes 100 ms).
+     */
+    private record FreeWindow(Map<String, ClosedLoad.Result> results, Map<String, String> alerts, Scrapes scrapes, String meter,
+            double longestGcPause, String disturbedBy) {
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%s: %s in %d s; %s; %s, longest GC pause %.3f s", results.entrySet().stream()
+                    .map(load -> describe(load.getKey(), CLIENTS / results.size(), load.getValue())).collect(Collectors.joining(", ")),
+                    alerts.isEmpty() ? "no starvation alert" : "alerts " + alerts, LOAD.toSeconds(), scrapes, meter, longestGcPause);
+        }
+    }
+
+    private FreeWindow freeWindow(Service service, String... paths) {
         List<ClosedLoad> loads = new ArrayList<>();
+        Map<String, String> alerts = new LinkedHashMap<>();
         long started = System.nanoTime();
         Map<String, ClosedLoad.Result> results = new LinkedHashMap<>();
         try {
@@ -145,9 +186,7 @@ final class OwnServiceAlerts {
                 loads.add(ClosedLoad.start(service.process().uri(path + "?ms=" + MS), CLIENTS / paths.length, Duration.ofSeconds(30)));
             }
             while (System.nanoTime() - started < LOAD.toNanos()) {
-                Map<String, String> active = activeAlerts(service);
-                assertThat(active).as("the starvation alerts on %s under %s (%s)", service.describe(), String.join(" and ", paths),
-                        active.isEmpty() ? "" : meter(service, 15)).isEmpty();
+                activeAlerts(service).forEach(alerts::putIfAbsent);
                 LabServer.sleep(Duration.ofMillis(250));
             }
         } finally {
@@ -156,15 +195,12 @@ final class OwnServiceAlerts {
             }
         }
         Scrapes scrapes = scrapes(service, started);
-        System.out.printf(Locale.ROOT, "%s, %s: no starvation alert in %d s; %s; %s%n", service.describe(), results.entrySet().stream()
-                .map(load -> describe(load.getKey(), CLIENTS / paths.length, load.getValue())).collect(Collectors.joining(", ")), LOAD.toSeconds(),
-                scrapes, meter(service, scrapes.seconds()));
-        results.forEach((path, result) -> assertThat(result.latencies().percentileMillis(50))
-                .as("%s %s's median under free load", service.describe(), path).isLessThan(STARVED_MILLIS));
-        long requests = results.values().stream().mapToLong(result -> result.latencies().count()).sum();
-        String timed = "increase(virtual_threads_carrier_wait_seconds_count" + selector(service, "source=\"task\"") + "[" + scrapes.seconds() + "s])";
-        assertThat(value(timed)).as("requests whose hand-off the meter timed, of %d answered on %s", requests, service.describe())
-                .isGreaterThan(requests / 2.0);
+        // Micrometer's max of the last two minutes, at most
+        double gcPause = value("max(max_over_time(jvm_gc_pause_seconds_max" + selector(service) + "[" + scrapes.seconds() + "s]))");
+        double perClient = results.values().stream().mapToDouble(ClosedLoad.Result::throughput).sum() / CLIENTS;
+        String disturbedBy = gcPause >= 0.1 ? String.format(Locale.ROOT, "a GC pause of %.3f s", gcPause)
+                : perClient < 0.5 * 1000 / MS ? String.format(Locale.ROOT, "%.1f requests/s a client, under half its own 10", perClient) : null;
+        return new FreeWindow(results, alerts, scrapes, meter(service, scrapes.seconds()), gcPause, disturbedBy);
     }
 
     /**
