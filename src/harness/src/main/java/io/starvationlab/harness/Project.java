@@ -36,6 +36,16 @@ public final class Project {
         return built(resolve("src/second-service/target/second-service.jar").toString(), "src/second-service");
     }
 
+    /** The Spring Boot example's executable jar ({@code src/spring-boot-example}). */
+    public static Path springBootExampleJar() {
+        return built(resolve("src/spring-boot-example/target/spring-boot-example.jar").toString(), "src/spring-boot-example");
+    }
+
+    /** The Quarkus example's runner ({@code src/quarkus-example}), its libraries beside it. */
+    public static Path quarkusExampleJar() {
+        return built(resolve("src/quarkus-example/target/quarkus-app/quarkus-run.jar").toString(), "src/quarkus-example");
+    }
+
     /** The k6 suite and the plan. */
     public static Path k6() {
         return resolve("k6");

@@ -1,0 +1,41 @@
+package io.starvationlab.experiment.prometheus;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Project;
+import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.Servers;
+
+/**
+ * The Quarkus example ({@code src/quarkus-example}), wired as docs/starving.md says: {@code @RunOnVirtualThread}
+ * endpoints, the starvation meter bound by its dependency alone, {@code /q/metrics} where Quarkus serves it by default: on
+ * the service's port, a blocking route run by the worker pool. It starves under pinning on JDK 21 and under CPU-bound work,
+ * not under a plain wait nor under {@code synchronized} on JDK 24+, its scrape answers while every carrier is held
+ * ({@link OwnServiceAlerts}), and no event loop is reported blocked.
+ */
+class QuarkusExampleIT {
+
+    @RegisterExtension
+    static final Servers servers = new Servers();
+
+    @Test
+    void shouldAlertWhenItsCarriersAreHeldAndOnlyThenWhileItsScrapeAnswers() {
+        Jdks.Jdk jdk21 = Needs.jdk(21);
+        Jdks.Jdk modern = Jdks.current().feature() >= 24 ? Jdks.current() : Needs.jdk(25); // synchronized unmounts from JDK 24
+        OwnServiceAlerts.Launch launch = (port, management) -> List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
+                "-jar", Project.quarkusExampleJar().toString());
+        OwnServiceAlerts alerts = OwnServiceAlerts.start(servers, "quarkus-example", launch, new OwnServiceAlerts.Metrics(false, "/q/metrics"),
+                jdk21, modern);
+
+        alerts.free(alerts.on(modern.feature()), "/sleep", "/sync");
+        alerts.starved(alerts.on(21), "/sync");
+        alerts.starved(alerts.on(modern.feature()), "/cpu");
+        alerts.services().forEach(service -> ServiceConditions.assertNoEventLoopBlocked(service.process().log().toString(),
+                service.process().logText()));
+    }
+}
