@@ -6,7 +6,6 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -238,33 +237,27 @@ public final class CarrierWaitMeter implements MeterBinder, AutoCloseable {
     }
 
     /**
-     * The canary: one probe in flight at most, sampled every interval while it waits, and the next one started on the
-     * interval after it ran.
+     * The canary: every interval it starts a probe, or while the last still waits records its wait so far. One probe in
+     * flight at most, and the probe records its own wait: the canary's thread wakes once an interval, no more.
      */
     private void probeEveryInterval() {
         Thread.Builder probes = Thread.ofVirtual().name("carrier-canary-probe");
-        long interval = canaryInterval.toNanos();
         while (!closed) {
-            try {
-                CountDownLatch ran = new CountDownLatch(1);
-                long[] ranAt = new long[1]; // written before the count down, read after it
-                long started = System.nanoTime();
-                probeStartedAt.set(started);
+            long started = probeStartedAt.get();
+            if (started == NOT_WAITING) {
+                long now = System.nanoTime();
+                probeStartedAt.set(now);
                 probes.start(() -> {
-                    ranAt[0] = System.nanoTime();
+                    lastProbeNanos = System.nanoTime() - now;
+                    recordCanary(lastProbeNanos);
                     probeStartedAt.set(NOT_WAITING);
-                    ran.countDown();
                 });
-                long waited = interval;
-                while (!ran.await(started + waited - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-                    recordCanary(waited); // still waiting at this interval: its wait so far
-                    waited += interval;
-                }
-                lastProbeNanos = ranAt[0] - started;
-                recordCanary(lastProbeNanos);
-                Thread.sleep(Duration.ofNanos(started + waited - System.nanoTime()));
+            } else {
+                recordCanary(System.nanoTime() - started);
+            }
+            try {
+                Thread.sleep(canaryInterval);
             } catch (InterruptedException e) {
-                probeStartedAt.set(NOT_WAITING);
                 return;
             }
         }

@@ -107,6 +107,7 @@ class CarrierWaitMeterTest {
                 assertThat(thread.join(Duration.ofSeconds(5))).as("the canary ends").isTrue();
             }
         }
+        awaitTrue(() -> meter.canaryStalled().isZero()); // its last probe recorded
         double probes = count(scrape(), "canary");
         Thread.sleep(INTERVAL.multipliedBy(10));
         assertThat(count(scrape(), "canary")).isEqualTo(probes);

@@ -1,0 +1,165 @@
+package io.starvationlab.benchmark;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.starvationlab.meter.CarrierWaitMeter;
+
+/**
+ * {@code meter}: what the carrier-wait meter costs, measured as JMH measures such costs, in forked JVMs after warm-up, ns
+ * per task: a batch of no-op tasks handed to a virtual-thread-per-task executor, plain and wrapped by the meter, each batch
+ * until every task ran (so the meter's work on the carrier counts too); and the meter's {@code handedOff()/started()} pair
+ * alone. Then the canary's CPU per second in an otherwise idle JVM: its platform thread and the carriers its probes run on,
+ * and the whole process with the canary and without.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class MeterBenchmark {
+
+    private static final int BATCH = 1_000;
+    private static final int FORKS = 3;
+    private static final Duration IDLE_WINDOW = Duration.ofSeconds(30);
+    /** Long enough for the JIT to compile the canary's loop, which it runs ten times a second. */
+    private static final Duration CANARY_WARM_UP = Duration.ofSeconds(60);
+
+    private CarrierWaitMeter meter;
+    private ExecutorService plain;
+    private ExecutorService wrapped;
+
+    @Setup
+    public void bind() {
+        meter = new CarrierWaitMeter(null); // no canary here: its cost is measured on its own
+        meter.bindTo(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        plain = Executors.newVirtualThreadPerTaskExecutor();
+        wrapped = meter.wrap(Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    @TearDown
+    public void close() {
+        plain.close();
+        wrapped.close();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void plainHandOff() throws InterruptedException {
+        handOff(plain);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void wrappedHandOff() throws InterruptedException {
+        handOff(wrapped);
+    }
+
+    @Benchmark
+    public void handedOffThenStarted() {
+        meter.handedOff().started();
+    }
+
+    private static void handOff(ExecutorService executor) throws InterruptedException {
+        CountDownLatch ran = new CountDownLatch(BATCH);
+        Runnable task = ran::countDown;
+        for (int i = 0; i < BATCH; i++) {
+            executor.execute(task);
+        }
+        ran.await();
+    }
+
+    static Map<String, Object> run() throws RunnerException, InterruptedException {
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("setup", "JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors, JMH average time, "
+                + FORKS + " forks of 5 x 1 s warm-up and 5 x 1 s measured; hand-offs in batches of " + BATCH + " no-op tasks until all ran");
+        Collection<RunResult> results = new Runner(new OptionsBuilder().include(MeterBenchmark.class.getName() + "\\.").forks(FORKS)
+                .warmupIterations(5).warmupTime(TimeValue.seconds(1)).measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                .jvmArgs("-Xms1g", "-Xmx1g").build()).run();
+        Map<String, Result<?>> scores = new LinkedHashMap<>();
+        results.forEach(run -> scores.put(run.getParams().getBenchmark().replaceAll(".*\\.", ""), run.getPrimaryResult()));
+        scores.forEach((name, score) -> figures.put(name + "Ns", List.of(Benchmarks.round(score.getScore()), "±" + Benchmarks.round(score.getScoreError()))));
+        Result<?> plain = scores.get("plainHandOff");
+        Result<?> wrapped = scores.get("wrappedHandOff");
+        // the 99.9 % intervals of two independent means: the difference's is about the root of their squares' sum
+        figures.put("wrappedMinusPlainNs", List.of(Benchmarks.round(wrapped.getScore() - plain.getScore()),
+                "±" + Benchmarks.round(Math.hypot(wrapped.getScoreError(), plain.getScoreError())), "acceptance: at most 500"));
+        figures.putAll(canaryCpu());
+        return figures;
+    }
+
+    /** The canary at its default interval in this JVM, idle but for it: CPU milliseconds per second, its own threads and the process's. */
+    private static Map<String, Object> canaryCpu() throws InterruptedException {
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long processBefore = os.getProcessCpuTime();
+        Thread.sleep(IDLE_WINDOW);
+        double withoutMsPerSecond = (os.getProcessCpuTime() - processBefore) / 1e6 / IDLE_WINDOW.toSeconds();
+
+        try (CarrierWaitMeter meter = new CarrierWaitMeter()) {
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            meter.bindTo(registry);
+            Thread.sleep(CANARY_WARM_UP);
+            Map<Long, Long> threadsBefore = canaryThreadsCpu();
+            double probesBefore = probes(registry);
+            processBefore = os.getProcessCpuTime();
+            Thread.sleep(IDLE_WINDOW);
+            long processNanos = os.getProcessCpuTime() - processBefore;
+            Map<Long, Long> threadsAfter = canaryThreadsCpu();
+            double probes = probes(registry) - probesBefore;
+            // a carrier that ended during the window (idle 30 s) took its time with it: it is counted as missing
+            long threadsNanos = threadsAfter.entrySet().stream().mapToLong(thread -> thread.getValue() - threadsBefore.getOrDefault(thread.getKey(), 0L)).sum();
+            long ended = threadsBefore.keySet().stream().filter(id -> !threadsAfter.containsKey(id)).count();
+
+            Map<String, Object> figures = new LinkedHashMap<>();
+            figures.put("canaryWindow", IDLE_WINDOW.toSeconds() + " s at the default 100 ms, " + (long) probes + " probes; threads ended meanwhile: " + ended);
+            figures.put("canaryThreadsCpuMsPerSecond", Benchmarks.round(threadsNanos / 1e6 / IDLE_WINDOW.toSeconds()));
+            figures.put("canaryThreadsCpuMicrosPerProbe", Benchmarks.round(threadsNanos / 1e3 / Math.max(probes, 1)));
+            figures.put("processCpuMsPerSecondWithCanary", Benchmarks.round(processNanos / 1e6 / IDLE_WINDOW.toSeconds()));
+            figures.put("processCpuMsPerSecondWithout", Benchmarks.round(withoutMsPerSecond));
+            System.out.printf(Locale.ROOT, "canary: %s%n", figures);
+            return figures;
+        }
+    }
+
+    /** CPU nanoseconds of the canary's platform thread and of every carrier, by thread id. */
+    private static Map<Long, Long> canaryThreadsCpu() {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> cpu = new LinkedHashMap<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals("carrier-canary") || thread.getClass().getName().equals("jdk.internal.misc.CarrierThread")) {
+                cpu.put(thread.threadId(), mx.getThreadCpuTime(thread.threadId()));
+            }
+        }
+        return cpu;
+    }
+
+    private static double probes(PrometheusMeterRegistry registry) {
+        return registry.get(CarrierWaitMeter.WAIT).tag("source", "canary").timer().count();
+    }
+}
