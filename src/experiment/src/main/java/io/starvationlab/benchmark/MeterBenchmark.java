@@ -36,9 +36,10 @@ import io.starvationlab.meter.CarrierWaitMeter;
 /**
  * {@code meter}: what the carrier-wait meter costs, measured as JMH measures such costs, in forked JVMs after warm-up, ns
  * per task: a batch of no-op tasks handed to a virtual-thread-per-task executor, plain and wrapped by the meter, each batch
- * until every task ran (so the meter's work on the carrier counts too); and the meter's {@code handedOff()/started()} pair
- * alone. Then the canary's CPU per second in an otherwise idle JVM: its platform thread and the carriers its probes run on,
- * and the whole process with the canary and without.
+ * until every task ran (so the meter's work on the carrier counts too), on one carrier: the CPU a task costs, with no
+ * carrier parked and woken between tasks; and the meter's {@code handedOff()/started()} pair alone. Then the canary's CPU
+ * per second in an otherwise idle JVM: its platform thread and the carriers its probes run on, beside a thread that only
+ * sleeps as often, and the whole process with the canary and without.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -86,22 +87,33 @@ public class MeterBenchmark {
         meter.handedOff().started();
     }
 
+    /**
+     * From a virtual thread on the one carrier: the batch waits in the queue while it is handed off and then runs, the
+     * carrier never parking in between (a wake-up costs more than the hand-off itself).
+     */
     private static void handOff(ExecutorService executor) throws InterruptedException {
-        CountDownLatch ran = new CountDownLatch(BATCH);
-        Runnable task = ran::countDown;
-        for (int i = 0; i < BATCH; i++) {
-            executor.execute(task);
-        }
-        ran.await();
+        Thread.ofVirtual().start(() -> {
+            CountDownLatch ran = new CountDownLatch(BATCH);
+            Runnable task = ran::countDown;
+            for (int i = 0; i < BATCH; i++) {
+                executor.execute(task);
+            }
+            try {
+                ran.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }).join();
     }
 
     static Map<String, Object> run() throws RunnerException, InterruptedException {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("setup", "JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors, JMH average time, "
-                + FORKS + " forks of 5 x 1 s warm-up and 5 x 1 s measured; hand-offs in batches of " + BATCH + " no-op tasks until all ran");
+                + FORKS + " forks of 5 x 1 s warm-up and 5 x 1 s measured on one carrier; hand-offs in batches of " + BATCH
+                + " no-op tasks from a virtual thread, until all ran");
         Collection<RunResult> results = new Runner(new OptionsBuilder().include(MeterBenchmark.class.getName() + "\\.").forks(FORKS)
                 .warmupIterations(5).warmupTime(TimeValue.seconds(1)).measurementIterations(5).measurementTime(TimeValue.seconds(1))
-                .jvmArgs("-Xms1g", "-Xmx1g").build()).run();
+                .jvmArgs("-Djdk.virtualThreadScheduler.parallelism=1", "-Xms1g", "-Xmx1g").build()).run();
         Map<String, Result<?>> scores = new LinkedHashMap<>();
         results.forEach(run -> scores.put(run.getParams().getBenchmark().replaceAll(".*\\.", ""), run.getPrimaryResult()));
         scores.forEach((name, score) -> figures.put(name + "Ns", List.of(Benchmarks.round(score.getScore()), "±" + Benchmarks.round(score.getScoreError()))));
@@ -121,15 +133,29 @@ public class MeterBenchmark {
         Thread.sleep(IDLE_WINDOW);
         double withoutMsPerSecond = (os.getProcessCpuTime() - processBefore) / 1e6 / IDLE_WINDOW.toSeconds();
 
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        // beside it, a thread that only sleeps 100 ms at a time: what waking ten times a second costs on this machine
+        Thread sleeper = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                while (true) {
+                    Thread.sleep(100);
+                }
+            } catch (InterruptedException e) {
+                // done
+            }
+        });
         try (CarrierWaitMeter meter = new CarrierWaitMeter()) {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             meter.bindTo(registry);
             Thread.sleep(CANARY_WARM_UP);
             Map<Long, Long> threadsBefore = canaryThreadsCpu();
             double probesBefore = probes(registry);
+            long sleeperBefore = mx.getThreadCpuTime(sleeper.threadId());
             processBefore = os.getProcessCpuTime();
             Thread.sleep(IDLE_WINDOW);
             long processNanos = os.getProcessCpuTime() - processBefore;
+            long sleeperNanos = mx.getThreadCpuTime(sleeper.threadId()) - sleeperBefore;
+            sleeper.interrupt();
             Map<Long, Long> threadsAfter = canaryThreadsCpu();
             double probes = probes(registry) - probesBefore;
             // a carrier that ended during the window (idle 30 s) took its time with it: it is counted as missing
@@ -140,6 +166,7 @@ public class MeterBenchmark {
             figures.put("canaryWindow", IDLE_WINDOW.toSeconds() + " s at the default 100 ms, " + (long) probes + " probes; threads ended meanwhile: " + ended);
             figures.put("canaryThreadsCpuMsPerSecond", Benchmarks.round(threadsNanos / 1e6 / IDLE_WINDOW.toSeconds()));
             figures.put("canaryThreadsCpuMicrosPerProbe", Benchmarks.round(threadsNanos / 1e3 / Math.max(probes, 1)));
+            figures.put("sleepEvery100MsCpuMsPerSecond", Benchmarks.round(sleeperNanos / 1e6 / IDLE_WINDOW.toSeconds()));
             figures.put("processCpuMsPerSecondWithCanary", Benchmarks.round(processNanos / 1e6 / IDLE_WINDOW.toSeconds()));
             figures.put("processCpuMsPerSecondWithout", Benchmarks.round(withoutMsPerSecond));
             System.out.printf(Locale.ROOT, "canary: %s%n", figures);
