@@ -47,7 +47,10 @@ import io.starvationlab.meter.CarrierWaitMeter;
 public class MeterBenchmark {
 
     private static final int BATCH = 1_000;
-    private static final int FORKS = 3;
+    private static final int FORKS = 5;
+    /** 1 s each; on two shared cores the JIT takes some 5 s to settle the wrapped path. */
+    private static final int WARM_UPS = 10;
+    private static final int MEASURED = 5;
     private static final Duration IDLE_WINDOW = Duration.ofSeconds(30);
     /** Long enough for the JIT to compile the canary's loop, which it runs ten times a second. */
     private static final Duration CANARY_WARM_UP = Duration.ofSeconds(60);
@@ -109,10 +112,10 @@ public class MeterBenchmark {
     static Map<String, Object> run() throws RunnerException, InterruptedException {
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("setup", "JDK " + Runtime.version() + ", " + Runtime.getRuntime().availableProcessors() + " processors, JMH average time, "
-                + FORKS + " forks of 5 x 1 s warm-up and 5 x 1 s measured on one carrier; hand-offs in batches of " + BATCH
+                + FORKS + " forks of " + WARM_UPS + " x 1 s warm-up and " + MEASURED + " x 1 s measured on one carrier; hand-offs in batches of " + BATCH
                 + " no-op tasks from a virtual thread, until all ran");
         Collection<RunResult> results = new Runner(new OptionsBuilder().include(MeterBenchmark.class.getName() + "\\.").forks(FORKS)
-                .warmupIterations(5).warmupTime(TimeValue.seconds(1)).measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                .warmupIterations(WARM_UPS).warmupTime(TimeValue.seconds(1)).measurementIterations(MEASURED).measurementTime(TimeValue.seconds(1))
                 .jvmArgs("-Djdk.virtualThreadScheduler.parallelism=1", "-Xms1g", "-Xmx1g").build()).run();
         Map<String, Result<?>> scores = new LinkedHashMap<>();
         results.forEach(run -> scores.put(run.getParams().getBenchmark().replaceAll(".*\\.", ""), run.getPrimaryResult()));
