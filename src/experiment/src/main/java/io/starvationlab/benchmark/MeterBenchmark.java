@@ -129,15 +129,14 @@ public class MeterBenchmark {
         return figures;
     }
 
-    /** The canary at its default interval in this JVM, idle but for it: CPU milliseconds per second, its own threads and the process's. */
+    /**
+     * The canary at its default interval in this JVM, idle but for it, in milliseconds of CPU a second: its own threads, and
+     * the process's with it and without. Beside it throughout, a thread that only sleeps 100 ms at a time: what waking ten
+     * times a second costs on this machine.
+     */
     private static Map<String, Object> canaryCpu() throws InterruptedException {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        long processBefore = os.getProcessCpuTime();
-        Thread.sleep(IDLE_WINDOW);
-        double withoutMsPerSecond = (os.getProcessCpuTime() - processBefore) / 1e6 / IDLE_WINDOW.toSeconds();
-
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        // beside it, a thread that only sleeps 100 ms at a time: what waking ten times a second costs on this machine
         Thread sleeper = Thread.ofPlatform().daemon().start(() -> {
             try {
                 while (true) {
@@ -147,34 +146,43 @@ public class MeterBenchmark {
                 // done
             }
         });
+        long processBefore = os.getProcessCpuTime();
+        long sleeperBefore = mx.getThreadCpuTime(sleeper.threadId());
+        Thread.sleep(IDLE_WINDOW);
+        long withoutNanos = os.getProcessCpuTime() - processBefore;
+        long sleeperNanos = mx.getThreadCpuTime(sleeper.threadId()) - sleeperBefore;
+
         try (CarrierWaitMeter meter = new CarrierWaitMeter()) {
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             meter.bindTo(registry);
             Thread.sleep(CANARY_WARM_UP);
             Map<Long, Long> threadsBefore = canaryThreadsCpu();
             double probesBefore = probes(registry);
-            long sleeperBefore = mx.getThreadCpuTime(sleeper.threadId());
             processBefore = os.getProcessCpuTime();
             Thread.sleep(IDLE_WINDOW);
-            long processNanos = os.getProcessCpuTime() - processBefore;
-            long sleeperNanos = mx.getThreadCpuTime(sleeper.threadId()) - sleeperBefore;
-            sleeper.interrupt();
+            long withNanos = os.getProcessCpuTime() - processBefore;
             Map<Long, Long> threadsAfter = canaryThreadsCpu();
             double probes = probes(registry) - probesBefore;
+            sleeper.interrupt();
             // a carrier that ended during the window (idle 30 s) took its time with it: it is counted as missing
             long threadsNanos = threadsAfter.entrySet().stream().mapToLong(thread -> thread.getValue() - threadsBefore.getOrDefault(thread.getKey(), 0L)).sum();
             long ended = threadsBefore.keySet().stream().filter(id -> !threadsAfter.containsKey(id)).count();
 
             Map<String, Object> figures = new LinkedHashMap<>();
-            figures.put("canaryWindow", IDLE_WINDOW.toSeconds() + " s at the default 100 ms, " + (long) probes + " probes; threads ended meanwhile: " + ended);
-            figures.put("canaryThreadsCpuMsPerSecond", Benchmarks.round(threadsNanos / 1e6 / IDLE_WINDOW.toSeconds()));
+            figures.put("canaryWindow", IDLE_WINDOW.toSeconds() + " s at the default 100 ms after " + CANARY_WARM_UP.toSeconds() + " s, " + (long) probes
+                    + " probes; threads ended meanwhile: " + ended);
+            figures.put("canaryThreadsCpuMsPerSecond", msPerSecond(threadsNanos));
             figures.put("canaryThreadsCpuMicrosPerProbe", Benchmarks.round(threadsNanos / 1e3 / Math.max(probes, 1)));
-            figures.put("sleepEvery100MsCpuMsPerSecond", Benchmarks.round(sleeperNanos / 1e6 / IDLE_WINDOW.toSeconds()));
-            figures.put("processCpuMsPerSecondWithCanary", Benchmarks.round(processNanos / 1e6 / IDLE_WINDOW.toSeconds()));
-            figures.put("processCpuMsPerSecondWithout", Benchmarks.round(withoutMsPerSecond));
+            figures.put("sleepEvery100MsCpuMsPerSecond", msPerSecond(sleeperNanos));
+            figures.put("processCpuMsPerSecondWithCanary", msPerSecond(withNanos));
+            figures.put("processCpuMsPerSecondWithout", msPerSecond(withoutNanos));
             System.out.printf(Locale.ROOT, "canary: %s%n", figures);
             return figures;
         }
+    }
+
+    private static double msPerSecond(long nanos) {
+        return Benchmarks.round(nanos / 1e6 / IDLE_WINDOW.toSeconds());
     }
 
     /** CPU nanoseconds of the canary's platform thread and of every carrier, by thread id. */
