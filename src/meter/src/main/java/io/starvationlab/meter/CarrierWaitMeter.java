@@ -29,7 +29,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * the wait of the canary's probe sampled every interval (100 ms by default): each probe, a no-op virtual
  * thread started from the canary's own platform thread, adds its wait once it ran and, while it still
  * waits, its wait so far at every interval, so a probe stuck for 2 s adds 0.1, 0.2 … 2 s while it lasts
- * and the series grows by one sample an interval whatever the carriers do;</li>
+ * and the series grows by about one sample an interval whatever the carriers do;</li>
  * <li>{@value #STALLED} (gauge, seconds, tagged {@code source}): the oldest wait still going on, 0 when none;</li>
  * <li>{@value #QUEUED} (gauge): tasks handed over whose thread has not run yet.</li>
  * </ul>
@@ -248,8 +248,9 @@ public final class CarrierWaitMeter implements MeterBinder, AutoCloseable {
                 long now = System.nanoTime();
                 probeStartedAt.set(now);
                 probes.start(() -> {
-                    lastProbeNanos = System.nanoTime() - now;
-                    recordCanary(lastProbeNanos);
+                    long waited = System.nanoTime() - now;
+                    lastProbeNanos = waited;
+                    recordCanary(waited);
                     probeStartedAt.set(NOT_WAITING);
                 });
             } else {
