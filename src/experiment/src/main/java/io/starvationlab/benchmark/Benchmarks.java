@@ -19,8 +19,8 @@ import io.starvationlab.harness.load.OverloadRun;
  * Runs one benchmark: it prints its figures and writes them to {@code target/benchmarks/<name>.json};
  * it asserts nothing (the tests do, with generous bounds).
  * <p>
- * {@code Benchmarks overhead|overload|soak|meter|diagnosis [--minutes N]}: see {@link CostBenchmark} (overhead and meter),
- * {@link #overload}, {@link SoakBenchmark} and {@link DiagnosisBenchmark}.
+ * {@code Benchmarks overhead|overload|soak|meter|diagnosis [--minutes N]}: see {@link CostBenchmark} (overhead),
+ * {@link #overload}, {@link SoakBenchmark}, {@link MeterBenchmark} and {@link DiagnosisBenchmark}.
  */
 public final class Benchmarks {
 
@@ -38,7 +38,7 @@ public final class Benchmarks {
             case "overhead" -> CostBenchmark.overhead();
             case "overload" -> overload();
             case "soak" -> SoakBenchmark.run(Duration.ofSeconds((long) (minutes * 60)));
-            case "meter" -> CostBenchmark.meter();
+            case "meter" -> MeterBenchmark.run();
             case "diagnosis" -> DiagnosisBenchmark.run();
             default -> throw new IllegalArgumentException("unknown benchmark " + args[0]);
         };

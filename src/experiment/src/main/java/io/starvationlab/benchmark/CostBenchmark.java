@@ -16,9 +16,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 
-import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.load.ClosedLoad;
 
@@ -26,8 +24,7 @@ import io.starvationlab.harness.load.ClosedLoad;
  * What an observer costs a service under 64 clients of cheap requests, with it and without, six rounds alternating:
  * throughput, the server's CPU time per request and the CPU time of the observer's own threads.
  * {@code overhead}: the lab on {@code /work/unpinned?ms=1&downstream=sleep}, the carrier canary and the JFR pinning stream
- * on and off (target: at most 3 %); {@code meter}: the second service's {@code /hello}, the starvation meter bound and
- * {@code -Dsecond.meter=off}.
+ * on and off (target: at most 3 %).
  */
 final class CostBenchmark {
 
@@ -49,11 +46,6 @@ final class CostBenchmark {
     static Map<String, Object> overhead() {
         return run("GET " + PATH, PATH, LAB_OBSERVERS, (on, name) -> LabServer.start(List.of(), on ? Map.of()
                 : Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false"), Benchmarks.OUT.resolve("logs"), "overhead-" + name));
-    }
-
-    static Map<String, Object> meter() {
-        return run("second service, GET /hello", "/hello", List.of(), (on, name) -> SecondServiceProcess.start(Jdks.current(),
-                on ? List.of() : List.of("-Dsecond.meter=off"), Benchmarks.OUT.resolve("logs"), "meter-" + name));
     }
 
     /** {@code start} starts the service with the observer on or off, by the name given; the clients load its {@code path}. */
@@ -83,10 +75,8 @@ final class CostBenchmark {
         figures.put("medianRoundCpuPerRequestCostPercent", Benchmarks.round(100 * (Benchmarks.median(ratios) - 1)));
         figures.put("roundCpuPerRequestCostPercentRange", List.of(Benchmarks.round(100 * (Arrays.stream(ratios).min().orElseThrow() - 1)),
                 Benchmarks.round(100 * (Arrays.stream(ratios).max().orElseThrow() - 1))));
-        if (!observerThreads.isEmpty()) {
-            figures.put("observerThreadsCpuPercent", Benchmarks.round(mean(with, Run::observerCpuPercent)));
-            figures.put("observerThreadsCpuPercentWhenOff", Benchmarks.round(mean(without, Run::observerCpuPercent)));
-        }
+        figures.put("observerThreadsCpuPercent", Benchmarks.round(mean(with, Run::observerCpuPercent)));
+        figures.put("observerThreadsCpuPercentWhenOff", Benchmarks.round(mean(without, Run::observerCpuPercent)));
         return figures;
     }
 
