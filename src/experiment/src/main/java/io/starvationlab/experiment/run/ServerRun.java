@@ -182,7 +182,8 @@ public final class ServerRun {
             if (verdict != null) {
                 prometheus.phase(record.server(), record.name(), verdict, record.start(), record.loadEnd(), record.end());
             }
-            progress.accept("        " + describe(record, baseline.result(), verdict));
+            progress.accept("        " + describe(record, baseline.result(), verdict)
+                    + (record.disturbed() == null ? "" : "; kept and marked, disturbed in every attempt (" + record.disturbed() + ")"));
         }
         return new MeasuredServer(spec, info, says, baseline.result(), List.copyOf(measured), warmUpThrottling,
                 EventLoopsBlocked.of(runner.server().eventLoopBlockedWarnings()), List.copyOf(remeasured));
