@@ -94,6 +94,8 @@ test('QUICK runs the default-JVM phases of plan.json\'s quick.phases, each for i
   assert.deepEqual([layout.windows[0].end, layout.loads[0].drainSeconds], [quick.baselineSeconds, quick.drainSeconds]);
   assert.deepEqual(quickRun({ PHASES: 'cpu,native-db' }).loads.map((l) => l.phase), ['cpu'], 'PHASES picks among the quick phases');
   assert.deepEqual(quickRun(TWO_TARGETS).loads.map((l) => [l.mode, l.seconds]), [['pinned', quick.phases.pinned], ['unpinned', quick.phases.pinned]]);
+  assert.deepEqual(quickRun({ PHASES: quick.k6Phases.join(',') }).loads.map((l) => l.phase), quick.k6Phases,
+    'quick.k6Phases, which the main job\'s quick run runs on k6 (MainRun), are quick phases k6 runs');
   assert.deepEqual(Object.keys(quick.phases).filter((name) => !PLAN.phases.some((/** @type {any} */ p) => p.name === name)), [],
     'every quick phase is a phase of the plan (PlanTest judges the Java runner on the same numbers)');
 });
