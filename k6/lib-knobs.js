@@ -1,5 +1,5 @@
 // The environment knobs (__ENV): each read with its default, and refused with its name when bad; and
-// the knobs every layout shares. Pure functions, no k6 imports.
+// the knobs every layout shares, and those of the run. Pure functions, no k6 imports.
 
 /**
  * @typedef {Record<string, string>} Env __ENV
@@ -12,17 +12,18 @@
  *             quick: { baselineSeconds: number, drainSeconds: number, phases: Record<string, number> },
  *             phases: PlanPhase[] }} Plan
  *   quick.phases: the phases a quick run runs, each for the seconds it gives
+ * @typedef {{ probeTimeoutMs: number, eventLoops: number, workTimeoutMs: number, reportDir: string, cpus: number | null }} RunKnobs
  */
 
 /**
- * The knobs both layouts read: the plan's timing (its quick run's with QUICK=true), the probes' rate,
- * and `layout`, the settings both layouts carry as they are. `phases`: the plan's default-JVM phases
- * (k6 cannot restart the server), in a quick run those of quick.phases, at its seconds.
+ * The knobs that shape every layout: the plan's timing (its quick run's with QUICK=true) and the
+ * probes' rate. `phases`: the plan's default-JVM phases (k6 cannot restart the server), in a quick
+ * run those of quick.phases, at its seconds.
  *
  * @param {Env} env
  * @param {Plan} plan
  */
-export function runKnobs(env, plan) {
+export function layoutKnobs(env, plan) {
   const quick = bool(env, 'QUICK', false);
   const timing = quick ? plan.quick : plan;
   const defaults = plan.phases.filter((p) => p.jvm === 'default');
@@ -31,15 +32,26 @@ export function runKnobs(env, plan) {
     phases: quick ? defaults.filter((p) => p.name in plan.quick.phases).map((p) => Object.assign({}, p, { seconds: plan.quick.phases[p.name] }))
       : defaults,
     baselineSeconds: int(env, 'BASELINE_SECONDS', timing.baselineSeconds, 0),
+    drainSeconds: int(env, 'DRAIN_SECONDS', timing.drainSeconds, 0),
     probeRate: given(env, 'PROBE_RATE') ? int(env, 'PROBE_RATE', 0, 1) : null,
-    layout: {
-      drainSeconds: int(env, 'DRAIN_SECONDS', timing.drainSeconds, 0),
-      probeTimeoutMs: int(env, 'PROBE_TIMEOUT_MS', plan.probes.timeoutMillis, 1),
-      eventLoops: int(env, 'EVENT_LOOPS', 8, 1),
-      workTimeoutMs: int(env, 'WORK_TIMEOUT_MS', 60000, 1),
-      reportDir: given(env, 'REPORT_DIR') ? env.REPORT_DIR : '.',
-      cpus: given(env, 'CPUS') ? int(env, 'CPUS', 0, 1) : null,
-    },
+  };
+}
+
+/**
+ * How k6 runs any layout (lib-run.js): the requests' timeouts, the event loops the probes are broken
+ * down by, where the report goes, and the processors each target's JVM must see (null: not checked).
+ *
+ * @param {Env} env
+ * @param {Plan} plan
+ * @returns {RunKnobs}
+ */
+export function runKnobs(env, plan) {
+  return {
+    probeTimeoutMs: int(env, 'PROBE_TIMEOUT_MS', plan.probes.timeoutMillis, 1),
+    eventLoops: int(env, 'EVENT_LOOPS', 8, 1),
+    workTimeoutMs: int(env, 'WORK_TIMEOUT_MS', 60000, 1),
+    reportDir: given(env, 'REPORT_DIR') ? env.REPORT_DIR : '.',
+    cpus: given(env, 'CPUS') ? int(env, 'CPUS', 0, 1) : null,
   };
 }
 

@@ -2,9 +2,8 @@
 // plan.json, and the lab's two: two targets side by side, or one target phase after phase. Your own
 // service's is lib-own-service.js. Pure functions, no k6 imports.
 
-import { choice, int, list, loadKnobs, rateOf, refuse, runKnobs, url } from './lib-knobs.js';
+import { choice, int, layoutKnobs, list, loadKnobs, rateOf, refuse, url } from './lib-knobs.js';
 import { predictForEveryJvm } from './lib-predictions.js';
-import { probeVusFor } from './lib-probe-schedule.js';
 import { readRules } from './lib-rules.js';
 
 /** Work modes of the contract. */
@@ -25,21 +24,20 @@ export const OWN_KNOBS = ['LOAD_URL', 'LOAD_MODULE', 'LOAD_METHOD', 'LOAD_BODY',
  *             label: string }} YourRequest
  *   your own request: a method, URL and body (LOAD_URL), or the request() of a module of yours (LOAD_MODULE);
  *   label: how the report names it
+ * @typedef {'starves' | 'free' | 'depends'} Expectation
  * @typedef {{ scenario: string, target: string, url: string, phase: string, mode: string,
  *             downstream: string, lock: string, ms: number, vus: number, maxVus: number,
- *             rate: number, start: number, seconds: number, request?: YourRequest }} Load
- *   request: your own service's load (mode 'request'); the lab's /work/{mode} otherwise
+ *             rate: number, start: number, seconds: number, drainSeconds: number, expected: Expectation,
+ *             request?: YourRequest }} Load
+ *   drainSeconds: the gap after its window, by whose end unfinished requests stop; expected: what the
+ *   thresholds expect of the starved rule's probe under it, as far as it is known before setup() reads
+ *   /lab/info; request: your own service's load (mode 'request'); the lab's /work/{mode} otherwise
  * @typedef {{ scenario: string, target: string, url: string, probe: string, path: string, rate: number,
  *             request?: YourRequest }} ProbeRoute
  *   request: the load's own request sent as a probe (WATCH_STARVED=load); a GET of url otherwise
  * @typedef {{ kind: 'two-targets' | 'one-target' | 'own-service', targets: Target[], loads: Load[],
- *             windows: Window[], probes: ProbeRoute[], probeVus: number, eventLoops: number,
- *             probeTimeoutMs: number, workTimeoutMs: number, rules: import('./lib-rules.js').Rules,
- *             drainSeconds: number, totalSeconds: number, starvingModes: string[], expectStarved: boolean | null,
- *             reportDir: string, cpus: number | null }} Layout
- *   probeVus: the VUs of each target's probe scenario (probeVusFor); expectStarved: what the thresholds
- *   expect of your own service's load (EXPECT_STARVED), null: recorded only; cpus: the processors each target's JVM
- *   must see (CPUS), null: not checked
+ *             windows: Window[], probes: ProbeRoute[], rules: import('./lib-rules.js').Rules }} Layout
+ *   what the run sends and judges; how k6 runs it is lib-knobs.js runKnobs
  */
 
 /**
@@ -53,19 +51,12 @@ export const OWN_KNOBS = ['LOAD_URL', 'LOAD_MODULE', 'LOAD_METHOD', 'LOAD_BODY',
  */
 export function buildLayout(env, plan) {
   refuse(env, OWN_KNOBS, 'is a knob of your own service\'s layout: run k6/own-service.js');
-  if (Boolean(env.PINNED_URL) !== Boolean(env.UNPINNED_URL)) {
-    throw new Error('set both PINNED_URL and UNPINNED_URL (two deployments), or neither and BASE_URL (one service)');
-  }
-  const twoTargets = Boolean(env.PINNED_URL);
-  const knobs = runKnobs(env, plan);
-
-  /** @type {Target[]} */
-  const targets = twoTargets
-    ? [{ name: 'pinned', url: url(env, 'PINNED_URL') }, { name: 'unpinned', url: url(env, 'UNPINNED_URL') }]
-    : [{ name: 'base', url: url(env, 'BASE_URL', 'http://localhost:8080') }];
-
+  const targets = targetsOf(env);
+  const twoTargets = targets.length === 2;
+  const knobs = layoutKnobs(env, plan);
   const phases = twoTargets ? twoTargetPhases(env, knobs.phases) : oneTargetPhases(env, knobs);
-  /** @type {Load[]} */
+
+  /** @type {Omit<Load, 'expected'>[]} */
   const loads = [];
   /** @type {Window[]} */
   const windows = [{ name: 'baseline', start: 0, end: knobs.baselineSeconds }];
@@ -86,10 +77,10 @@ export function buildLayout(env, plan) {
         lock: choice(env, 'LOCK', phase.lock, ['private', 'shared']),
         ms: int(env, 'MS', phase.ms, 0, 30000),
         start,
-      }, size));
+      }, size, { drainSeconds: knobs.drainSeconds }));
     }
     windows.push({ name: windowName, start, end: start + size.seconds });
-    start += size.seconds + knobs.layout.drainSeconds;
+    start += size.seconds + knobs.drainSeconds;
   }
 
   // One probe scenario per target sends every endpoint at its own rate (probeScheduleOf).
@@ -111,18 +102,38 @@ export function buildLayout(env, plan) {
     }
   }
 
-  return /** @type {Layout} */ (Object.assign({
+  return {
     kind: twoTargets ? 'two-targets' : 'one-target',
     targets,
-    loads,
+    loads: loads.map((load) => Object.assign(load,
+      { expected: expectationOf(load, starvingModes.includes(load.mode) && (!twoTargets || load.target === 'pinned')) })),
     windows,
     probes,
-    probeVus: probeVusFor(probes.filter((p) => p.target === targets[0].name), knobs.layout.probeTimeoutMs),
     rules: readRules(plan),
-    totalSeconds: windows[windows.length - 1].end,
-    starvingModes,
-    expectStarved: null,
-  }, knobs.layout));
+  };
+}
+
+/** The targets: PINNED_URL and UNPINNED_URL, or BASE_URL. @param {Record<string, string>} env @returns {Target[]} */
+export function targetsOf(env) {
+  if (Boolean(env.PINNED_URL) !== Boolean(env.UNPINNED_URL)) {
+    throw new Error('set both PINNED_URL and UNPINNED_URL (two deployments), or neither and BASE_URL (one service)');
+  }
+  return env.PINNED_URL
+    ? [{ name: 'pinned', url: url(env, 'PINNED_URL') }, { name: 'unpinned', url: url(env, 'UNPINNED_URL') }]
+    : [{ name: 'base', url: url(env, 'BASE_URL', 'http://localhost:8080') }];
+}
+
+/**
+ * A lab load's expectation: 'starves' where STARVING_MODES names its mode (with two targets, on the
+ * pinned one: the unpinned deployment is the control) or on every JVM, 'free' on every JVM, or 'depends'.
+ *
+ * @param {{ mode: string, downstream: string }} load
+ * @param {boolean} named whether STARVING_MODES names it here
+ * @returns {Expectation}
+ */
+function expectationOf(load, named) {
+  const everywhere = predictForEveryJvm(load.mode, load.downstream);
+  return named || everywhere === 'starves' || everywhere === 'collapses' ? 'starves' : everywhere === 'free' ? 'free' : 'depends';
 }
 
 /**
@@ -141,7 +152,7 @@ function twoTargetPhases(env, phases) {
  * PHASES picks among the default-JVM phases (in a quick run, among the quick ones).
  *
  * @param {Record<string, string>} env
- * @param {ReturnType<typeof runKnobs>} knobs
+ * @param {ReturnType<typeof layoutKnobs>} knobs
  * @returns {PlanPhase[]}
  */
 function oneTargetPhases(env, knobs) {

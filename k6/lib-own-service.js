@@ -1,8 +1,7 @@
 // Your own service's layout (own-service.js): one load window of your request after the baseline,
 // and the endpoints WATCH names as the probes. Pure functions, no k6 imports.
 
-import { bool, choice, given, list, loadKnobs, rateOf, refuse, runKnobs, url } from './lib-knobs.js';
-import { probeVusFor } from './lib-probe-schedule.js';
+import { bool, choice, given, layoutKnobs, list, loadKnobs, rateOf, refuse, url } from './lib-knobs.js';
 import { readRules } from './lib-rules.js';
 
 /** Your own service's target, its load window, and the name WATCH_STARVED gives the load's own request. */
@@ -34,7 +33,7 @@ export function buildOwnLayout(env, plan) {
     + 'is yours (put it in LOAD_URL or your module), and EXPECT_STARVED says what to expect');
   const module = given(env, 'LOAD_MODULE') ? env.LOAD_MODULE : null;
   refuse(env, module === null ? [] : ['LOAD_METHOD', 'LOAD_BODY', 'LOAD_CONTENT_TYPE'], 'shapes LOAD_URL\'s request: LOAD_MODULE\'s request() sends its own');
-  const knobs = runKnobs(env, plan);
+  const knobs = layoutKnobs(env, plan);
   const loadUrl = module === null ? requestUrl('LOAD_URL', env.LOAD_URL) : null;
   const base = given(env, 'BASE_URL') || loadUrl === null ? url(env, 'BASE_URL', 'http://localhost:8080') : originOf(loadUrl);
   const method = choice(env, 'LOAD_METHOD', 'GET', METHODS);
@@ -47,9 +46,11 @@ export function buildOwnLayout(env, plan) {
     label: module !== null ? `request() of ${module}` : `${method} ${loadUrl}` };
 
   const size = loadKnobs(env, knobs.phases[0]);
+  /** @type {import('./lib-layout.js').Expectation} EXPECT_STARVED: what the thresholds expect of the starved rule's endpoint */
+  const expected = !given(env, 'EXPECT_STARVED') ? 'depends' : bool(env, 'EXPECT_STARVED', false) ? 'starves' : 'free';
   /** @type {import('./lib-layout.js').Load} */
   const load = Object.assign({ scenario: `load-${OWN_TARGET}`, target: OWN_TARGET, url: base, phase: OWN_WINDOW, mode: 'request',
-    downstream: '', lock: '', ms: 0, start: knobs.baselineSeconds, request }, size);
+    downstream: '', lock: '', ms: 0, start: knobs.baselineSeconds, request }, size, { drainSeconds: knobs.drainSeconds, expected });
   const windows = [{ name: 'baseline', start: 0, end: knobs.baselineSeconds },
     { name: OWN_WINDOW, start: knobs.baselineSeconds, end: knobs.baselineSeconds + size.seconds }];
 
@@ -75,22 +76,18 @@ export function buildOwnLayout(env, plan) {
     : route(starvedName, /** @type {{ url: string }} */ (watched.find((w) => w.name === starvedName)).url, starvedRate),
   ...others.map((w) => route(w.name, w.url, otherRate))];
 
-  return /** @type {import('./lib-layout.js').Layout} */ (Object.assign({
+  return {
     kind: 'own-service',
     targets: [{ name: OWN_TARGET, url: base }],
     loads: [load],
     windows,
     probes,
-    probeVus: probeVusFor(probes, knobs.layout.probeTimeoutMs),
     rules: {
       starved: Object.assign({}, planRules.starved, { probe: starvedName, endpoint: probes[0].path }),
       untouched: Object.assign({}, planRules.untouched, { probes: others.map((w) => w.name) }),
       leastEventLoopShare: planRules.leastEventLoopShare,
     },
-    totalSeconds: windows[1].end,
-    starvingModes: [],
-    expectStarved: given(env, 'EXPECT_STARVED') ? bool(env, 'EXPECT_STARVED', false) : null,
-  }, knobs.layout));
+  };
 }
 
 /**

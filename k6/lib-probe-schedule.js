@@ -93,7 +93,7 @@ function scramble(seed) {
 
 /**
  * The event_loop tag of a probe answer: the number that ends the serving event loop's thread name
- * (vert.x-eventloop-thread-3 → '3'), OTHER_EVENT_LOOP past the layout's event loops, or null when
+ * (vert.x-eventloop-thread-3 → '3'), OTHER_EVENT_LOOP past the run's EVENT_LOOPS, or null when
  * the answer names none.
  *
  * @param {unknown} threadName the answer's eventLoop
@@ -109,23 +109,23 @@ export function eventLoopOf(threadName, eventLoops) {
 }
 
 /**
- * Every event_loop tag value a probe answer can carry in this layout.
+ * Every event_loop tag value a probe answer can carry when the run breaks `eventLoops` down one by one.
  *
- * @param {import('./lib-layout.js').Layout} layout
+ * @param {number} eventLoops
  */
-export function eventLoopTags(layout) {
-  return [...Array.from({ length: layout.eventLoops }, (_, i) => String(i)), OTHER_EVENT_LOOP];
+export function eventLoopTags(eventLoops) {
+  return [...Array.from({ length: eventLoops }, (_, i) => String(i)), OTHER_EVENT_LOOP];
 }
 
 /**
  * The window a moment of the run (seconds since the probes started) falls in: 'baseline', a load
  * window's name, or 'drain' between two load windows.
  *
- * @param {import('./lib-layout.js').Layout} layout
+ * @param {import('./lib-layout.js').Window[]} windows
  * @param {number} seconds
  */
-export function windowAt(layout, seconds) {
-  for (const window of layout.windows) {
+export function windowAt(windows, seconds) {
+  for (const window of windows) {
     if (seconds >= window.start && seconds < window.end) {
       return window.name;
     }

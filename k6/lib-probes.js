@@ -25,7 +25,7 @@ export const LAB_FACTS = ['javaVersion', 'javaVendor', 'availableProcessors', 'c
  * @param {import('./lib-layout.js').ProbeRoute} route
  * @param {string} phase
  * @param {number} timeoutMs
- * @param {number} eventLoops the layout's EVENT_LOOPS: answers from later loops are tagged 'other'
+ * @param {number} eventLoops the run's EVENT_LOOPS: answers from later loops are tagged 'other'
  * @param {import('./lib-work.js').RequestFunction | null} [yours] LOAD_MODULE's request(), for the load's own request as a probe
  */
 export function sendProbe(route, phase, timeoutMs, eventLoops, yours = null) {

@@ -70,17 +70,18 @@ export const RECORDED = /^(max|rate|count)>=0$/;
 
 /**
  * @param {any} data the handleSummary argument
- * @param {import('./lib-layout.js').Layout} layout
+ * @param {Pick<import('./lib-layout.js').Layout, 'kind' | 'targets' | 'loads' | 'probes' | 'rules'>} layout
+ * @param {number} eventLoops the event loops the run breaks the probes down by (EVENT_LOOPS)
  * @returns {Model}
  */
-export function buildModel(data, layout) {
+export function buildModel(data, { kind, targets, loads, probes, rules }, eventLoops) {
   const summary = readSummary(data);
   const metrics = summary.metrics;
-  const rules = layout.rules;
+  const routesOf = (/** @type {string} */ target) => probes.filter((p) => p.target === target);
   /** @type {Record<string, Record<string, unknown> | null>} */
   const facts = {};
   const setupTargets = summary.setup && summary.setup.targets ? summary.setup.targets : {};
-  for (const target of layout.targets) {
+  for (const target of targets) {
     facts[target.name] = setupTargets[target.name] ? setupTargets[target.name].facts : null;
   }
 
@@ -88,35 +89,39 @@ export function buildModel(data, layout) {
   const coverage = [];
   /** @type {ProbeRow[]} */
   const probeRows = [];
-  for (const target of layout.targets) {
+  const breakdown = { leastShare: rules.leastEventLoopShare, eventLoops };
+  for (const target of targets) {
     const info = facts[target.name];
     const served = info ? info.eventLoops : undefined;
-    for (const window of ['baseline', ...layout.loads.filter((l) => l.target === target.name).map((l) => l.phase)]) {
-      for (const route of layout.probes.filter((p) => p.target === target.name)) {
+    for (const window of ['baseline', ...loads.filter((l) => l.target === target.name).map((l) => l.phase)]) {
+      for (const route of routesOf(target.name)) {
         probeRows.push({ target: target.name, phase: window, probe: route.path,
           latency: latency(metrics, probeLatencyKey(target.name, window, route.probe)),
           over: over(metrics, target.name, window, route.probe) });
-        coverage.push(coverageOf(metrics, layout, target.name, window, route.probe, typeof served === 'number' ? served : undefined));
+        coverage.push(coverageOf(metrics, breakdown, route, window, typeof served === 'number' ? served : undefined));
       }
     }
   }
 
-  const verdicts = layout.loads.map((load) => judge(metrics, layout, load, facts[load.target], coverage));
-  const { rows: eventLoopRows, spread } = eventLoopBreakdown(metrics, layout, facts);
+  const verdicts = loads.map((load) => Object.assign(judge(metrics, rules, load, facts[load.target]), {
+    sampling: samplingOf(metrics, routesOf(load.target), load),
+    eventLoops: coverage.filter((c) => c.target === load.target && c.window === load.phase),
+  }));
+  const { rows: eventLoopRows, spread } = eventLoopBreakdown(metrics, probes.find((p) => p.probe === rules.starved.probe), loads, facts, eventLoops);
 
   /** @type {ErrorRow[]} */
   const errorRows = [];
-  for (const target of layout.targets) {
-    errorRows.push({ target: target.name, phase: 'baseline', probeErrors: probeErrors(metrics, layout, target.name, 'baseline'),
+  for (const target of targets) {
+    errorRows.push({ target: target.name, phase: 'baseline', probeErrors: probeErrors(metrics, routesOf(target.name), 'baseline'),
       overloaded: undefined, workErrors: undefined });
   }
   /** @type {WorkRow[]} */
   const workRows = [];
-  for (const load of layout.loads) {
+  for (const load of loads) {
     const completed = count(metrics, workKey(WORK_COMPLETED, load.target, load.phase));
     const overloaded = rate(metrics, workKey(WORK_OVERLOADED, load.target, load.phase));
     const workErrors = rate(metrics, workKey(WORK_ERRORS, load.target, load.phase));
-    errorRows.push({ target: load.target, phase: load.phase, probeErrors: probeErrors(metrics, layout, load.target, load.phase),
+    errorRows.push({ target: load.target, phase: load.phase, probeErrors: probeErrors(metrics, routesOf(load.target), load.phase),
       overloaded, workErrors });
     workRows.push({ target: load.target, phase: load.phase, mode: load.mode,
       request: load.request ? load.request.label : `/work/${load.mode}?ms=${load.ms}&downstream=${load.downstream}&lock=${load.lock}`,
@@ -124,28 +129,29 @@ export function buildModel(data, layout) {
       completed, perSecond: completed === undefined ? undefined : completed / load.seconds,
       latency: latency(metrics, workLatencyKey(load.target, load.phase)), overloaded, workErrors });
   }
-  errorRows.sort((a, b) => order(layout, a.target) - order(layout, b.target));
+  const names = targets.map((t) => t.name);
+  errorRows.sort((a, b) => names.indexOf(a.target) - names.indexOf(b.target));
 
   /** @type {Record<string, number | undefined>} */
   const dropped = {};
-  for (const target of layout.targets) {
+  for (const target of targets) {
     dropped[target.name] = count(metrics, droppedKey(target.name));
   }
-  const notes = summary.notes.concat(notesOf(layout, probeRows, eventLoopRows, spread, dropped));
-  if (layout.kind === 'own-service' && layout.targets.some((t) => facts[t.name] === null)) {
+  const notes = summary.notes.concat(notesOf(probeRows, eventLoopRows, spread, dropped, eventLoops));
+  if (kind === 'own-service' && targets.some((t) => facts[t.name] === null)) {
     notes.push('The service has no /lab/info: its facts (Java, carriers, event loops) are unknown, no prediction is judged '
       + 'and there is no carrier model; the verdict is what the rules saw.');
   }
 
   return {
-    layout: layout.kind,
+    layout: kind,
     rules: {
       starved: Object.assign({ text: describeStarved(rules.starved) }, rules.starved),
       untouched: Object.assign({ text: describeUntouched(rules.untouched) }, rules.untouched),
       eventLoops: { leastShare: rules.leastEventLoopShare, text: describeEventLoopCoverage(rules.leastEventLoopShare) },
     },
-    targets: layout.targets,
-    watched: layout.probes.filter((p) => p.target === layout.targets[0].name).map((p) => `${p.probe} (${p.path})`),
+    targets,
+    watched: routesOf(targets[0].name).map((p) => `${p.probe} (${p.path})`),
     facts, verdicts, probes: probeRows, coverage,
     eventLoops: eventLoopRows, eventLoopSpread: spread,
     work: workRows, errors: errorRows, thresholds: thresholdResults(metrics), droppedIterations: dropped, notes,
@@ -156,19 +162,16 @@ export function buildModel(data, layout) {
 /**
  * One load window judged: the starved rule on its probe (and, where the prediction is a collapse
  * or the load starved, throughput against the carrier model), the untouched rule on its probes,
- * against the prediction from the target's /lab/info; with whether the probes were all sent and
- * came evenly through the event loops.
+ * against the prediction from the target's /lab/info.
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-layout.js').Layout} layout
+ * @param {import('./lib-rules.js').Rules} rules
  * @param {import('./lib-layout.js').Load} load
  * @param {Record<string, unknown> | null} info
- * @param {Coverage[]} coverage
- * @returns {Verdict}
+ * @returns {Omit<Verdict, 'sampling' | 'eventLoops'>}
  */
-function judge(metrics, layout, load, info, coverage) {
-  const dropped = count(metrics, droppedKey(load.target)) || 0;
-  const rule = layout.rules.starved;
+function judge(metrics, rules, load, info) {
+  const rule = rules.starved;
   const prediction = predictionOf(load, info);
   const during = metrics[probeLatencyKey(load.target, load.phase, rule.probe)];
   const before = metrics[probeLatencyKey(load.target, 'baseline', rule.probe)];
@@ -193,14 +196,11 @@ function judge(metrics, layout, load, info, coverage) {
   const comparable = prediction.outcome !== 'unknown' && observed !== 'no data';
   const agrees = comparable ? observed === prediction.outcome || (observed === 'skipped' && prediction.outcome === '501') : null;
 
-  const untouched = layout.rules.untouched.probes.map((probe) => {
+  const untouched = rules.untouched.probes.map((probe) => {
     const metric = metrics[probeLatencyKey(load.target, load.phase, probe)];
-    const ms = metric && metric.values.count ? metric.values[statOf(layout.rules.untouched.percentile)] : undefined;
-    return { probe, ms, untouched: ms === undefined || sharesThreadsWith(load.mode, probe) ? null : isUntouched(layout.rules.untouched, ms) };
+    const ms = metric && metric.values.count ? metric.values[statOf(rules.untouched.percentile)] : undefined;
+    return { probe, ms, untouched: ms === undefined || sharesThreadsWith(load.mode, probe) ? null : isUntouched(rules.untouched, ms) };
   });
-  const sent = layout.probes.filter((p) => p.target === load.target)
-    .reduce((sum, p) => sum + (rate(metrics, probeErrorsKey(load.target, load.phase, p.probe)) || { total: 0 }).total, 0);
-  const planned = layout.probes.filter((p) => p.target === load.target).reduce((sum, p) => sum + p.rate * load.seconds, 0);
 
   return {
     target: load.target, phase: load.phase, mode: load.mode, downstream: load.downstream,
@@ -208,9 +208,20 @@ function judge(metrics, layout, load, info, coverage) {
     expected: prediction.outcome, why: prediction.why, observed, agrees, outcome: outcomeOf(observed, prediction.outcome, agrees),
     statistic: `p${rule.percentile}`, loadedMs, baselineMs, starvedFromMs: starvedFromMs(rule, baselineMs === undefined ? 0 : baselineMs),
     perSecond, modelPerSecond, untouched,
-    sampling: { sent, planned, dropped, complete: dropped === 0 },
-    eventLoops: coverage.filter((c) => c.target === load.target && c.window === load.phase),
   };
+}
+
+/**
+ * Whether a load window's probes were all sent: the target's probes sent in it against their rates, and those k6 dropped.
+ *
+ * @param {Record<string, SummaryMetric>} metrics @param {import('./lib-layout.js').ProbeRoute[]} routes the target's
+ * @param {import('./lib-layout.js').Load} load @returns {Sampling}
+ */
+function samplingOf(metrics, routes, load) {
+  const dropped = count(metrics, droppedKey(load.target)) || 0;
+  const sent = routes.reduce((sum, p) => sum + (rate(metrics, probeErrorsKey(load.target, load.phase, p.probe)) || { total: 0 }).total, 0);
+  const planned = routes.reduce((sum, p) => sum + p.rate * load.seconds, 0);
+  return { sent, planned, dropped, complete: dropped === 0 };
 }
 
 /**
@@ -269,22 +280,22 @@ function outcomeOf(observed, expected, agrees) {
  * How one probe's answers in a window came through the event loops (probe_wait's count per event_loop tag).
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-layout.js').Layout} layout
- * @param {string} target
+ * @param {{ leastShare: number, eventLoops: number }} breakdown the plan's least share, and EVENT_LOOPS
+ * @param {import('./lib-layout.js').ProbeRoute} route
  * @param {string} window
- * @param {string} probe
- * @param {number | undefined} eventLoops the service's, from /lab/info
+ * @param {number | undefined} served the service's event loops, from /lab/info
  * @returns {Coverage}
  */
-function coverageOf(metrics, layout, target, window, probe, eventLoops) {
+function coverageOf(metrics, breakdown, route, window, served) {
+  const { target, probe } = route;
   /** @type {Record<string, number>} */
   const answers = {};
-  for (const tag of eventLoopTags(layout)) {
+  for (const tag of eventLoopTags(breakdown.eventLoops)) {
     const l = latency(metrics, probeWaitKey(target, window, probe, tag));
     answers[tag] = l && l.count ? l.count : 0;
   }
-  const judged = eventLoopCoverage(layout.rules.leastEventLoopShare, answers, eventLoops, layout.eventLoops);
-  return { target, window, probe, eventLoops, answers, total: Object.values(answers).reduce((sum, n) => sum + n, 0),
+  const judged = eventLoopCoverage(breakdown.leastShare, answers, served, breakdown.eventLoops);
+  return { target, window, probe, eventLoops: served, answers, total: Object.values(answers).reduce((sum, n) => sum + n, 0),
     leastAnswers: judged ? judged.leastAnswers : undefined, short: judged ? judged.short : [], judged: judged ? judged.judged : 0,
     even: judged ? judged.short.length === 0 : null };
 }
@@ -293,22 +304,26 @@ function coverageOf(metrics, layout, target, window, probe, eventLoops) {
  * The rule's probe per event loop, in every load window: loops that served no probe have no row.
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-layout.js').Layout} layout
+ * @param {import('./lib-layout.js').ProbeRoute | undefined} route the starved rule's probe
+ * @param {import('./lib-layout.js').Load[]} loads
  * @param {Record<string, Record<string, unknown> | null>} facts
+ * @param {number} eventLoops EVENT_LOOPS
  */
-function eventLoopBreakdown(metrics, layout, facts) {
-  const probe = layout.rules.starved.probe;
-  const route = layout.probes.find((p) => p.probe === probe);
+function eventLoopBreakdown(metrics, route, loads, facts, eventLoops) {
   /** @type {EventLoopRow[]} */
   const rows = [];
   /** @type {EventLoopSpread[]} */
   const spread = [];
-  for (const load of route ? layout.loads : []) {
+  if (route === undefined) {
+    return { rows, spread };
+  }
+  const { probe, path } = route;
+  for (const load of loads) {
     const windowRows = [];
-    for (const eventLoop of eventLoopTags(layout)) {
+    for (const eventLoop of eventLoopTags(eventLoops)) {
       const l = latency(metrics, probeWaitKey(load.target, load.phase, probe, eventLoop));
       if (l && l.count) {
-        windowRows.push({ target: load.target, phase: load.phase, probe: route ? route.path : '',
+        windowRows.push({ target: load.target, phase: load.phase, probe: path,
           eventLoop, latency: l, over: over(metrics, load.target, load.phase, probe, eventLoop) });
       }
     }
@@ -326,13 +341,13 @@ function eventLoopBreakdown(metrics, layout, facts) {
 }
 
 /**
- * @param {import('./lib-layout.js').Layout} layout
  * @param {ProbeRow[]} probeRows
  * @param {EventLoopRow[]} eventLoopRows
- * @param {EventLoopSpread[]} spread
+ * @param {EventLoopSpread[]} spread one per load window
  * @param {Record<string, number | undefined>} dropped
+ * @param {number} eventLoops EVENT_LOOPS
  */
-function notesOf(layout, probeRows, eventLoopRows, spread, dropped) {
+function notesOf(probeRows, eventLoopRows, spread, dropped, eventLoops) {
   const notes = [];
   for (const [target, n] of Object.entries(dropped)) {
     if (n !== undefined && n > 0) {
@@ -343,11 +358,11 @@ function notesOf(layout, probeRows, eventLoopRows, spread, dropped) {
   if (probeRows.every((row) => row.latency === undefined)) {
     notes.push('No probe sub-metrics in the summary: k6 creates them only for thresholds '
       + '(was it run with --no-thresholds?).');
-  } else if (eventLoopRows.length === 0 && layout.loads.length > 0) {
+  } else if (eventLoopRows.length === 0 && spread.length > 0) {
     notes.push('No probe answer named its event loop (eventLoop): the probes are not broken down by event loop.');
   }
   for (const s of spread.filter((x) => x.past > 0)) {
-    notes.push(`${s.target} / ${s.phase}: ${s.past} probes came through event loops past EVENT_LOOPS (${layout.eventLoops}), `
+    notes.push(`${s.target} / ${s.phase}: ${s.past} probes came through event loops past EVENT_LOOPS (${eventLoops}), `
       + `counted as '${OTHER_EVENT_LOOP}': set EVENT_LOOPS to the service's event loops.`);
   }
   return notes;
@@ -407,13 +422,12 @@ function over(metrics, target, window, probe, eventLoop) {
  * The window's probe errors over every probe of the target.
  *
  * @param {Record<string, SummaryMetric>} metrics
- * @param {import('./lib-layout.js').Layout} layout
- * @param {string} target
+ * @param {import('./lib-layout.js').ProbeRoute[]} routes the target's
  * @param {string} window
  * @returns {Share | undefined}
  */
-function probeErrors(metrics, layout, target, window) {
-  const shares = layout.probes.filter((p) => p.target === target).map((p) => rate(metrics, probeErrorsKey(target, window, p.probe)));
+function probeErrors(metrics, routes, window) {
+  const shares = routes.map((p) => rate(metrics, probeErrorsKey(p.target, window, p.probe)));
   if (shares.every((s) => s === undefined)) {
     return undefined;
   }
@@ -454,12 +468,4 @@ function thresholdResults(metrics) {
     }
   }
   return results;
-}
-
-/**
- * @param {import('./lib-layout.js').Layout} layout
- * @param {string} target
- */
-function order(layout, target) {
-  return layout.targets.findIndex((t) => t.name === target);
 }

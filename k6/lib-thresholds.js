@@ -120,28 +120,7 @@ export function droppedKey(target) {
 }
 
 /**
- * What a load does to the rule's probe, as far as it is known before setup() reads /lab/info:
- * 'starves' (on every JVM, or a mode STARVING_MODES names: with two targets, on the pinned one, the
- * unpinned deployment being the control), 'free' on every JVM, or 'depends' on the JVM (judged in
- * report.md against /lab/info). Your own service's load: what EXPECT_STARVED says, or 'depends'.
- *
- * @param {import('./lib-layout.js').Layout} layout
- * @param {import('./lib-layout.js').Load} load
- * @returns {'starves' | 'free' | 'depends'}
- */
-export function expectationBeforeTheRun(layout, load) {
-  if (layout.kind === 'own-service') {
-    return layout.expectStarved === null ? 'depends' : layout.expectStarved ? 'starves' : 'free';
-  }
-  if (layout.starvingModes.includes(load.mode) && (layout.kind === 'one-target' || load.target === 'pinned')) {
-    return 'starves';
-  }
-  const everywhere = predictForEveryJvm(load.mode, load.downstream);
-  return everywhere === 'starves' || everywhere === 'collapses' ? 'starves' : everywhere === 'free' ? 'free' : 'depends';
-}
-
-/**
- * The threshold layout. Each threshold reads as the expected outcome, so ✓ means "as expected":
+ * The thresholds. Each threshold reads as the expected outcome, so ✓ means "as expected":
  *   med>=F / med<F  the starved rule's probe (virtual) starves / holds, F the rule's minimumMillis,
  *             on the rule's percentile (med for 50). A threshold cannot see the baseline, so it
  *             states the rule's floor only; the report applies the whole rule (F and
@@ -155,11 +134,12 @@ export function expectationBeforeTheRun(layout, load) {
  *             distribution: shares over 1 s and 3 s, per event loop, dropped probes)
  * None aborts the run: the breach is the result, reported at the end.
  *
- * @param {import('./lib-layout.js').Layout} layout
+ * @param {Pick<import('./lib-layout.js').Layout, 'targets' | 'loads' | 'probes' | 'rules'>} layout
+ * @param {number} eventLoops the event loops the run breaks the probes down by (EVENT_LOOPS)
  * @returns {Record<string, import('k6/options').Threshold[]>}
  */
-export function thresholdsFor(layout) {
-  const { starved, untouched } = layout.rules;
+export function thresholdsFor({ targets, loads, probes, rules }, eventLoops) {
+  const { starved, untouched } = rules;
   const starves = expect(`${statOf(starved.percentile)}>=${starved.minimumMillis}`);
   const holds = expect(`${statOf(starved.percentile)}<${starved.minimumMillis}`);
   const stays = expect(`${statOf(untouched.percentile)}<${untouched.maximumMillis}`);
@@ -175,8 +155,8 @@ export function thresholdsFor(layout) {
    * @param {import('./lib-layout.js').Load} [load]
    */
   const probeWindow = (target, window, load) => {
-    const expected = load ? expectationBeforeTheRun(layout, load) : 'free';
-    for (const route of layout.probes.filter((p) => p.target === target)) {
+    const expected = load ? load.expected : 'free';
+    for (const route of probes.filter((p) => p.target === target)) {
       const key = probeLatencyKey(target, window, route.probe);
       let answersInTime = expect('rate<0.01');
       if (route.probe === starved.probe) {
@@ -194,7 +174,7 @@ export function thresholdsFor(layout) {
       }
       // Every probe's answers per event loop (the even sampling is judged on them); the rule's
       // probe's distribution per event loop too.
-      for (const eventLoop of eventLoopTags(layout)) {
+      for (const eventLoop of eventLoopTags(eventLoops)) {
         thresholds[probeWaitKey(target, window, route.probe, eventLoop)] = [recorded];
         if (route.probe === starved.probe && load) {
           for (const seconds of SLOW_PROBE_SECONDS) {
@@ -205,11 +185,11 @@ export function thresholdsFor(layout) {
     }
   };
 
-  for (const target of layout.targets) {
+  for (const target of targets) {
     probeWindow(target.name, 'baseline');
     thresholds[droppedKey(target.name)] = [expect('count>=0')];
   }
-  for (const load of layout.loads) {
+  for (const load of loads) {
     probeWindow(load.target, load.phase, load);
     // Work that may not run (native without FFM idles) or may collapse can complete nothing; your
     // own service's load reaches it.

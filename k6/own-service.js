@@ -29,17 +29,17 @@
 //   k6 run -e LOAD_URL='http://localhost:8081/native?ms=100' -e WATCH='hello=/hello,health=/health' \
 //     -e WATCH_STARVED=hello -e EXPECT_STARVED=true k6/own-service.js
 
+import { runKnobs } from './lib-knobs.js';
 import { buildOwnLayout } from './lib-own-service.js';
 import { inspectService, warmUpService } from './lib-probes.js';
-import { readyFacts, runOf } from './lib-run.js';
-import { sendWork } from './lib-work.js';
+import { runOf } from './lib-run.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildOwnLayout(__ENV, plan);
 const yourLoad = layout.loads[0];
 const yourRequest = /** @type {import('./lib-layout.js').YourRequest} */ (yourLoad.request);
 const yours = requestOf(yourRequest.module);
-const run = runOf(layout, yours);
+const run = runOf(layout, runKnobs(__ENV, plan), yours);
 
 /** @type {import('k6/options').Options} */
 export const options = run.options;
@@ -70,7 +70,7 @@ function requestOf(path) {
  */
 export function setup() {
   const target = layout.targets[0];
-  const facts = readyFacts(inspectService(target, layout.probes), target, layout, 'LOAD_URL (or BASE_URL) and WATCH');
+  const facts = run.ready(inspectService(target, layout.probes), target, 'LOAD_URL (or BASE_URL) and WATCH');
   if (facts === null) {
     console.log(`${target.name}: ${target.url}/lab/info gives no facts: the report says they are unknown and judges no prediction.`);
   }
@@ -80,6 +80,6 @@ export function setup() {
 
 /** One request of your load. */
 export function load() {
-  sendWork(yourLoad, layout.workTimeoutMs, yours);
+  run.work(yourLoad);
 }
 

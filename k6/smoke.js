@@ -12,11 +12,11 @@
 import http from 'k6/http';
 import { check } from 'k6';
 import { int } from './lib-knobs.js';
-import { HEALTH_PATHS, MODES, buildLayout } from './lib-layout.js';
+import { HEALTH_PATHS, MODES, targetsOf } from './lib-layout.js';
 import { predict } from './lib-predictions.js';
 
 const plan = JSON.parse(open('./plan.json'));
-const layout = buildLayout(__ENV, plan);
+const targets = targetsOf(__ENV);
 const workMs = int(__ENV, 'SMOKE_MS', 10, 0, 30000);
 const timeout = `${int(__ENV, 'TIMEOUT_MS', 10000, 0, 600000)}ms`;
 
@@ -35,7 +35,7 @@ export const options = {
  * Every target, every endpoint, once.
  */
 export function smoke() {
-  for (const target of layout.targets) {
+  for (const target of targets) {
     const tags = { kind: 'smoke', target: target.name };
     for (const [probe, path] of Object.entries(plan.probes.endpoints)) {
       expectOk(`${target.url}${path}`, Object.assign({ probe }, tags), `${target.name} ${path} answers 200`);

@@ -47,15 +47,15 @@
 
 import exec from 'k6/execution';
 import { sleep } from 'k6';
+import { runKnobs } from './lib-knobs.js';
 import { buildLayout } from './lib-layout.js';
 import { predict } from './lib-predictions.js';
 import { inspectTarget, warmUp } from './lib-probes.js';
-import { readyFacts, runOf } from './lib-run.js';
-import { sendWork } from './lib-work.js';
+import { runOf } from './lib-run.js';
 
 const plan = JSON.parse(open('./plan.json'));
 const layout = buildLayout(__ENV, plan);
-const run = runOf(layout, null);
+const run = runOf(layout, runKnobs(__ENV, plan), null);
 
 /** @type {import('k6/options').Options} */
 export const options = run.options;
@@ -70,11 +70,11 @@ export function setup() {
   /** @type {import('./lib-run.js').SetupData['targets']} */
   const targets = {};
   for (const target of layout.targets) {
-    const facts = /** @type {Record<string, unknown>} */ (readyFacts(inspectTarget(target), target, layout,
+    const facts = /** @type {Record<string, unknown>} */ (run.ready(inspectTarget(target), target,
       layout.kind === 'two-targets' ? 'PINNED_URL and UNPINNED_URL' : 'BASE_URL'));
     targets[target.name] = { url: target.url, facts };
     const loads = layout.loads.filter((l) => l.target === target.name);
-    for (const load of loads.filter((l) => layout.starvingModes.includes(l.mode))) {
+    for (const load of loads.filter((l) => l.expected === 'starves')) {
       const prediction = predict(load.mode, load.downstream, facts);
       if (prediction.outcome === 'free') {
         console.warn(`${target.name}: /work/${load.mode} will not starve Java ${facts.javaVersion}: ${prediction.why}. `
@@ -100,6 +100,6 @@ export function load(data) {
     sleep(1);
     return;
   }
-  sendWork(work, layout.workTimeoutMs);
+  run.work(work);
 }
 

@@ -9,7 +9,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { runKnobs } from '../../../../../k6/lib-knobs.js';
 import { buildLayout } from '../../../../../k6/lib-layout.js';
+import { probeVusFor } from '../../../../../k6/lib-probe-schedule.js';
 import { parseQuantity } from './checks/policy.mjs';
 import { LAB_KUSTOMIZATIONS, onRenders, PLAN } from './checks/render.mjs';
 
@@ -18,9 +20,14 @@ const BYTES_PER_VU = 2 ** 20;
 /** k6 itself, its metrics and the summary's samples. */
 const BASE_BYTES = 256 * 2 ** 20;
 
-/** The most VUs a layout holds at once: every probe scenario's (all started before the run), every load at its ceiling. @param {any} layout */
-const peakVus = (layout) => new Set(layout.probes.map((/** @type {any} */ r) => r.scenario)).size * layout.probeVus
-  + layout.loads.reduce((/** @type {number} */ sum, /** @type {any} */ load) => sum + Math.max(load.vus, load.maxVus), 0);
+/** The probe VUs of each target's probe scenario (k6/lib-run.js): all started before the run. @param {Record<string, string>} env */
+const probeVus = (env) => {
+  const layout = buildLayout(env, PLAN);
+  return layout.targets.map((t) => probeVusFor(layout.probes.filter((r) => r.target === t.name), runKnobs(env, PLAN).probeTimeoutMs));
+};
+/** The most VUs the run of `env` holds at once: every probe scenario's, every load at its ceiling. @param {Record<string, string>} env */
+const peakVus = (env) => probeVus(env).reduce((sum, vus) => sum + vus, 0)
+  + buildLayout(env, PLAN).loads.reduce((sum, load) => sum + Math.max(load.vus, load.maxVus), 0);
 
 /** The environment k6 sees in a pod: envFrom lab-experiment, then env (env wins). @param {any[]} lab @param {any} container */
 const environmentOf = (lab, container) => Object.assign({}, ...(container.envFrom ?? [])
@@ -38,7 +45,7 @@ describe('k6 runner memory', () => {
     test(`${kustomization}: the runners' memory limit holds the peak VUs at ${BYTES_PER_VU / 2 ** 20} MiB each`,
       onRenders([kustomization, 'k6', 'k6/job'], (lab, operator, plain) => {
       for (const { where, container } of [...runners(operator), ...runners(plain)]) {
-        const vus = peakVus(buildLayout(environmentOf(lab, container), PLAN));
+        const vus = peakVus(environmentOf(lab, container));
         const limit = parseQuantity(container.resources.limits.memory);
         const needed = vus * BYTES_PER_VU + BASE_BYTES;
         assert.ok(limit >= needed, `${where}: ${vus} VUs need ${needed / 2 ** 20} MiB, the limit is ${container.resources.limits.memory}`);
@@ -48,8 +55,8 @@ describe('k6 runner memory', () => {
 
   test('the arithmetic catches a load that outgrows the runner (LOAD_VUS=1000)', onRenders(['base', 'k6'], (lab, operator) => {
     const [{ container }] = runners(operator);
-    const vus = peakVus(buildLayout({ ...environmentOf(lab, container), LOAD_VUS: '1000' }, PLAN));
-    assert.equal(vus, 2 * buildLayout(environmentOf(lab, container), PLAN).probeVus + 2 * 1000);
+    const vus = peakVus({ ...environmentOf(lab, container), LOAD_VUS: '1000' });
+    assert.equal(vus, 2 * probeVus(environmentOf(lab, container))[0] + 2 * 1000);
     assert.ok(parseQuantity(container.resources.limits.memory) < vus * BYTES_PER_VU + BASE_BYTES);
   }));
 });
@@ -63,7 +70,7 @@ describe('the TestRun', () => {
     assert.match(spec.arguments, /(^|\s)--include-system-env-vars(\s|$)/,
       'k6 archive reads no system environment without it, and the operator passes only env as -e');
     // the init code's refusals themselves: src/k6-checks layout.test.mjs
-    assert.doesNotThrow(() => buildLayout(environmentOf(lab, spec.initializer), PLAN));
+    assert.doesNotThrow(() => [buildLayout, runKnobs].forEach((read) => read(environmentOf(lab, spec.initializer), PLAN)));
     assert.equal(spec.quiet, 'false', 'the operator adds --quiet unless quiet is "false"');
   }));
 

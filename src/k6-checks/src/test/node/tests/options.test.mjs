@@ -21,8 +21,8 @@ test('probes run at a constant arrival rate from the start, one scenario per tar
     ...['pinned', 'unpinned'].map((t) => [`probe-${t}`, 'constant-arrival-rate', total, '1s', undefined, `${PLAN.baselineSeconds + loadSeconds}s`, vus, vus, undefined]),
     ...['pinned', 'unpinned'].map((t) => [`load-${t}`, 'constant-vus', 64, undefined, `${PLAN.baselineSeconds}s`, `${loadSeconds}s`, undefined, undefined,
       `${PLAN.drainSeconds}s`])]);
-  const open = (await loadScript(STARVATION, { env: { ...TWO_TARGETS, LOAD_RATE: '200', LOAD_MAX_VUS: '400' } })).options.scenarios['load-pinned'];
-  assert.deepEqual([open.executor, open.rate, open.timeUnit, open.preAllocatedVUs, open.maxVUs], ['constant-arrival-rate', 200, '1s', 64, 400]);
+  const open = (await loadScript(STARVATION, { env: { ...TWO_TARGETS, LOAD_RATE: '200', LOAD_MAX_VUS: '400', DRAIN_SECONDS: '5' } })).options.scenarios['load-pinned'];
+  assert.deepEqual([open.executor, open.rate, open.timeUnit, open.preAllocatedVUs, open.maxVUs, open.gracefulStop], ['constant-arrival-rate', 200, '1s', 64, 400, '5s']);
   const list = Object.entries(script.options.thresholds);
   assert.ok(list.length > 100 && list.every(([, entries]) => entries.every((/** @type {any} */ e) => e.abortOnFail === false)), 'no threshold aborts the run');
   // Only VU 0, whose options k6 reads, builds the thresholds, not the init contexts of the probing VUs.

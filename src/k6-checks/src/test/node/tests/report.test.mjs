@@ -47,6 +47,9 @@ test('two targets, pinned starving on JDK 21: verdicts, facts, latency, event lo
   assert.deepEqual(Object.keys(files).sort(), ['report.md', 'stdout', 'summary.json']);
   assert.deepEqual(reportProblems(md, loaded), []);
   assert.deepEqual([...missing], [], 'every sub-metric the report reads is named by a threshold, so k6 puts it in the summary');
+  assert.deepEqual(md.split('\n').filter((l) => l.startsWith('#')), ['# Starvation Lab: k6 report', '## Verdict', '## The JVMs (/lab/info)',
+    '## Probe wait (ms)', '## Answers per event loop', '## /probe/virtual per event loop (ms)', '## Work', '## Error rates', '## Thresholds']);
+  assert.doesNotMatch(md, /[^\n]\n#|^#.*\n(?!\n)/m, 'a blank line before and after each heading');
   assert.match(md, new RegExp(`^The rules \\(plan\\.json\\): starved when /probe/virtual's p50 is at least 20x its baseline on the same JVM and at least 50 ms; `
     + `untouched when the worker, event-loop and health-live probes keep their p99 under ${BOUND} ms; every event loop answers at least a quarter of its even part `
     + 'of each probe\'s answers\\.', 'm'));
@@ -69,6 +72,7 @@ test('two targets, pinned starving on JDK 21: verdicts, facts, latency, event lo
   const perSecond = (228 / PLAN.phases.find((/** @type {any} */ p) => p.name === 'pinned').seconds).toFixed(1).replace('.', '\\.');
   assert.match(md, new RegExp(`\\| pinned \\| load \\| \`\\/work\\/pinned\\?ms=100&downstream=sleep&lock=private\` \\| 64 VUs \\| 228 \\| ${perSecond} \\| 1503 \\| 1689 \\| 5\\.0% of 240 \\| 0\\.0% of 240 \\|`));
   assert.match(md, /\| unpinned \| load \| 0\.0% of 450 \| 0\.0% of 3000 \| 0\.0% of 3000 \|/);
+  assert.match(md, /^\| pinned \| baseline \| 0\.0% of 150 \| - \| - \|$/m, 'no work in the baseline');
   assert.match(md, new RegExp(`Thresholds: ${thresholds} of ${thresholds} as expected`));
   assert.match(md, /- ✓ `http_req_duration\{probe:virtual,target:pinned,phase:load\}`: `med>=50`/);
   assert.match(md, new RegExp(`- ✓ \`http_req_duration\\{probe:worker,target:pinned,phase:load\\}\`: \`p\\(99\\)<${BOUND}\``));

@@ -34,6 +34,12 @@ test('BASE_URL: each plan phase is a load scenario; probes tag the phase that is
   }
 });
 
+test('PROBE_TIMEOUT_MS bounds each probe, WORK_TIMEOUT_MS each work request', async () => {
+  const script = await loadScript(STARVATION, { env: { ...TWO_TARGETS, PROBE_TIMEOUT_MS: '4000', WORK_TIMEOUT_MS: '15000' } });
+  const data = script.setup();
+  assert.deepEqual([script.iterate('probe-pinned', data)[0].params.timeout, script.iterate('load-pinned', data)[0].params.timeout], ['4000ms', '15000ms']);
+});
+
 test('the probe scenario sends the schedule\'s endpoint for the target\'s event loops from /lab/info', async () => {
   const script = await loadScript(STARVATION, { env: TWO_TARGETS, transport: fakeService({ info: { ...JDK25_INFO, eventLoops: 3 } }) });
   const data = script.setup();

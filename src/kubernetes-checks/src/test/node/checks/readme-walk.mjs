@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseShell } from 'shell-quote';
 import { parse } from 'yaml';
+import { runKnobs } from '../../../../../../k6/lib-knobs.js';
 import { buildLayout } from '../../../../../../k6/lib-layout.js';
 import { checkApplySizes, checkSizing } from './cluster.mjs';
 import { checkJmxFlags, DIAGNOSE_JAR } from './diagnosis.mjs';
@@ -422,7 +423,9 @@ function labObjectCommand(w, state) {
       const patched = option(w, '--type') === 'json' ? applyPatch(base, body) : { ...base, data: { ...base.data, ...body.data } };
       const runner = state.renders('k6').find((o) => o.kind === 'TestRun').spec.runner;
       try {
-        buildLayout({ ...patched.data, ...Object.fromEntries(runner.env.map((/** @type {any} */ e) => [e.name, e.value])) }, PLAN);
+        const env = { ...patched.data, ...Object.fromEntries(runner.env.map((/** @type {any} */ e) => [e.name, e.value])) };
+        buildLayout(env, PLAN);
+        runKnobs(env, PLAN);
         return [];
       } catch (error) {
         return [`the patched lab-experiment fails k6's init code: ${/** @type {Error} */ (error).message}`];

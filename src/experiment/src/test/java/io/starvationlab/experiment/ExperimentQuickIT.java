@@ -14,12 +14,12 @@ import io.starvationlab.experiment.report.ExperimentReport;
 import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.results.JudgedQuota;
 import io.starvationlab.experiment.results.K6Comparison;
-import io.starvationlab.experiment.run.MainRun;
 import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.K6Binary;
 import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.plan.Plan;
 
 /**
  * The experiment in quick mode, end to end: every finding it can judge holds, each phase starves
@@ -59,7 +59,7 @@ class ExperimentQuickIT {
     }
 
     /**
-     * k6 on the quick run's two default-JVM phases, after the runner's, on the same server: both clients' figures
+     * k6 on the plan's quick.k6Phases, after the runner's, on the same server: both clients' figures
      * side by side and agreeing ({@code k6-agrees-with-java-runner}, held above with every judged finding). Where
      * k6 is not found the report marks the comparison "not run", not failed, and judges the rest.
      */
@@ -76,7 +76,7 @@ class ExperimentQuickIT {
             return;
         }
         assertThat(report.run().k6().failure()).isNull();
-        assertThat(report.run().k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(MainRun.K6_QUICK_PHASES);
+        assertThat(report.run().k6().rows()).extracting(K6Comparison.Row::phase).containsExactlyElementsOf(Plan.ofProject().quick().k6Phases());
         assertHolds(report, "k6-agrees-with-java-runner", "probes-reach-every-event-loop");
     }
 

@@ -26,11 +26,6 @@ public final class MainRun {
 
     /** The server JVM the k6 suite runs against: it cannot restart a server, so it runs the plan's phases of this one. */
     public static final String K6_SERVER = "default";
-    /**
-     * The quick run's k6 phases: one that starves on every JVM and one that starves on none, so that the
-     * comparison is made on both verdicts at little cost (the k6 suite's own test runs its quick plan whole).
-     */
-    public static final List<String> K6_QUICK_PHASES = List.of("unpinned", "cpu");
 
     private final RunSettings run;
     private final ServerStarts starts;
@@ -91,7 +86,7 @@ public final class MainRun {
 
     /**
      * Runs the planned server JVMs' phases, scraped by {@code prometheus}; then {@code k6} (when found) on the default
-     * server JVM's phases (in quick mode {@link #K6_QUICK_PHASES} of them); then the cold-start runs; the time on {@code clock}.
+     * server JVM's phases (in quick mode those of the plan's {@code quick.k6Phases}); then the cold-start runs; the time on {@code clock}.
      */
     public MeasuredMainPlan run(PrometheusRun prometheus, Optional<K6Suite> k6, RunClock clock) {
         Plan plan = run.plan();
@@ -100,7 +95,7 @@ public final class MainRun {
         run.progress().accept(String.format("%s run: %d phases on %d server JVMs, %s", quick ? "Quick" : "Full", total, servers.size(),
                 current.describe()));
         List<String> k6Phases = servers.entrySet().stream().filter(server -> server.getKey().name().equals(K6_SERVER))
-                .flatMap(server -> server.getValue().stream()).map(Plan.Phase::name).filter(name -> !quick || K6_QUICK_PHASES.contains(name)).toList();
+                .flatMap(server -> server.getValue().stream()).map(Plan.Phase::name).filter(name -> !quick || plan.quick().k6Phases().contains(name)).toList();
         K6Suite.Run[] k6Run = new K6Suite.Run[1];
         ServerRun loop = new ServerRun(new ServerRun.Settings(plan.probes(), plan.baseline(quick), plan.drain(quick), plan.starved(), run.logs()),
                 prometheus, starts, clock, run.progress(), total, k6.isEmpty() || k6Phases.isEmpty() ? null : (spec, server) -> {

@@ -45,8 +45,11 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
         }
     }
 
-    /** A quick run: its baseline and drain, and the phases it runs, each for the seconds it gives. */
-    public record Quick(double baselineSeconds, double drainSeconds, Map<String, Double> phases) {
+    /**
+     * A quick run: its baseline and drain, and the phases it runs, each for the seconds it gives; {@code k6Phases},
+     * those of them the main job also runs on k6.
+     */
+    public record Quick(double baselineSeconds, double drainSeconds, Map<String, Double> phases, List<String> k6Phases) {
     }
 
     /**
@@ -126,6 +129,10 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
         List<String> unknown = quick.phases().keySet().stream().filter(name -> phases.stream().noneMatch(p -> p.name().equals(name))).toList();
         if (!unknown.isEmpty()) {
             throw new IllegalStateException("quick.phases names no phase of the plan: " + unknown);
+        }
+        List<String> notQuick = quick.k6Phases().stream().filter(name -> !quick.phases().containsKey(name)).toList();
+        if (!notQuick.isEmpty()) {
+            throw new IllegalStateException("quick.k6Phases names no phase of quick.phases: " + notQuick);
         }
         Map<String, List<Phase>> grouped = new LinkedHashMap<>();
         for (Phase phase : phases) {

@@ -43,10 +43,15 @@ class PlanTest {
 
     @Test
     void aQuickPhaseThatIsNoPhaseOfThePlanShouldBeRefused() {
-        Plan typo = new Plan(PLAN.version(), PLAN.carriers(), PLAN.starved(), PLAN.untouched(), PLAN.probes(), PLAN.baselineSeconds(),
-                PLAN.drainSeconds(), new Plan.Quick(3, 1, Map.of("pinned-legacy-lockng", 3.0)), PLAN.jvms(), PLAN.phases(), PLAN.matrix(),
-                PLAN.coldStart());
-        assertThatThrownBy(() -> typo.phasesByJvm(true)).hasMessageContaining("quick.phases names no phase of the plan: [pinned-legacy-lockng]");
+        assertThatThrownBy(() -> withQuick(new Plan.Quick(3, 1, Map.of("pinned-legacy-lockng", 3.0), List.of())).phasesByJvm(true))
+                .hasMessageContaining("quick.phases names no phase of the plan: [pinned-legacy-lockng]");
+        assertThatThrownBy(() -> withQuick(new Plan.Quick(3, 1, Map.of("cpu", 3.0), List.of("cpu", "unpinned"))).phasesByJvm(true))
+                .hasMessageContaining("quick.k6Phases names no phase of quick.phases: [unpinned]");
+    }
+
+    private static Plan withQuick(Plan.Quick quick) {
+        return new Plan(PLAN.version(), PLAN.carriers(), PLAN.starved(), PLAN.untouched(), PLAN.probes(), PLAN.baselineSeconds(),
+                PLAN.drainSeconds(), quick, PLAN.jvms(), PLAN.phases(), PLAN.matrix(), PLAN.coldStart());
     }
 
     @Test
