@@ -36,7 +36,7 @@ class LazyBeanIT {
     static final Servers servers = new Servers();
 
     static final Duration STARVED = Duration.ofSeconds(3);
-    static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
+    static final String HOLDER_FRAME = "io.starvationlab.problem.ProblemResponses.<init>";
     static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
 
     /**

@@ -11,6 +11,8 @@ import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.starvationlab.admission.Admitted;
+import io.starvationlab.admission.EventLoops;
 import io.vertx.ext.web.RoutingContext;
 
 /**

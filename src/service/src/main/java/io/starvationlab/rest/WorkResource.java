@@ -10,6 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.starvationlab.admission.Admitted;
 import io.starvationlab.service.CancelledException;
 import io.starvationlab.service.WorkResult;
 import io.starvationlab.service.WorkService;

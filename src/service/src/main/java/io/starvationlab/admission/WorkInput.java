@@ -1,4 +1,4 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,6 +10,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.jvm.NativeFrames;
+import io.starvationlab.problem.Problem;
+import io.starvationlab.problem.ProblemResponses;
 import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.ModeUnavailableException;

@@ -1,9 +1,10 @@
-package io.starvationlab.rest;
+package io.starvationlab.problem;
 
 import java.time.Duration;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -15,6 +16,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
+import io.quarkus.arc.ClientProxy;
+import io.quarkus.runtime.StartupEvent;
+import io.starvationlab.config.FaultSwitches;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.downstream.RejectedException;
 import io.starvationlab.service.CancelledException;
@@ -54,8 +58,15 @@ public class ProblemResponses {
         toJson(this.json, everyField);
     }
 
+    /** Created at start-up, before any event loop needs it, unless a fault switch leaves it to its first use. */
+    static void createAtStartUp(@Observes StartupEvent event, ProblemResponses problems, FaultSwitches faults) {
+        if (faults.problemResponsesAtStartUp()) {
+            ClientProxy.unwrap(problems);
+        }
+    }
+
     /** What JAX-RS answers with {@code status} for a request it cannot route, through {@link #http}. */
-    static Problem unrouted(int status, String instance) {
+    public static Problem unrouted(int status, String instance) {
         Response.Status known = Response.Status.fromStatusCode(status);
         String detail = status == 404 ? "nothing is served at " + instance : "HTTP " + status + " " + known.getReasonPhrase();
         return Problem.of("http-" + status, known.getReasonPhrase(), status, detail, instance);
@@ -97,16 +108,16 @@ public class ProblemResponses {
         return respond(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
     }
 
-    /** The answers to a request refused for its input; those for {@code /work} are given by {@link WorkInput}, on the event loop. */
-    static Problem invalidParameter(InvalidRequestException e, String instance) {
+    /** The answers to a request refused for its input; those for {@code /work} are given by {@code io.starvationlab.admission.WorkInput}, on the event loop. */
+    public static Problem invalidParameter(InvalidRequestException e, String instance) {
         return Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), instance).withParameter(e.parameter(), e.allowed());
     }
 
-    static Problem unknownMode(UnknownModeException e, String instance) {
+    public static Problem unknownMode(UnknownModeException e, String instance) {
         return Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), instance).withModes(Mode.labels());
     }
 
-    static Problem modeUnavailable(ModeUnavailableException e, String instance) {
+    public static Problem modeUnavailable(ModeUnavailableException e, String instance) {
         return Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), instance);
     }
 
@@ -119,7 +130,7 @@ public class ProblemResponses {
      * Answers with {@code problem} straight on the routing context, for the handlers that run before
      * JAX-RS on the event loop; a 503 also says when to retry ({@code lab.downstream.retry-after}).
      */
-    void end(RoutingContext context, Problem problem) {
+    public void end(RoutingContext context, Problem problem) {
         HttpServerResponse response = context.response().setStatusCode(problem.status())
                 .putHeader("Content-Type", Problem.MEDIA_TYPE);
         if (problem.status() == 503) {

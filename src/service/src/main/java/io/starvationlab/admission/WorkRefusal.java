@@ -1,7 +1,9 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.starvationlab.problem.Problem;
+import io.starvationlab.problem.ProblemResponses;
 import io.vertx.ext.web.RoutingContext;
 
 /** A 503 its event loop answers before any work began, counted in {@code lab.work.rejected} under {@code reason}. */

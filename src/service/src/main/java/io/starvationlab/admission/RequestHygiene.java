@@ -1,9 +1,11 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.runtime.Startup;
+import io.starvationlab.problem.Problem;
+import io.starvationlab.problem.ProblemResponses;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;

@@ -1,4 +1,4 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.problem.ProblemResponses;
 import io.vertx.ext.web.RoutingContext;
 
 /** Bounds the {@code /work} requests in flight: past {@code lab.work.max-in-flight}, 503 before a thread is spent. */

@@ -1,4 +1,4 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import java.time.Duration;
 
@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.problem.ProblemResponses;
 import io.starvationlab.service.Cancellation;
 import io.vertx.ext.web.RoutingContext;
 
