@@ -32,6 +32,10 @@ public record Admitted(WorkRequest request, Cancellation cancellation, CarrierWa
     /** On the event loop: the request goes to its thread with this. */
     void handOver(RoutingContext context) {
         context.put(KEY, this);
-        context.next();
+    }
+
+    /** Whether the request was handed over to a thread. */
+    static boolean handedOver(RoutingContext context) {
+        return context.get(KEY) != null;
     }
 }

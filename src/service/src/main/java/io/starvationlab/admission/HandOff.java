@@ -1,31 +1,50 @@
 package io.starvationlab.admission;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
+import jakarta.ws.rs.NameBinding;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import io.quarkus.runtime.Startup;
+import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.starvationlab.meter.CarrierWaitMeter;
 import io.starvationlab.service.Cancellation;
-import io.starvationlab.service.Mode;
 import io.starvationlab.service.WorkRequest;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
  * Hands each request that runs on a thread from its event loop, where starvation cannot reach, to that
- * thread as one {@link Admitted}: a {@code /work} request read ({@link WorkInput}), counted in flight
- * ({@link InFlightLimit}) and given a deadline ({@link Deadlines}); {@code /probe/virtual}, the other
- * endpoint on the carriers, the deadline of work of 0 ms. Until its virtual thread runs, a request
- * waits for a carrier ({@link CarrierWaitMeter}, source {@code task}).
+ * thread as one {@link Admitted}. JAX-RS routes first (a path or method it does not serve gets its 404 or
+ * 405 there); these filters then run on the event loop, before Quarkus starts the method's thread: a
+ * {@code /work} request is read ({@link WorkInput}), counted in flight ({@link InFlightLimit}) and given a
+ * deadline ({@link Deadlines}); {@code /probe/virtual}, the other endpoint on the carriers, the deadline of
+ * work of 0 ms. Until its virtual thread runs, a request waits for a carrier ({@link CarrierWaitMeter},
+ * source {@code task}).
  */
 @Startup
 @ApplicationScoped
 public class HandOff {
 
-    /** Right after {@link RequestHygiene}: a request with a body is refused before it is admitted. */
-    private static final int ROUTE_ORDER = RequestHygiene.ROUTE_ORDER + 1;
-    private static final String PLATFORM = "/work/" + Mode.PLATFORM.label();
+    /** On a resource method that runs {@code /work}: it finds its request admitted ({@link Admitted#running}). */
+    @NameBinding
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    public @interface Work {
+    }
+
+    /** On a probe that runs on the carriers: admitted as work of 0 ms. */
+    @NameBinding
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.METHOD)
+    public @interface Probe {
+    }
 
     private final WorkInput input;
     private final InFlightLimit inFlight;
@@ -39,25 +58,22 @@ public class HandOff {
         this.carrierWaits = carrierWaits;
     }
 
-    void install(@Observes Router router) {
-        router.route("/work/*").order(ROUTE_ORDER).handler(this::work).failureHandler(Deadlines::afterAnswer);
-        router.route("/probe/virtual").order(ROUTE_ORDER).handler(this::probe).failureHandler(Deadlines::afterAnswer);
-    }
-
-    private void work(RoutingContext context) {
-        if (context.request().method() == HttpMethod.OPTIONS) {
-            context.next(); // JAX-RS lists the methods /work allows; nothing runs
-            return;
-        }
+    /** Admits a {@code /work} request, or answers with the 503 that refuses it; a refusal of its input is thrown to its mapper. */
+    @Work
+    @ServerRequestFilter(nonBlocking = true)
+    public Response work(RoutingContext context, ResourceInfo resource) {
         WorkRequest request = input.read(context);
-        if (request == null || !inFlight.enter(context)) {
-            return; // refused, and answered
+        Response overloaded = inFlight.enter(context);
+        if (overloaded == null) {
+            boolean virtual = resource.getResourceMethod().isAnnotationPresent(RunOnVirtualThread.class);
+            handOver(context, request, deadlines.start(context, request.ms()), virtual);
         }
-        boolean virtual = !PLATFORM.equals(context.normalizedPath()); // the one /work endpoint on the worker pool
-        handOver(context, request, deadlines.start(context, request.ms()), virtual);
+        return overloaded;
     }
 
-    private void probe(RoutingContext context) {
+    @Probe
+    @ServerRequestFilter(nonBlocking = true)
+    public void probe(RoutingContext context) {
         handOver(context, null, deadlines.start(context, 0), true);
     }
 

@@ -9,21 +9,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
-import io.starvationlab.jvm.NativeFrames;
-import io.starvationlab.problem.Problem;
-import io.starvationlab.problem.ProblemResponses;
 import io.starvationlab.service.InvalidRequestException;
-import io.starvationlab.service.Mode;
-import io.starvationlab.service.ModeUnavailableException;
-import io.starvationlab.service.UnknownModeException;
 import io.starvationlab.service.WorkRequest;
-import io.vertx.core.http.HttpMethod;
+import io.starvationlab.service.WorkService;
 import io.vertx.ext.web.RoutingContext;
 
 /**
- * Reads a {@code /work} request on its event loop, routed as JAX-RS would route it, and answers there one
- * it cannot run (400, 404, 405, 501): Quarkus starts a virtual thread per request, and under starvation
- * one could not even run to refuse itself before its deadline.
+ * Reads a {@code /work} request JAX-RS has routed, on its event loop: Quarkus starts a virtual thread per
+ * request, and under starvation one could not even run to refuse itself before its deadline.
  */
 @Startup
 @ApplicationScoped
@@ -32,52 +25,25 @@ public class WorkInput {
     private static final String WORK_PREFIX = "/work/";
 
     private final LabConfig.Work config;
-    private final NativeFrames nativeFrames;
-    private final ProblemResponses problems;
+    private final WorkService work;
 
-    public WorkInput(LabConfig config, NativeFrames nativeFrames, ProblemResponses problems) {
+    public WorkInput(LabConfig config, WorkService work) {
         this.config = config.work();
-        this.nativeFrames = nativeFrames;
-        this.problems = problems;
+        this.work = work;
     }
 
-    /** The request parsed, or null once its refusal is answered. */
+    /**
+     * The request, as this JVM can run it; a request refused for its input (400, 404 for an unknown mode, 501)
+     * throws, and its exception mapper answers it on this event loop.
+     */
     WorkRequest read(RoutingContext context) {
-        String instance = context.request().path();
-        String path = context.normalizedPath();
-        String mode = path.startsWith(WORK_PREFIX) ? path.substring(WORK_PREFIX.length()) : "";
-        Problem refusal = unrouted(mode, context.request().method(), instance);
-        if (refusal == null) {
-            try {
-                WorkRequest request = parse(mode, context);
-                if (request.mode() != Mode.NATIVE || nativeFrames.frame().isPresent()) {
-                    return request;
-                }
-                refusal = ProblemResponses.modeUnavailable(new ModeUnavailableException(request.mode(), nativeFrames.unavailableReason()), instance);
-            } catch (InvalidRequestException e) {
-                refusal = ProblemResponses.invalidParameter(e, instance);
-            } catch (UnknownModeException e) {
-                refusal = ProblemResponses.unknownMode(e, instance);
-            } catch (IllegalArgumentException undecodable) { // Vert.x could not decode the query (a bad percent-escape)
-                refusal = ProblemResponses.invalidParameter(new InvalidRequestException("query", "is not valid percent-encoding", null), instance);
-            }
-        }
-        problems.end(context, refusal);
-        return null;
-    }
-
-    /** What JAX-RS would refuse to route: anything but {@code GET /work/{mode}}, where a trailing slash belongs to the mode. */
-    private static Problem unrouted(String mode, HttpMethod method, String instance) {
-        String segment = mode.endsWith("/") ? mode.substring(0, mode.length() - 1) : mode;
-        if (segment.isEmpty() || segment.contains("/")) {
-            return ProblemResponses.unrouted(404, instance);
-        }
-        return method == HttpMethod.GET || method == HttpMethod.HEAD ? null : ProblemResponses.unrouted(405, instance);
-    }
-
-    private WorkRequest parse(String mode, RoutingContext context) {
+        String mode = context.normalizedPath().substring(WORK_PREFIX.length()); // a trailing slash stays: no such mode
         Map<String, List<String>> query = new LinkedHashMap<>();
-        context.queryParams().forEach((name, value) -> query.computeIfAbsent(name, key -> new ArrayList<>()).add(value));
-        return WorkRequest.parse(mode, query, config.defaultMs(), config.maxMs());
+        try {
+            context.queryParams().forEach((name, value) -> query.computeIfAbsent(name, key -> new ArrayList<>()).add(value));
+        } catch (IllegalArgumentException undecodable) { // Vert.x could not decode the query (a bad percent-escape)
+            throw new InvalidRequestException("query", "is not valid percent-encoding", null);
+        }
+        return work.runnable(WorkRequest.parse(mode, query, config.defaultMs(), config.maxMs()));
     }
 }

@@ -13,6 +13,7 @@ import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.starvationlab.admission.Admitted;
 import io.starvationlab.admission.EventLoops;
+import io.starvationlab.admission.HandOff;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -42,6 +43,7 @@ public class ProbeResource {
     @GET
     @Path("/virtual")
     @RunOnVirtualThread
+    @HandOff.Probe
     public ProbeAnswer virtual(@Context RoutingContext http) {
         Admitted.running(http);
         return ProbeAnswer.of("virtual", EventLoops.of(http));
