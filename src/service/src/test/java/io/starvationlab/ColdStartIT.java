@@ -20,7 +20,7 @@ import io.starvationlab.harness.load.Probes;
 
 /**
  * A fresh JVM starved from its first second: a carrier-holding load starts as soon as the service is
- * ready, while malformed requests, liveness and the event-loop probe arrive, each on a connection of its
+ * ready, while malformed and unrouted requests, liveness and the event-loop probe arrive, each on a connection of its
  * own so that every event loop is sampled. Whatever the service would create on first use it creates
  * here, under starvation. The experiment's eager cold start (ExperimentQuickIT, finding
  * {@code lazy-bean-blocks-event-loops}) holds another fresh JVM, starved by another race, to the same bounds.
@@ -30,7 +30,7 @@ import io.starvationlab.harness.load.Probes;
  * begun creating it and then waited for a carrier, those event loops would wait with it.
  * <p>
  * The bounds the service promises are judged on its own clock ({@code http_server_requests_seconds_max}):
- * a malformed request's 400 within 100 ms, liveness and the event-loop probe within 1 s; with no event
+ * a malformed request's 400 and an unrouted one's 404 within 100 ms, liveness and the event-loop probe within 1 s; with no event
  * loop reported blocked, nothing waited unseen before the clock started. The client's figures are
  * printed, and must only be answers, well before the probes' timeout.
  */
@@ -42,6 +42,8 @@ class ColdStartIT {
     static final Duration STARVED = Duration.ofSeconds(3);
     static final Map<String, String> SHORT_DEADLINES = Map.of("lab.downstream.acquire-timeout", "200ms", "lab.work.deadline-grace", "300ms");
     static final String MALFORMED = "/work/unpinned?ms=abc";
+    /** No route: JAX-RS answers it, on the event loop, as admission answers the malformed one. */
+    static final String UNROUTED = "/work/unpinned/extra";
 
     @Test
     void aFreshJvmStarvedAtOnceShouldAnswerBadInputAndProbesFromItsEventLoops() {
@@ -52,8 +54,9 @@ class ColdStartIT {
         String starving = "/work/" + ServerJdk.of(lab).starvingMode() + "?ms=200&downstream=sleep";
         Probes.Window window;
         try (ClosedLoad load = ClosedLoad.start(server.uri(starving), 32 * LabServer.CARRIERS, Duration.ofSeconds(60));
-                Probes probes = Probes.start(server.baseUri(), Map.of("malformed", MALFORMED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
-                        Map.of("malformed", 20.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
+                Probes probes = Probes.start(server.baseUri(),
+                        Map.of("malformed", MALFORMED, "unrouted", UNROUTED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
+                        Map.of("malformed", 20.0, "unrouted", 10.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
             LabServer.sleep(STARVED);
             load.stop(Duration.ofSeconds(30));
             LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
@@ -61,20 +64,23 @@ class ColdStartIT {
         }
         PrometheusText metrics = lab.metrics();
         double malformedOnServer = slowestMillis(metrics, "400", null);
+        double unroutedOnServer = slowestMillis(metrics, "404", null);
         double liveOnServer = slowestMillis(metrics, "200", "/q/health/live");
         double eventLoopOnServer = slowestMillis(metrics, "200", "/probe/event-loop");
         Latencies malformed = window.latencies().get("malformed");
         System.out.printf("cold start: started in %.1f s; starved %d s: %d malformed, statuses %s, slowest %.1f ms on the server"
-                + " (client p50 %.0f, max %.0f ms); live slowest %.1f ms on the server (client max %.0f ms); event-loop slowest %.1f ms"
+                + " (client p50 %.0f, max %.0f ms); unrouted slowest %.1f ms on the server; live slowest %.1f ms on the server (client max %.0f ms); event-loop slowest %.1f ms"
                 + " on the server (client max %.0f ms); %.1f s in all%n",
                 (ready - started) / 1e9, STARVED.toSeconds(), malformed.count(), malformed.statuses(),
-                malformedOnServer, malformed.percentileMillis(50), malformed.maxMillis(), liveOnServer,
+                malformedOnServer, malformed.percentileMillis(50), malformed.maxMillis(), unroutedOnServer, liveOnServer,
                 window.latencies().get("live").maxMillis(), eventLoopOnServer, window.latencies().get("event-loop").maxMillis(),
                 (System.nanoTime() - started) / 1e9);
 
         assertThat(malformed.count()).as("malformed requests sent").isGreaterThanOrEqualTo(STARVED.toSeconds() * 15);
         assertThat(malformed.statuses()).as("every malformed request refused for its input, none told to retry").containsOnlyKeys(400);
         assertThat(malformedOnServer).as("a 400 on the server's clock, ms").isLessThan(100);
+        assertThat(window.latencies().get("unrouted").statuses()).as("every unrouted request refused by JAX-RS").containsOnlyKeys(404);
+        assertThat(unroutedOnServer).as("a 404 on the server's clock, ms").isLessThan(100);
         for (String probe : List.of("live", "event-loop")) {
             assertThat(window.latencies().get(probe).statuses()).as(probe + ": answered, all").containsOnlyKeys(200);
         }

@@ -36,7 +36,7 @@ class LazyBeanIT {
     static final Servers servers = new Servers();
 
     static final Duration STARVED = Duration.ofSeconds(3);
-    static final String HOLDER_FRAME = "io.starvationlab.rest.ProblemResponses.<init>";
+    static final String HOLDER_FRAME = "io.starvationlab.problem.ProblemResponses.<init>";
     static final String WAITER_FRAME = "ContextInstances.computeIfAbsent";
 
     /**
@@ -81,7 +81,7 @@ class LazyBeanIT {
         assertThatThrownBy(() -> ServiceConditions.assertNoEventLoopBlocked("lazy-bean", blocked))
                 .hasMessageContaining("has been blocked for").hasMessageContaining(WAITER_FRAME);
         assertThat(blocked).as("waiting on ArC's lock for the bean, to refuse a request")
-                .anySatisfy(warning -> assertThat(warning.warning()).contains(WAITER_FRAME, "ProblemResponses_ClientProxy.end"));
+                .anySatisfy(warning -> assertThat(warning.warning()).contains(WAITER_FRAME, "ProblemResponses_ClientProxy."));
         assertThat(holder).as("the thread dump taken during the stall: the creator, a virtual thread").isNotNull();
         assertThat(waiters).as("event loops in that dump waiting on ArC's lock").isNotEmpty();
         assertThat(holder.path("virtual").asBoolean()).isTrue();

@@ -125,7 +125,7 @@ public interface LabConfig {
         }
     }
 
-    /** Faults reproduced on purpose, for the experiment and the tests that measure them; applied by {@code io.starvationlab.rest.FaultSwitches}. */
+    /** Faults reproduced on purpose, for the experiment and the tests that measure them; applied by {@link FaultSwitches}. */
     interface Faults {
         /**
          * Leaves the writing of an answer computed on a virtual thread to that thread, as Quarkus REST

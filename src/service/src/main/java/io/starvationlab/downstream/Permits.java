@@ -40,12 +40,16 @@ public final class Permits {
      * The caller must {@link #release()} it.
      */
     public long acquire(CallGuard guard) throws Exception {
+        long start = System.nanoTime();
+        // a free permit, taken in FIFO order (a zero timeout, unlike tryAcquire(), keeps fairness): its taker never waits
+        if (guard.interruptible(() -> semaphore.tryAcquire(0, TimeUnit.NANOSECONDS))) {
+            return System.nanoTime() - start;
+        }
         if (waiting.incrementAndGet() > maxWaiting) {
             waiting.decrementAndGet();
             throw new RejectedException(RejectedException.Reason.QUEUE_FULL,
                     maxWaiting + " requests already wait for a " + downstream.label() + " permit", retryAfter, null);
         }
-        long start = System.nanoTime();
         boolean granted;
         try {
             granted = guard.interruptible(() -> semaphore.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS));

@@ -10,7 +10,7 @@ import io.starvationlab.meter.CarrierWaitMeter;
 /**
  * The lab measures its carriers as any service can, through the starvation meter (src/meter): Quarkus binds
  * it as a {@code MeterBinder} at start-up, {@code lab.canary.*} set its canary, and
- * {@code io.starvationlab.rest.HandOff} hands each request over through it.
+ * {@code io.starvationlab.admission.HandOff} hands each request over through it.
  */
 public class CarrierMeter {
 

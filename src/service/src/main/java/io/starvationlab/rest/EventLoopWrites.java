@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.runtime.StartupEvent;
+import io.starvationlab.config.FaultSwitches;
 import io.starvationlab.service.WorkResult;
 
 /**

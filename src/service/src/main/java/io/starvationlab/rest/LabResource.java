@@ -16,6 +16,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
+import io.starvationlab.admission.EventLoops;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.database.EmbeddedDatabase;
 import io.starvationlab.downstream.DownstreamGateway;

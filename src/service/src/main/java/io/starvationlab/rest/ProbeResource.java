@@ -11,6 +11,9 @@ import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.NonBlocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.starvationlab.admission.Admitted;
+import io.starvationlab.admission.EventLoops;
+import io.starvationlab.admission.HandOff;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -40,6 +43,7 @@ public class ProbeResource {
     @GET
     @Path("/virtual")
     @RunOnVirtualThread
+    @HandOff.Probe
     public ProbeAnswer virtual(@Context RoutingContext http) {
         Admitted.running(http);
         return ProbeAnswer.of("virtual", EventLoops.of(http));

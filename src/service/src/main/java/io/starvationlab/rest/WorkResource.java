@@ -10,6 +10,8 @@ import jakarta.ws.rs.core.MediaType;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.RunOnVirtualThread;
+import io.starvationlab.admission.Admitted;
+import io.starvationlab.admission.HandOff;
 import io.starvationlab.service.CancelledException;
 import io.starvationlab.service.WorkResult;
 import io.starvationlab.service.WorkService;
@@ -18,7 +20,7 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * {@code GET /work/{mode}}: one unit of work, on a virtual thread for every mode but {@code platform},
  * which runs on the worker pool as the pre-virtual-thread baseline. The request comes parsed and
- * bounded from its event loop ({@link HandOff}); the resource runs it.
+ * bounded from its event loop ({@link HandOff.Work}); the resource runs it.
  */
 @Singleton
 @Startup
@@ -35,6 +37,7 @@ public class WorkResource {
     @GET
     @Path("/{mode}")
     @RunOnVirtualThread
+    @HandOff.Work
     public WorkResult onVirtualThread(@Context RoutingContext http) {
         return run(Admitted.running(http));
     }
@@ -42,6 +45,7 @@ public class WorkResource {
     @GET
     @Path("/platform")
     @Blocking
+    @HandOff.Work
     public WorkResult onWorkerPool(@Context RoutingContext http) {
         return run(Admitted.running(http));
     }

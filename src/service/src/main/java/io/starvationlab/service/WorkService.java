@@ -35,6 +35,14 @@ public class WorkService {
         this.nativeFrames = nativeFrames;
     }
 
+    /** {@code request}, if this JVM can run its mode; else 501 (native without an FFM upcall). Asked at admission, before any thread is spent. */
+    public WorkRequest runnable(WorkRequest request) {
+        if (request.mode() == Mode.NATIVE && nativeFrames.frame().isEmpty()) {
+            throw new ModeUnavailableException(request.mode(), nativeFrames.unavailableReason());
+        }
+        return request;
+    }
+
     public WorkResult run(WorkRequest request, Cancellation cancellation) {
         long start = System.nanoTime();
         long permitWait = switch (request.mode()) {
@@ -75,8 +83,7 @@ public class WorkService {
     }
 
     private long callFromNativeFrame(WorkRequest request, Cancellation cancellation) {
-        NativeFrame frame = nativeFrames.frame()
-                .orElseThrow(() -> new ModeUnavailableException(request.mode(), nativeFrames.unavailableReason()));
+        NativeFrame frame = nativeFrames.frame().orElseThrow(); // refused at admission where there is none (runnable)
         try {
             return frame.callInside(() -> callInsideUpcall(request, cancellation));
         } catch (RuntimeException e) {

@@ -27,6 +27,17 @@ class PermitsTest {
         assertThat(permits.inUse()).isZero();
     }
 
+    /** Only a request that finds no free permit waits: none may wait here, and a free permit is still taken. */
+    @Test
+    void shouldNotCountATakerOfAFreePermitAsWaiting() throws Exception {
+        Permits permits = new Permits(Downstream.SLEEP, 2, 0, Duration.ofSeconds(1), RETRY_AFTER);
+        permits.acquire(Cancellation.create());
+        permits.acquire(Cancellation.create());
+        assertThat(permits.inUse()).isEqualTo(2);
+        assertThatThrownBy(() -> permits.acquire(Cancellation.create())).isInstanceOfSatisfying(RejectedException.class,
+                e -> assertThat(e.reason()).isEqualTo(RejectedException.Reason.QUEUE_FULL));
+    }
+
     @Test
     void shouldRefuseWithPermitTimeoutAfterTheAcquireTimeout() throws Exception {
         Permits permits = new Permits(Downstream.DB, 1, 10, Duration.ofMillis(200), RETRY_AFTER);

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -123,8 +124,8 @@ class WorkResourceTest {
     }
 
     /**
-     * What the event loop answers is what the JAX-RS mappers answered when these requests still reached
-     * the resource: the same problem, field by field; an unknown mode also lists the modes.
+     * Bad input, answered on the event loop, field by field: a path or method JAX-RS does not route (a 405
+     * with the methods it allows), and a refusal of the input by its mapper; an unknown mode also lists the modes.
      */
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
@@ -152,25 +153,40 @@ class WorkResourceTest {
                 .body("modes", slug.equals("unknown-mode") ? equalTo(Mode.labels()) : nullValue());
     }
 
-    @Test
-    void shouldLeaveOptionsToJaxRs() {
-        given().options("/work/unpinned").then().statusCode(200).header("Allow", "HEAD, GET, OPTIONS");
+    /** OPTIONS is JAX-RS's answer, and a 405 lists the same methods (RFC 9110 wants them; Quarkus REST names none). */
+    @ParameterizedTest
+    @ValueSource(strings = { "/work/unpinned", "/work/platform", "/probe/worker", "/lab/info" })
+    void shouldListTheAllowedMethodsInA405AsOptionsDoes(String path) {
+        String options = given().options(path).then().statusCode(200).extract().header("Allow");
+        assertThat(options).isNotNull();
+        String refused = given().delete(path).then().statusCode(405).contentType("application/problem+json").extract().header("Allow");
+        assertThat(refused).isNotNull();
+        assertThat(Set.of(refused.split(", "))).as("Allow of a 405").isEqualTo(Set.of(options.split(", ")));
     }
 
-    /** Bad input is answered by admission: no request is handed to a virtual thread, so none waits for a carrier. */
+    /**
+     * Bad input is answered on the event loop: no request is handed to a virtual thread, so none waits for a carrier; and
+     * a refused mode is timed under the route's template, so a client cannot grow the metrics with paths of its own.
+     */
     @Test
     void badInputShouldNeverReachAVirtualThread() {
-        double handedOff = requestsThatReachedACarrier();
+        double handedOff = requestsThatReachedACarrier(metrics());
         given().get("/work/unpinned?ms=abc").then().statusCode(400);
         given().get("/work/green").then().statusCode(404);
         given().post("/work/unpinned").then().statusCode(405);
         given().get("/work/unpinned?ms=1&downstream=sleep").then().statusCode(200);
-        assertThat(requestsThatReachedACarrier()).as("only the request that runs reached a carrier").isEqualTo(handedOff + 1);
+        PrometheusText metrics = metrics();
+        assertThat(requestsThatReachedACarrier(metrics)).as("only the request that runs reached a carrier").isEqualTo(handedOff + 1);
+        assertThat(metrics.samples("http_server_requests_seconds_count", sample -> "404".equals(sample.label("status"))))
+                .extracting(sample -> sample.label("uri")).contains("/work/{mode}").doesNotContain("/work/green");
     }
 
-    private static double requestsThatReachedACarrier() {
-        String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        return PrometheusText.parse(scrape).sum("virtual_threads_carrier_wait_seconds_count", sample -> "task".equals(sample.label("source"))).orElseThrow();
+    private static PrometheusText metrics() {
+        return PrometheusText.parse(given().get("/q/metrics").then().statusCode(200).extract().asString());
+    }
+
+    private static double requestsThatReachedACarrier(PrometheusText metrics) {
+        return metrics.sum("virtual_threads_carrier_wait_seconds_count", sample -> "task".equals(sample.label("source"))).orElseThrow();
     }
 
     /** Sends {@code count} GETs at once from platform threads over connections of their own: when each was answered 200 ({@link System#nanoTime()}). */

@@ -1,4 +1,4 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import java.util.Objects;
 
@@ -16,12 +16,12 @@ import io.vertx.ext.web.RoutingContext;
  * @param cancellation fired by the event loop at the deadline or when the client leaves
  * @param carrierWait  the request's wait for a carrier; null on the worker pool
  */
-record Admitted(WorkRequest request, Cancellation cancellation, CarrierWaitMeter.Wait carrierWait) {
+public record Admitted(WorkRequest request, Cancellation cancellation, CarrierWaitMeter.Wait carrierWait) {
 
     private static final String KEY = Admitted.class.getName();
 
     /** First thing on the request's thread: takes what the event loop handed over; the wait for a carrier is over. */
-    static Admitted running(RoutingContext context) {
+    public static Admitted running(RoutingContext context) {
         Admitted admitted = Objects.requireNonNull(context.get(KEY), "not admitted");
         if (admitted.carrierWait != null) {
             admitted.carrierWait.started();
@@ -32,6 +32,10 @@ record Admitted(WorkRequest request, Cancellation cancellation, CarrierWaitMeter
     /** On the event loop: the request goes to its thread with this. */
     void handOver(RoutingContext context) {
         context.put(KEY, this);
-        context.next();
+    }
+
+    /** Whether the request was handed over to a thread. */
+    static boolean handedOver(RoutingContext context) {
+        return context.get(KEY) != null;
     }
 }

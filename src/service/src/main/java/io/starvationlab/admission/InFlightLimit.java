@@ -1,13 +1,15 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.problem.ProblemResponses;
 import io.vertx.ext.web.RoutingContext;
 
 /** Bounds the {@code /work} requests in flight: past {@code lab.work.max-in-flight}, 503 before a thread is spent. */
@@ -26,14 +28,13 @@ public class InFlightLimit {
                 .description("/work requests admitted and not yet answered").register(registry);
     }
 
-    /** Counts the request in flight until it ends; past the limit, answers it 503 instead and says false. */
-    boolean enter(RoutingContext context) {
+    /** Counts the request in flight until it ends; past the limit, gives the 503 to answer it with instead. */
+    Response enter(RoutingContext context) {
         if (inFlight.incrementAndGet() > max) {
             inFlight.decrementAndGet();
-            overloaded.answer(context, max + " work requests are in flight already");
-            return false;
+            return overloaded.response(context, max + " work requests are in flight already");
         }
         context.addEndHandler(ended -> inFlight.decrementAndGet());
-        return true;
+        return null;
     }
 }

@@ -1,9 +1,10 @@
-package io.starvationlab.rest;
+package io.starvationlab.problem;
 
 import java.time.Duration;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -15,6 +16,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 
+import io.quarkus.arc.ClientProxy;
+import io.quarkus.runtime.StartupEvent;
+import io.starvationlab.config.FaultSwitches;
 import io.starvationlab.config.LabConfig;
 import io.starvationlab.downstream.RejectedException;
 import io.starvationlab.service.CancelledException;
@@ -22,6 +26,7 @@ import io.starvationlab.service.InvalidRequestException;
 import io.starvationlab.service.Mode;
 import io.starvationlab.service.ModeUnavailableException;
 import io.starvationlab.service.UnknownModeException;
+import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 
@@ -32,10 +37,12 @@ import io.vertx.ext.web.RoutingContext;
 public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
+    /** What every resource of the lab allows: its input is the path and query, so GET (and what JAX-RS adds). */
+    private static final String ALLOW = "HEAD, GET, OPTIONS";
 
-    /** For the exception mappers, which run on the request's thread, virtual ones included. */
+    /** For answers written on the request's thread, virtual ones included. */
     private final ObjectWriter json;
-    /** For {@link #end}, on the event loop only. */
+    /** For answers written on an event loop: admission's, JAX-RS's routing (404, 405), refusals of the input. */
     private final ObjectWriter eventLoopJson;
     private final Duration retryAfter;
 
@@ -54,16 +61,27 @@ public class ProblemResponses {
         toJson(this.json, everyField);
     }
 
-    /** What JAX-RS answers with {@code status} for a request it cannot route, through {@link #http}. */
-    static Problem unrouted(int status, String instance) {
-        Response.Status known = Response.Status.fromStatusCode(status);
-        String detail = status == 404 ? "nothing is served at " + instance : "HTTP " + status + " " + known.getReasonPhrase();
-        return Problem.of("http-" + status, known.getReasonPhrase(), status, detail, instance);
+    /** Created at start-up, before any event loop needs it, unless a fault switch leaves it to its first use. */
+    static void createAtStartUp(@Observes StartupEvent event, ProblemResponses problems, FaultSwitches faults) {
+        if (faults.problemResponsesAtStartUp()) {
+            ClientProxy.unwrap(problems);
+        }
     }
 
     @ServerExceptionMapper
     public Response invalid(InvalidRequestException e, UriInfo uri) {
-        return respond(invalidParameter(e, path(uri)));
+        return response(Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), path(uri))
+                .withParameter(e.parameter(), e.allowed()));
+    }
+
+    @ServerExceptionMapper
+    public Response unknownMode(UnknownModeException e, UriInfo uri) {
+        return response(Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), path(uri)).withModes(Mode.labels()));
+    }
+
+    @ServerExceptionMapper
+    public Response unavailable(ModeUnavailableException e, UriInfo uri) {
+        return response(Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), path(uri)));
     }
 
     @ServerExceptionMapper
@@ -73,7 +91,7 @@ public class ProblemResponses {
 
     @ServerExceptionMapper
     public Response cancelled(CancelledException e, UriInfo uri) {
-        return respond(Problem.of("cancelled", "Client went away", 503, e.getMessage(), path(uri)));
+        return response(Problem.of("cancelled", "Client went away", 503, e.getMessage(), path(uri)));
     }
 
     @ServerExceptionMapper
@@ -81,6 +99,9 @@ public class ProblemResponses {
         Response.StatusType status = e.getResponse().getStatusInfo();
         String detail = status.getStatusCode() == 404 ? "nothing is served at " + path(uri) : e.getMessage();
         Response.ResponseBuilder answer = Response.fromResponse(e.getResponse()).entity(null);
+        if (status.getStatusCode() == 405 && e.getResponse().getHeaderString("Allow") == null) {
+            answer.header("Allow", ALLOW); // a 405 names what is allowed (RFC 9110); Quarkus REST's names nothing
+        }
         return problemEntity(answer, Problem.of("http-" + status.getStatusCode(), status.getReasonPhrase(),
                 status.getStatusCode(), detail, path(uri)));
     }
@@ -94,20 +115,7 @@ public class ProblemResponses {
         } else {
             LOG.errorf(e, "Unexpected failure serving %s", path(uri));
         }
-        return respond(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
-    }
-
-    /** The answers to a request refused for its input; those for {@code /work} are given by {@link WorkInput}, on the event loop. */
-    static Problem invalidParameter(InvalidRequestException e, String instance) {
-        return Problem.of("invalid-parameter", "Invalid query parameter", 400, e.getMessage(), instance).withParameter(e.parameter(), e.allowed());
-    }
-
-    static Problem unknownMode(UnknownModeException e, String instance) {
-        return Problem.of("unknown-mode", "Unknown work mode", 404, e.getMessage(), instance).withModes(Mode.labels());
-    }
-
-    static Problem modeUnavailable(ModeUnavailableException e, String instance) {
-        return Problem.of("mode-unavailable", "Mode not available on this JVM", 501, e.getMessage(), instance);
+        return response(Problem.of("internal-error", "Internal error", 500, "the service failed; its log has the details", path(uri)));
     }
 
     private Response serviceUnavailable(String reason, String detail, Duration retryAfter, String instance) {
@@ -115,17 +123,27 @@ public class ProblemResponses {
                 Problem.serviceUnavailable(reason, detail, instance));
     }
 
-    /**
-     * Answers with {@code problem} straight on the routing context, for the handlers that run before
-     * JAX-RS on the event loop; a 503 also says when to retry ({@code lab.downstream.retry-after}).
-     */
-    void end(RoutingContext context, Problem problem) {
+    /** The answer to {@code problem} through JAX-RS; a 503 also says when to retry ({@code lab.downstream.retry-after}). */
+    public Response response(Problem problem) {
+        Response.ResponseBuilder answer = Response.status(problem.status());
+        if (problem.status() == 503) {
+            answer.header("Retry-After", retryAfterSeconds(retryAfter));
+        }
+        return problemEntity(answer, problem);
+    }
+
+    /** Answers with {@code problem} straight on the routing context, outside JAX-RS, as {@link #response} would. */
+    public void end(RoutingContext context, Problem problem) {
         HttpServerResponse response = context.response().setStatusCode(problem.status())
                 .putHeader("Content-Type", Problem.MEDIA_TYPE);
         if (problem.status() == 503) {
             response.putHeader("Retry-After", String.valueOf(retryAfterSeconds(retryAfter)));
         }
-        response.end(toJson(eventLoopJson, problem));
+        response.end(toJson(problem));
+    }
+
+    private String toJson(Problem problem) {
+        return toJson(Context.isOnEventLoopThread() ? eventLoopJson : json, problem);
     }
 
     private static String toJson(ObjectWriter writer, Problem problem) {
@@ -158,12 +176,8 @@ public class ProblemResponses {
         return Math.max(1, (retryAfter.toMillis() + 999) / 1000);
     }
 
-    private Response respond(Problem problem) {
-        return problemEntity(Response.status(problem.status()), problem);
-    }
-
     private Response problemEntity(Response.ResponseBuilder builder, Problem problem) {
-        return builder.type(Problem.MEDIA_TYPE).entity(toJson(json, problem)).build();
+        return builder.type(Problem.MEDIA_TYPE).entity(toJson(problem)).build();
     }
 
     private static String path(UriInfo uri) {

@@ -1,17 +1,13 @@
-package io.starvationlab.rest;
+package io.starvationlab.config;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import io.quarkus.arc.ClientProxy;
 import io.quarkus.runtime.Startup;
-import io.quarkus.runtime.StartupEvent;
-import io.starvationlab.config.LabConfig;
 
 /**
  * Applies the fault switches ({@link LabConfig.Faults}, which says what each reproduces): the one place
@@ -33,26 +29,24 @@ public class FaultSwitches {
         this.faults = config.faults();
     }
 
-    /** Whether {@link EventLoopWrites} hands a virtual thread's answer to its event loop. */
-    boolean writeOnEventLoop() {
+    /** Whether {@code EventLoopWrites} hands a virtual thread's answer to its event loop. */
+    public boolean writeOnEventLoop() {
         return !faults.virtualThreadWrites();
     }
 
-    /** {@link ProblemResponses}, which the event loops answer with, is created at start-up unless left to its first use. */
-    void createProblemResponses(@Observes StartupEvent event, ProblemResponses problems) {
-        if (!faults.lazyProblemResponses()) {
-            ClientProxy.unwrap(problems);
-        }
+    /** Whether {@code ProblemResponses}, which the event loops answer with, is created at start-up, as every other bean of the lab. */
+    public boolean problemResponsesAtStartUp() {
+        return !faults.lazyProblemResponses();
     }
 
     /**
-     * Runs {@code step} of {@link ProblemResponses}' creation: at once, or, in a lazy creation on a virtual
+     * Runs {@code step} of {@code ProblemResponses}' creation: at once, or, in a lazy creation on a virtual
      * thread, as a remote call the thread waits for, answered by another platform thread after
      * {@link #REMOTE_CALL_MILLIS}, so that this thread has parked and given up its carrier before the
      * answer puts it back in the queue for one (under starvation, seconds). Not answered by an event loop:
      * one that needs the bean meanwhile would wait for this creation while this creation waited for it.
      */
-    void duringProblemResponsesCreation(Runnable step) {
+    public void duringProblemResponsesCreation(Runnable step) {
         if (!faults.lazyProblemResponses() || !Thread.currentThread().isVirtual()) {
             step.run();
             return;

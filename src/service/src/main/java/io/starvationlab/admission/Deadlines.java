@@ -1,15 +1,18 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.starvationlab.config.LabConfig;
+import io.starvationlab.problem.ProblemResponses;
 import io.starvationlab.service.Cancellation;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -45,12 +48,16 @@ public class Deadlines {
         return cancellation;
     }
 
+    void install(@Observes Router router) {
+        router.route().failureHandler(Deadlines::afterAnswer);
+    }
+
     /**
      * A request answered at its deadline still runs on its starved thread, and fails when it tries to
      * answer a second time: nothing is wrong that anyone could act on, so it is not an error.
      */
-    static void afterAnswer(RoutingContext context) {
-        if (context.response().ended()) {
+    private static void afterAnswer(RoutingContext context) {
+        if (Admitted.handedOver(context) && context.response().ended()) {
             LOG.debugf("%s finished after it was answered: %s", context.request().path(), context.failure());
             return;
         }

@@ -1,9 +1,11 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.runtime.Startup;
+import io.starvationlab.problem.Problem;
+import io.starvationlab.problem.ProblemResponses;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -19,9 +21,6 @@ import io.vertx.ext.web.RoutingContext;
 @ApplicationScoped
 public class RequestHygiene {
 
-    /** The first route of every request; {@link HandOff} comes next. */
-    static final int ROUTE_ORDER = Integer.MIN_VALUE;
-
     private final ProblemResponses problems;
 
     public RequestHygiene(ProblemResponses problems) {
@@ -29,7 +28,7 @@ public class RequestHygiene {
     }
 
     void install(@Observes Router router) {
-        router.route().order(ROUTE_ORDER).handler(this::check);
+        router.route().order(Integer.MIN_VALUE).handler(this::check); // the first route of every request
     }
 
     private void check(RoutingContext context) {

@@ -1,4 +1,4 @@
-package io.starvationlab.rest;
+package io.starvationlab.problem;
 
 import java.util.List;
 
@@ -19,12 +19,12 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    static Problem of(String slug, String title, int status, String detail, String instance) {
+    public static Problem of(String slug, String title, int status, String detail, String instance) {
         return new Problem("urn:starvation-lab:problem:" + slug, title, status, detail, instance, null, null, null, null);
     }
 
     /** A 503: the service refuses work for now, for {@code reason}. */
-    static Problem serviceUnavailable(String reason, String detail, String instance) {
+    public static Problem serviceUnavailable(String reason, String detail, String instance) {
         return of(reason, "Service unavailable", 503, detail, instance).withReason(reason);
     }
 

@@ -1,4 +1,4 @@
-package io.starvationlab.rest;
+package io.starvationlab.admission;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -42,7 +42,7 @@ public class EventLoops {
     }
 
     /** The event loop that accepted the request, or "unknown" for a request that did not pass {@link #install}. */
-    static String of(RoutingContext context) {
+    public static String of(RoutingContext context) {
         String name = context.get(EVENT_LOOP);
         return name == null ? "unknown" : name;
     }
