@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Servers;
-import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 
 /**
  * Clients that walk away mid-wait give their permits and connections back at once, not when their

@@ -11,9 +11,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.Probes;
@@ -57,9 +58,9 @@ class ColdStartIT {
                 Probes probes = Probes.start(server.baseUri(),
                         Map.of("malformed", MALFORMED, "unrouted", UNROUTED, "live", "/q/health/live", "event-loop", "/probe/event-loop"),
                         Map.of("malformed", 20.0, "unrouted", 10.0, "live", 10.0, "event-loop", 10.0), Duration.ofSeconds(30))) {
-            LabServer.sleep(STARVED);
+            Machine.pause(STARVED);
             load.stop(Duration.ofSeconds(30));
-            LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
+            Machine.pause(Duration.ofSeconds(1)); // the probes still in flight land in the window
             window = probes.nextWindow();
         }
         PrometheusText metrics = lab.metrics();

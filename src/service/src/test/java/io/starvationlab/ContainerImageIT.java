@@ -23,11 +23,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
-import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.ServerProcess;
-import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.Probes;
@@ -85,8 +85,8 @@ class ContainerImageIT {
         String built = build(Project.root());
 
         Path data = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "container-image-pg-");
-        database = EmbeddedPostgres.builder().setPort(LabServer.freePort()).setDataDirectory(data).start();
-        int port = LabServer.freePort();
+        database = EmbeddedPostgres.builder().setPort(Machine.freePort()).setDataDirectory(data).start();
+        int port = Machine.freePort();
         long start = System.nanoTime();
         List<String> command = Stream.concat(ENGINE.stream(), run("--name", CONTAINER, "--cpus=" + CPUS, "--memory=" + MEMORY,
                 // the pod's securityContext: read-only root (a tmpfs /tmp as its emptyDir), user 185, no capabilities
@@ -146,7 +146,7 @@ class ContainerImageIT {
     @Test
     void withoutADatabaseUrlTheImageShouldRefuseToStart() {
         // named, so that one that started after all goes with the clean-up
-        ChildProcess.Result exit = engine(run("--rm", "--name", NO_DATABASE, "-e", "QUARKUS_HTTP_PORT=" + LabServer.freePort(), IMAGE));
+        ChildProcess.Result exit = engine(run("--rm", "--name", NO_DATABASE, "-e", "QUARKUS_HTTP_PORT=" + Machine.freePort(), IMAGE));
         assertThat(exit.exitCode()).as(exit.output()).isNotZero();
         assertThat(exit.output()).contains("No database configured: set QUARKUS_DATASOURCE_JDBC_URL")
                 .contains("this build has no embedded PostgreSQL").doesNotContain("Embedded PostgreSQL started");
@@ -181,17 +181,17 @@ class ContainerImageIT {
         Map<String, String> endpoints = Map.of("virtual", "/probe/virtual", "health-live", "/q/health/live", "health-ready", "/q/health/ready");
         try (Probes probes = Probes.start(base, endpoints, Map.of("virtual", 10.0, "health-live", 5.0, "health-ready", 5.0), Duration.ofSeconds(30))) {
             try (ClosedLoad warmUp = ClosedLoad.start(base.resolve("/work/pinned?ms=20&downstream=sleep"), 4, Duration.ofSeconds(30))) {
-                LabServer.sleep(Duration.ofSeconds(2));
+                Machine.pause(Duration.ofSeconds(2));
             }
             probes.nextWindow();
-            LabServer.sleep(Duration.ofSeconds(3));
+            Machine.pause(Duration.ofSeconds(3));
             Probes.Window idle = probes.nextWindow();
             ClosedLoad.Result load;
             try (ClosedLoad pinned = ClosedLoad.start(base.resolve("/work/pinned?ms=100&downstream=sleep"), 16, Duration.ofSeconds(60))) {
-                LabServer.sleep(Duration.ofSeconds(6));
+                Machine.pause(Duration.ofSeconds(6));
                 load = pinned.stop(Duration.ofSeconds(5));
             }
-            LabServer.sleep(Duration.ofSeconds(1));
+            Machine.pause(Duration.ofSeconds(1));
             Probes.Window loaded = probes.nextWindow();
 
             Latencies virtual = loaded.latencies().get("virtual");

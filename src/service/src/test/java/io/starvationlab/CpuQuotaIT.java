@@ -19,8 +19,9 @@ import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.Machine;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 
 /**
  * The packaged service inside a real CPU quota of one CPU, started in a cgroup as a container's CPU
@@ -91,7 +92,7 @@ class CpuQuotaIT {
         CpuQuota quota = CpuQuota.create(CPUS);
         Process died = new ProcessBuilder(quota.wrap(List.of("sleep", "300"))).start();
         Process left = new ProcessBuilder(quota.wrap(List.of("sleep", "300"))).start();
-        LabServer.sleep(Duration.ofMillis(300));
+        Machine.pause(Duration.ofMillis(300));
         assertThat(quota.pids()).contains(died.pid(), left.pid());
         died.destroyForcibly().waitFor();
 

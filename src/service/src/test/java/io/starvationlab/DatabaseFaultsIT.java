@@ -25,10 +25,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import io.starvationlab.harness.Servers;
-import io.starvationlab.harness.ServiceConditions;
 
 /**
  * A real PostgreSQL this test owns, stopped and started under load and with a backend killed
@@ -51,7 +52,7 @@ class DatabaseFaultsIT {
     @BeforeAll
     static void start() throws IOException {
         dataDirectory = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "faults-pg-");
-        port = LabServer.freePort();
+        port = Machine.freePort();
         database = startDatabase();
         server = servers.lab("database-faults", Map.of(
                 "quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:" + port + "/postgres",

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Servers;
-import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**

@@ -37,8 +37,9 @@ import com.sun.management.UnixOperatingSystemMXBean;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Servers;
-import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.Machine;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.Probes;
 import io.starvationlab.service.Mode;
@@ -183,10 +184,10 @@ class HostileClientsIT {
             double openSeconds = (System.nanoTime() - openStart) / 1e9;
             OptionalLong descriptorsHeld = awaitDescriptors(server.pid(), descriptorsBefore, unfinished);
             awaitClosed(selector, held, System.nanoTime() + SHED_WITHIN.plusSeconds(5).toNanos());
-            LabServer.sleep(Duration.ofSeconds(1));
+            Machine.pause(Duration.ofSeconds(1));
             Probes.Window window = probes.nextWindow();
             // the window's probes still in flight land in it: each answers, or fails at its timeout
-            LabServer.sleep(PROBE_TIMEOUT.plusMillis(500));
+            Machine.pause(PROBE_TIMEOUT.plusMillis(500));
             OptionalLong descriptorsAfter = openDescriptors(server.pid());
 
             List<Held> open = held.stream().filter(connection -> connection.closed == 0).toList();
@@ -266,7 +267,7 @@ class HostileClientsIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
         OptionalLong now = openDescriptors(pid);
         while (before.isPresent() && now.isPresent() && now.getAsLong() < before.getAsLong() + expected && System.nanoTime() < deadline) {
-            LabServer.sleep(Duration.ofMillis(100));
+            Machine.pause(Duration.ofMillis(100));
             now = openDescriptors(pid);
         }
         return now;

@@ -28,11 +28,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.service.Mode;
 
@@ -163,7 +164,7 @@ class ObservabilityIT {
                     });
             for (int i = 0; i < 10; i++) {
                 liveness.add(lab.get("/q/health/live", Duration.ofSeconds(5)).statusCode());
-                LabServer.sleep(Duration.ofMillis(100));
+                Machine.pause(Duration.ofMillis(100));
             }
             load.stop(Duration.ofSeconds(30));
         }

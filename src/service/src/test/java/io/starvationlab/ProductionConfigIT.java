@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.ServerProcess;
-import io.starvationlab.harness.Servers;
-import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.Http2LoadProcess;
 import io.starvationlab.service.Mode;
@@ -70,7 +71,7 @@ class StarvedServerIT {
             long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             while (System.nanoTime() < until) {
                 liveness.add((int) timed(server, "/q/health/live", Duration.ofSeconds(2))[0]);
-                LabServer.sleep(Duration.ofMillis(250));
+                Machine.pause(Duration.ofMillis(250));
             }
             for (int i = 0; i < ENDPOINTS.size(); i++) {
                 String endpoint = ENDPOINTS.get(i);

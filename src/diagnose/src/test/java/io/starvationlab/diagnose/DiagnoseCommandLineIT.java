@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.junit.Needs;
 
 /** The jar as any command line tool: {@code --help}, {@code -h}, {@code --version}, a bad option, and a JDK too old to run it. */
 class DiagnoseCommandLineIT {

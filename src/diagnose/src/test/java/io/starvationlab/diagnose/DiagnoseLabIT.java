@@ -19,9 +19,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 
 /**
  * The diagnosis ({@code src/diagnose/target/starvation-diagnose.jar}) against the packaged service on the build JDK,
@@ -40,7 +41,7 @@ class DiagnoseLabIT {
 
     @BeforeAll
     static void start() {
-        jmxPort = LabServer.freePort();
+        jmxPort = Machine.freePort();
         server = servers.lab(Jdks.current(), PodJmx.flags(jmxPort), Map.of(), "diagnose");
         jdk = new ServerJdk(server.jdk().feature());
     }

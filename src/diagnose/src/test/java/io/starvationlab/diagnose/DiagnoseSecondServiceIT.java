@@ -22,13 +22,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.PrometheusText;
 import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.Servers;
 import io.starvationlab.harness.ThreadDump;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**
@@ -56,7 +57,7 @@ class DiagnoseSecondServiceIT {
         assumeTrue(jdk.hasFfm(), "FFM is final from JDK 22; the service runs on " + jdk);
         SecondServiceProcess service = service(Jdks.current(), List.of());
         try (ClosedLoad load = ClosedLoad.start(service.uri("/native?ms=100"), Diagnosis.CONCURRENCY, Duration.ofSeconds(30))) {
-            LabServer.sleep(Diagnosis.RAMP);
+            Machine.pause(Diagnosis.RAMP);
             long[] hello = millis(service, "/hello");
             long[] health = millis(service, "/health");
             Diagnosis diagnosis = Diagnosis.run(Jdks.current(), Diagnosis.WATCH, "--pid", String.valueOf(service.pid()));
@@ -138,7 +139,7 @@ class DiagnoseSecondServiceIT {
         awaitNothingQueued(service);
         LabClient management = new LabClient(service.managementUri("/"));
         try (ClosedLoad load = ClosedLoad.startKeepingEach(service.uri("/sync?ms=200"), Diagnosis.CONCURRENCY, Duration.ofSeconds(30))) {
-            LabServer.sleep(Diagnosis.RAMP);
+            Machine.pause(Diagnosis.RAMP);
             TreeMap<Double, Double> meterBefore = taskWaits(management);
             long from = System.nanoTime();
             // long enough for several dumps and spans of starts, which the mean is made of, and for the client's mean to include long waits

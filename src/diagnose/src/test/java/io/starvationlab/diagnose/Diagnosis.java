@@ -16,6 +16,7 @@ import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.Project;
 
 /**
@@ -38,7 +39,7 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
     /** The diagnosis of a JVM while {@link #CONCURRENCY} clients on platform threads of this JVM call {@code target} in a closed loop. */
     static Diagnosis underLoad(URI target, Jdks.Jdk toolJdk, String... arguments) {
         try (ClosedLoad load = ClosedLoad.start(target, CONCURRENCY, Duration.ofSeconds(30))) {
-            LabServer.sleep(RAMP);
+            Machine.pause(RAMP);
             Diagnosis diagnosis = run(toolJdk, WATCH, arguments);
             ClosedLoad.Result result = load.stop(Duration.ofSeconds(1));
             System.out.printf("load on %s: %.1f/s, statuses %s%n", target, result.throughput(), result.latencies().statuses());

@@ -17,6 +17,7 @@ import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ServerProcess;
 import io.starvationlab.harness.load.ClosedLoad;
 
@@ -92,12 +93,12 @@ final class CostBenchmark {
     private static Run measure(BiFunction<Boolean, String, ServerProcess> start, String path, List<String> observerThreads, boolean on, int round) {
         try (ServerProcess server = start.apply(on, (on ? "on-" : "off-") + round);
                 ClosedLoad load = ClosedLoad.start(server.uri(path), CLIENTS, Duration.ofSeconds(30))) {
-            LabServer.sleep(WARM_UP);
+            Machine.pause(WARM_UP);
             ProcessHandle handle = ProcessHandle.of(server.pid()).orElseThrow();
             Duration cpuBefore = handle.info().totalCpuDuration().orElseThrow();
             long observersBefore = threadsCpuNanos(server.pid(), observerThreads);
             long okBefore = load.result().okWhileRunning();
-            LabServer.sleep(MEASURED);
+            Machine.pause(MEASURED);
             double cpuNanos = handle.info().totalCpuDuration().orElseThrow().minus(cpuBefore).toNanos();
             long observers = threadsCpuNanos(server.pid(), observerThreads) - observersBefore;
             long ok = load.result().okWhileRunning() - okBefore;

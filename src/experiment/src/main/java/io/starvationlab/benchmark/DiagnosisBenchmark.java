@@ -17,6 +17,7 @@ import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.load.ClosedLoad;
@@ -78,7 +79,7 @@ final class DiagnosisBenchmark {
         List<Window> without = new ArrayList<>();
         List<Window> with = new ArrayList<>();
         try (ClosedLoad load = ClosedLoad.startAsyncKeepingEach(service.uri("/sleep?ms=" + WAIT_MILLIS), live, Duration.ofSeconds(60))) {
-            LabServer.sleep(RAMP);
+            Machine.pause(RAMP);
             for (int round = 1; round <= rounds; round++) {
                 // which goes first alternates: a machine that speeds up or slows down moves both
                 boolean diagnosedFirst = round % 2 == 0;
@@ -127,7 +128,7 @@ final class DiagnosisBenchmark {
             report = LabClient.json().readTree(json.toFile());
             Files.deleteIfExists(json);
         } else {
-            LabServer.sleep(WATCH);
+            Machine.pause(WATCH);
         }
         long to = System.nanoTime();
         double serviceCpuSeconds = cpu(service).minus(serviceCpuBefore).toNanos() / 1e9;

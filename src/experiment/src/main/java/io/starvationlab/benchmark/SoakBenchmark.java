@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.Jcmd;
@@ -85,7 +86,7 @@ final class SoakBenchmark {
 
     private static void soakSlice(LabServer server, String path, Duration slice, Map<String, Long> served) {
         try (ClosedLoad load = ClosedLoad.start(server.uri(path), 64, Duration.ofSeconds(60))) {
-            LabServer.sleep(slice);
+            Machine.pause(slice);
             ClosedLoad.Result result = load.stop(Duration.ofSeconds(30));
             result.latencies().statuses().forEach((status, count) -> served.merge(path + " " + status, count, Long::sum));
         }

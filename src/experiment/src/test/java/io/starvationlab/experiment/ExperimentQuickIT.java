@@ -17,8 +17,8 @@ import io.starvationlab.experiment.results.K6Comparison;
 import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.K6Binary;
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.junit.Needs;
 import io.starvationlab.harness.plan.Plan;
 
 /**

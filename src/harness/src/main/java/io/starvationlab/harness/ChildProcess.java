@@ -1,6 +1,5 @@
 package io.starvationlab.harness;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -8,10 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,15 +28,6 @@ public record ChildProcess(List<String> command, Path directory, Map<String, Str
 
     /** How long processes get to end after SIGTERM before they are killed. */
     static final Duration TERMINATION_GRACE = Duration.ofSeconds(5);
-
-    /** The command {@code name} in the first directory of the PATH that has it executable; empty entries (the working directory) are skipped. */
-    public static Optional<Path> onPath(String name) {
-        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(directory -> !directory.isEmpty())
-                .map(directory -> Path.of(directory, name))
-                .filter(Files::isExecutable)
-                .findFirst();
-    }
 
     public ChildProcess {
         command = List.copyOf(command);

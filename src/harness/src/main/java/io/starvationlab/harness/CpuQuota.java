@@ -186,7 +186,7 @@ public final class CpuQuota implements AutoCloseable {
             delete(group);
             if (Files.exists(group)) {
                 processes(group).forEach(ProcessHandle::destroyForcibly);
-                LabServer.sleep(Duration.ofMillis(100));
+                Machine.pause(Duration.ofMillis(100));
             }
         }
         if (Files.exists(group)) {

@@ -30,11 +30,6 @@ public final class K6Binary {
             }
             return Optional.of(binary);
         }
-        return ChildProcess.onPath("k6");
-    }
-
-    /** k6, or the calling test skipped, in CI too, with one line that says what it {@code wouldCheck} and how to get k6. */
-    public static Path forTest(String wouldCheck) {
-        return find().orElseGet(() -> Needs.skip("would check " + wouldCheck + " on a real k6; " + NOT_FOUND + " (get " + HOW_TO_GET + ")"));
+        return Machine.onPath("k6");
     }
 }

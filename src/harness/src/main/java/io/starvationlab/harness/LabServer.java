@@ -69,7 +69,7 @@ public final class LabServer extends ServerProcess {
 
     private static LabServer launch(Jdks.Jdk jdk, CpuQuota quota, List<String> jvmFlags, Map<String, String> properties, Path logDirectory,
             String name) {
-        int port = freePort();
+        int port = Machine.freePort();
         List<String> command = command(jdk, quota == null, jvmFlags, port, properties);
         ServerProcess process = ServerProcess.start(name, quota == null ? command : quota.wrap(command), logDirectory.resolve(name + ".log"),
                 URI.create("http://localhost:" + port), "/q/health/ready", START_TIMEOUT);
@@ -100,7 +100,7 @@ public final class LabServer extends ServerProcess {
      * @throws ChildProcess.TimedOut when it still runs after {@code timeout}: it and what it started are ended
      */
     public static ChildProcess.Result runUntilExit(List<String> jvmFlags, Map<String, String> properties, Duration timeout) {
-        return ChildProcess.of(command(Jdks.current(), false, jvmFlags, freePort(), properties)).run(timeout);
+        return ChildProcess.of(command(Jdks.current(), false, jvmFlags, Machine.freePort(), properties)).run(timeout);
     }
 
     public Jdks.Jdk jdk() {
@@ -142,15 +142,6 @@ public final class LabServer extends ServerProcess {
         super.close();
         if (quota != null) {
             quota.close();
-        }
-    }
-
-    public static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

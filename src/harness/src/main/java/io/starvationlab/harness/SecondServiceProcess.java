@@ -28,10 +28,10 @@ public final class SecondServiceProcess extends ServerProcess {
 
     /** Starts it on {@code jdk} with these JVM flags ({@code -Dsecond.meter=off}: without the meter). */
     public static SecondServiceProcess start(Jdks.Jdk jdk, List<String> flags, Path logDirectory, String name) {
-        int port = freePort();
-        int managementPort = freePort();
+        int port = Machine.freePort();
+        int managementPort = Machine.freePort();
         while (managementPort == port) {
-            managementPort = freePort();
+            managementPort = Machine.freePort();
         }
         List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-XX:ActiveProcessorCount=" + LabServer.CARRIERS,
                 "--enable-native-access=ALL-UNNAMED"));

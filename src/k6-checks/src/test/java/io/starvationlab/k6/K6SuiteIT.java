@@ -23,14 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.K6Binary;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.Servers;
-import io.starvationlab.harness.ServiceConditions;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 
 /**
  * The k6 suite on the user's own k6 ({@link K6Binary}: missing, every test here is skipped, in CI too, with one
@@ -58,7 +58,7 @@ class K6SuiteIT {
 
     @BeforeAll
     static void startTheService() {
-        k6 = K6Binary.forTest("K6SuiteIT: the suite's options in every layout, broken scripts refused, smoke.js and the quick "
+        k6 = Needs.k6("K6SuiteIT: the suite's options in every layout, broken scripts refused, smoke.js and the quick "
                 + "starvation.js against the service, own-service.js naming the second service's /hello starved and /health untouched");
         server = servers.lab("k6-suite", Map.of());
     }

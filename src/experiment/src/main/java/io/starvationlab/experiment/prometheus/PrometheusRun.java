@@ -12,9 +12,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.starvationlab.experiment.prometheus.PrometheusServer.ScrapeTarget;
-import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 
 /**
  * The experiment's Prometheus from start to finish: scrapes each server JVM while it runs, records
@@ -56,10 +55,10 @@ public final class PrometheusRun implements AutoCloseable {
     public static PrometheusRun start(Path projectDir, Path out, Consumer<String> progress) {
         AlertRules rules = AlertRules.ofProject(projectDir);
         DashboardPanels dashboard = DashboardPanels.ofProject(projectDir);
-        var binary = ChildProcess.onPath("prometheus");
+        var binary = Machine.onPath("prometheus");
         if (binary.isEmpty()) {
             String why = "prometheus is not on the PATH (Debian: apt-get install prometheus; .ci/with-experiment-tools installs it)";
-            if (Needs.inCi()) {
+            if (Machine.inCi()) {
                 throw new IllegalStateException(why + ": required in CI");
             }
             progress.accept("SKIPPED Prometheus: " + why);
@@ -160,7 +159,7 @@ public final class PrometheusRun implements AutoCloseable {
         long deadline = System.nanoTime() + RESOLVE_WAIT.toNanos();
         // an alert's series ends at the evaluation that resolves it, so the range query up to now sees it
         while (System.nanoTime() < deadline && !server.query(active).isEmpty()) {
-            LabServer.sleep(Duration.ofMillis(250));
+            Machine.pause(Duration.ofMillis(250));
         }
         progress.accept(server.query(active).isEmpty() ? "Prometheus: the starvation alerts have resolved"
                 : "Prometheus: starvation alerts still active after waiting " + RESOLVE_WAIT.toSeconds() + " s");

@@ -25,7 +25,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.LabClient;
-import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ServerProcess;
 
 /**
@@ -100,7 +100,7 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** Starts Prometheus and returns at once; {@link #awaitReady()} before using it. */
     public static PrometheusServer launch(Path binary, AlertRules rules, Path logDirectory) {
-        int port = LabServer.freePort();
+        int port = Machine.freePort();
         Path home = null;
         try {
             home = Files.createTempDirectory("starvation-lab-prometheus-");
@@ -194,7 +194,7 @@ public final class PrometheusServer implements AutoCloseable {
                 throw new IllegalStateException("Prometheus " + why + ":\n" + logText());
             }
             ready = ServerProcess.status(base.resolve("/-/ready"), Duration.ofSeconds(2)) == 200;
-            LabServer.sleep(Duration.ofMillis(ready ? 0 : 100));
+            Machine.pause(Duration.ofMillis(ready ? 0 : 100));
         }
     }
 

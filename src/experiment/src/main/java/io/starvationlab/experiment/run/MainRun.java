@@ -12,7 +12,7 @@ import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.K6Binary;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.plan.ColdStart;
 import io.starvationlab.harness.plan.Plan;
 
@@ -55,7 +55,7 @@ public final class MainRun {
         this.noQuota = groups.keySet().stream().anyMatch(name -> plan.jvms().get(name).cpuQuota() != null)
                 ? CpuQuota.unavailableReason().orElse(null) : null;
         if (noQuota != null) {
-            if (Needs.inCi()) {
+            if (Machine.inCi()) {
                 throw new IllegalStateException("No CPU quota can be set here, required in CI for the plan's server JVMs inside one: " + noQuota);
             }
             run.progress().accept("SKIPPED the server JVMs inside a CPU quota: " + noQuota);

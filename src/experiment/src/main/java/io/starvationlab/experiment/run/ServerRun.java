@@ -24,6 +24,7 @@ import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.PhaseRunner;
@@ -250,7 +251,7 @@ public final class ServerRun {
         for (Path path : paths) {
             try (ClosedLoad load = runner.load(path.path(), path.clients())) {
                 if (!path.untilSteady()) {
-                    LabServer.sleep(inCpuQuota ? WARM_EACH_IN_A_QUOTA : WARM_EACH);
+                    Machine.pause(inCpuQuota ? WARM_EACH_IN_A_QUOTA : WARM_EACH);
                 } else if (!untilSteady(load)) {
                     unsteady.add(path.path() + " not steady after " + WARM_SLICE.multipliedBy(WARM_SLICES_AT_MOST).toSeconds() + " s");
                 }
@@ -265,7 +266,7 @@ public final class ServerRun {
         long before = load.answered();
         long last = -1;
         for (int slice = 1; slice <= WARM_SLICES_AT_MOST; slice++) {
-            LabServer.sleep(WARM_SLICE);
+            Machine.pause(WARM_SLICE);
             long answered = load.answered();
             long now = answered - before;
             before = answered;
@@ -325,7 +326,7 @@ public final class ServerRun {
                 return false;
             }
             lab.pinning(true);
-            LabServer.sleep(Duration.ofSeconds(1));
+            Machine.pause(Duration.ofSeconds(1));
             if (lab.pinning(false).path("eventsSinceReset").asLong() == 0 && Gauges.read(lab).idle()) {
                 return true;
             }

@@ -19,10 +19,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.ServerProcess;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**
@@ -109,10 +110,10 @@ final class OwnServiceAlerts {
     }
 
     private static Service startJvm(String name, Jdks.Jdk jdk, Launch launch, Metrics metrics) {
-        int port = LabServer.freePort();
-        int management = LabServer.freePort();
+        int port = Machine.freePort();
+        int management = Machine.freePort();
         while (management == port) {
-            management = LabServer.freePort();
+            management = Machine.freePort();
         }
         List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-XX:ActiveProcessorCount=" + LabServer.CARRIERS));
         command.addAll(launch.arguments(port, management));
@@ -187,7 +188,7 @@ final class OwnServiceAlerts {
             }
             while (System.nanoTime() - started < LOAD.toNanos()) {
                 activeAlerts(service).forEach(alerts::putIfAbsent);
-                LabServer.sleep(Duration.ofMillis(250));
+                Machine.pause(Duration.ofMillis(250));
             }
         } finally {
             for (int i = 0; i < loads.size(); i++) {
@@ -218,7 +219,7 @@ final class OwnServiceAlerts {
                     || firstActive.size() < ALERTS.size() && System.nanoTime() - started < 3 * PENDING_WITHIN.toNanos()) {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 activeAlerts(service).forEach((alert, state) -> firstActive.putIfAbsent(alert, new Seen(state, seconds)));
-                LabServer.sleep(Duration.ofMillis(100));
+                Machine.pause(Duration.ofMillis(100));
             }
             result = load.stop(Duration.ofSeconds(10));
         }
@@ -315,7 +316,7 @@ final class OwnServiceAlerts {
                     loads.add(ClosedLoad.start(service.process().uri(path), 4, Duration.ofSeconds(30)));
                 }
             }
-            LabServer.sleep(Duration.ofSeconds(3));
+            Machine.pause(Duration.ofSeconds(3));
         } finally {
             loads.forEach(load -> load.stop(Duration.ofSeconds(10)));
         }

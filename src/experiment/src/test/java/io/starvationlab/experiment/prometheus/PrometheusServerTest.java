@@ -10,8 +10,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
+import io.starvationlab.harness.junit.Needs;
 
 /** The real server from Debian's prometheus package: loopback, rules loaded, nothing left behind. */
 class PrometheusServerTest {

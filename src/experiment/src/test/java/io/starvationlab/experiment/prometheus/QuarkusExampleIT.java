@@ -6,10 +6,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
-import io.starvationlab.harness.ServiceConditions;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
+import io.starvationlab.harness.junit.ServiceConditions;
 
 /**
  * The Quarkus example ({@code src/quarkus-example}), wired as docs/starving.md says: {@code @RunOnVirtualThread}

@@ -15,11 +15,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.Needs;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.SecondServiceProcess;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.load.ClosedLoad;
 
 /**
@@ -57,7 +57,7 @@ class SecondServiceAlertIT {
             long until = System.nanoTime() + FREE_LOAD.toNanos();
             while (System.nanoTime() < until) {
                 assertThat(prometheus.query(alert)).as("no CarrierStarvation while the carriers are free").isEmpty();
-                LabServer.sleep(Duration.ofMillis(500));
+                Machine.pause(Duration.ofMillis(500));
             }
             System.out.printf("free load (/sleep, 64 clients): %.0f requests/s, no alert in %d s; oldest task wait %.3f s, canary p99 %.3f s%n",
                     free.stop(Duration.ofSeconds(10)).throughput(), FREE_LOAD.toSeconds(),

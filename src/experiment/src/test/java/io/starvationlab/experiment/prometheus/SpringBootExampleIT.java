@@ -6,9 +6,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.Needs;
 import io.starvationlab.harness.Project;
-import io.starvationlab.harness.Servers;
+import io.starvationlab.harness.junit.Needs;
+import io.starvationlab.harness.junit.Servers;
 
 /**
  * The Spring Boot example ({@code src/spring-boot-example}), wired as docs/starving.md says: Tomcat on virtual threads, the

@@ -13,6 +13,7 @@ import java.util.function.BooleanSupplier;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.PrometheusText;
 
 /**
@@ -118,12 +119,12 @@ public final class ColdStartRace {
                 long until = System.nanoTime() + starved.toNanos();
                 while (System.nanoTime() < until || !(trigger.isDone() && holders.stream().allMatch(CompletableFuture::isDone))) {
                     whileStarved.run();
-                    LabServer.sleep(Duration.ofMillis(100));
+                    Machine.pause(Duration.ofMillis(100));
                     if (System.nanoTime() - until > HOLD.toNanos() + TRIGGER_WITHIN.toNanos()) {
                         break; // bounded: the holders' deadline answers them well before
                     }
                 }
-                LabServer.sleep(Duration.ofSeconds(1)); // the probes still in flight land in the window
+                Machine.pause(Duration.ofSeconds(1)); // the probes still in flight land in the window
                 window = probes.nextWindow();
             }
             fillers.forEach(filler -> filler.cancel(true));
@@ -144,7 +145,7 @@ public final class ColdStartRace {
             if (condition.getAsBoolean()) {
                 return true;
             }
-            LabServer.sleep(Duration.ofMillis(20));
+            Machine.pause(Duration.ofMillis(20));
         }
         return false;
     }

@@ -11,7 +11,7 @@ import java.util.Map;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 
 /**
  * Closed loads over one HTTP/2 client, in a JVM of their own: every stream shares the client's
@@ -32,14 +32,14 @@ public final class Http2LoadProcess {
         long started = System.nanoTime();
         for (int i = 2; i < args.length; i++) {
             if (args[i].startsWith("--after=")) {
-                LabServer.sleep(Duration.ofSeconds(Long.parseLong(args[i].substring("--after=".length()))));
+                Machine.pause(Duration.ofSeconds(Long.parseLong(args[i].substring("--after=".length()))));
                 continue;
             }
             String[] pathAndConcurrency = args[i].split("=(?=\\d+$)");
             loads.put(pathAndConcurrency[0], ClosedLoad.startThrough(client, base.resolve(pathAndConcurrency[0]),
                     Integer.parseInt(pathAndConcurrency[1]), Duration.ofSeconds(60)));
         }
-        LabServer.sleep(length.minusNanos(System.nanoTime() - started));
+        Machine.pause(length.minusNanos(System.nanoTime() - started));
         List<String> lines = new ArrayList<>();
         loads.forEach((path, load) -> {
             Latencies latencies = load.stop(Duration.ofSeconds(20)).latencies();

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ThreadDump;
 
 /**
@@ -50,7 +51,7 @@ public final class OverloadRun {
             int idle = ThreadDump.count(server.pid()).virtualThreads();
             List<ClosedLoad.Outcome> outcomes;
             try (ClosedLoad load = ClosedLoad.startKeepingEach(server.uri("/work/unpinned?downstream=db&ms=" + MS), 10 * PERMITS, Duration.ofSeconds(60))) {
-                LabServer.sleep(length);
+                Machine.pause(length);
                 outcomes = load.stop(Duration.ofSeconds(30)).outcomes();
             }
             Gauges after = Gauges.awaitIdle(lab, Duration.ofSeconds(5));

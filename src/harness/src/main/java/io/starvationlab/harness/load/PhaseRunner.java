@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.PrometheusText;
 
 /**
@@ -82,14 +83,14 @@ public final class PhaseRunner implements AutoCloseable {
                 // each answer kept: when the load's requests were answered is what an unrelated request waits for
                 try (ClosedLoad running = http2 == null ? ClosedLoad.startKeepingEach(server.uri(workPath), concurrency, Duration.ofSeconds(90))
                         : ClosedLoad.startThrough(http2, server.uri(workPath), concurrency, Duration.ofSeconds(90))) {
-                    LabServer.sleep(duration);
+                    Machine.pause(duration);
                     loadStopped = System.nanoTime();
                     load = running.stop(ABANDON_AFTER);
                 }
             } else {
-                LabServer.sleep(duration);
+                Machine.pause(duration);
             }
-            LabServer.sleep(drain);
+            Machine.pause(drain);
         } finally {
             sampler.interrupt();
         }

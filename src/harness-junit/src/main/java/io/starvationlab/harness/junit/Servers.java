@@ -1,4 +1,4 @@
-package io.starvationlab.harness;
+package io.starvationlab.harness.junit;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 
@@ -14,6 +14,11 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.function.Executable;
+
+import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Project;
+import io.starvationlab.harness.SecondServiceProcess;
 
 /**
  * The one lifecycle of the servers an integration test starts:

@@ -1,4 +1,4 @@
-package io.starvationlab.harness;
+package io.starvationlab.harness.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+
+import io.starvationlab.harness.Gauges;
+import io.starvationlab.harness.LabClient;
+import io.starvationlab.harness.LabServer;
 
 /**
  * States of the running service the integration tests wait for, read from its gauges and polled

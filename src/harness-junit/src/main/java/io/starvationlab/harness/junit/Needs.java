@@ -1,4 +1,4 @@
-package io.starvationlab.harness;
+package io.starvationlab.harness.junit;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -7,6 +7,9 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Assumptions;
 
+import io.starvationlab.harness.Jdks;
+import io.starvationlab.harness.K6Binary;
+import io.starvationlab.harness.Machine;
 
 /**
  * What a test needs from the machine (a program, a JDK), the one place that says what happens without it.
@@ -27,26 +30,27 @@ public final class Needs {
 
     /** The tool; without it the whole test fails in CI and is skipped elsewhere. */
     public static Path tool(String name, String installHint) {
-        return ChildProcess.onPath(name).orElseGet(() -> skip(missingInCi(name + " is not on the PATH (" + installHint + ")")));
+        return Machine.onPath(name).orElseGet(() -> skip(missingInCi(name + " is not on the PATH (" + installHint + ")")));
     }
 
     /** The tool, or empty after a loud SKIPPED line; in CI a missing tool fails the test. */
     public static Optional<Path> optionalTool(String name, String installHint) {
-        Optional<Path> found = ChildProcess.onPath(name);
+        Optional<Path> found = Machine.onPath(name);
         if (found.isEmpty()) {
             System.out.println("SKIPPED: " + missingInCi(name + " is not on the PATH (" + installHint + ")"));
         }
         return found;
     }
 
-    /** Whether this is a CI run ({@code CI=true}), where what the set-up provides must be there. */
-    public static boolean inCi() {
-        return "true".equalsIgnoreCase(System.getenv("CI"));
+    /** The user's k6, or the calling test skipped, in CI too, with one line that says what it {@code wouldCheck} and how to get k6. */
+    public static Path k6(String wouldCheck) {
+        return K6Binary.find().orElseGet(() -> skip("would check " + wouldCheck + " on a real k6; " + K6Binary.NOT_FOUND + " (get "
+                + K6Binary.HOW_TO_GET + ")"));
     }
 
     /** {@code message} back, or in CI a failure that says it was required. */
     public static String missingInCi(String message) {
-        if (inCi()) {
+        if (Machine.inCi()) {
             fail(message + ": required in CI");
         }
         return message;
