@@ -21,7 +21,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * ({@link SecondServiceProcess}) are this with what each says of itself. The one way to start and stop one: its
  * output goes to a log file, never to a pipe this JVM must drain; it counts as started once a URL of its answers 200
  * (a process that exits meanwhile fails at once, with its log); it is stopped with SIGTERM, as Kubernetes does, and
- * it and everything it started are ended after a grace.
+ * it and everything it started are ended after a grace; what it started and left behind is ended with it.
  */
 public class ServerProcess implements AutoCloseable {
 
@@ -105,14 +105,19 @@ public class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, as Kubernetes does; returns the exit code, or -1 when it and what it started had to be ended after {@code grace}. */
+    /**
+     * SIGTERM, as Kubernetes does; returns the exit code, or -1 when it and what it started had to be ended after
+     * {@code grace}. What it started and left running when it exited goes too.
+     */
     public int stop(Duration grace) {
         if (!process.isAlive()) {
             return process.exitValue();
         }
+        List<ProcessHandle> started = process.descendants().toList();
         process.destroy();
         try {
             if (process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                ChildProcess.end(started.stream().filter(ProcessHandle::isAlive).toList());
                 return process.exitValue();
             }
         } catch (InterruptedException e) {

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -33,7 +35,8 @@ public final class PrometheusRun implements AutoCloseable {
     /** The alerts that claim starvation: they must catch every starved phase and no other. */
     public static final List<String> STARVATION_ALERTS = List.of("CarrierStarvation", "CarrierStall");
 
-    private final PrometheusServer server;
+    /** Prometheus getting ready while the first server JVM starts; null without a prometheus command. */
+    private final CompletableFuture<PrometheusServer> starting;
     private final String missing;
     private final AlertRules rules;
     private final DashboardPanels dashboard;
@@ -43,8 +46,9 @@ public final class PrometheusRun implements AutoCloseable {
     private final Instant started = Instant.now();
     private long waitedNanos;
 
-    private PrometheusRun(PrometheusServer server, String missing, AlertRules rules, DashboardPanels dashboard, Consumer<String> progress) {
-        this.server = server;
+    private PrometheusRun(CompletableFuture<PrometheusServer> starting, String missing, AlertRules rules, DashboardPanels dashboard,
+            Consumer<String> progress) {
+        this.starting = starting;
         this.missing = missing;
         this.rules = rules;
         this.dashboard = dashboard;
@@ -64,11 +68,13 @@ public final class PrometheusRun implements AutoCloseable {
             progress.accept("SKIPPED Prometheus: " + why);
             return new PrometheusRun(null, why, rules, dashboard, progress);
         }
-        // it gets ready while the first server JVM starts
-        PrometheusServer server = PrometheusServer.launch(binary.get(), rules, out.resolve("logs"));
-        progress.accept("Prometheus " + server.baseUri() + " (pid " + server.pid() + "): " + rules.alerts().size() + " alert rules, "
-                + dashboard.panels().size() + " dashboard panels");
-        return new PrometheusRun(server, null, rules, dashboard, progress);
+        CompletableFuture<PrometheusServer> starting = CompletableFuture.supplyAsync(() -> {
+            PrometheusServer server = PrometheusServer.start(binary.get(), rules, out.resolve("logs"));
+            progress.accept("Prometheus " + server.baseUri() + " (pid " + server.pid() + "): " + rules.alerts().size() + " alert rules, "
+                    + dashboard.panels().size() + " dashboard panels");
+            return server;
+        }, task -> Thread.ofPlatform().daemon().name("prometheus-start").start(task));
+        return new PrometheusRun(starting, null, rules, dashboard, progress);
     }
 
     /** No Prometheus, for servers that no alert is judged on (the JDK matrix's): scrapes and windows are dropped. */
@@ -78,12 +84,10 @@ public final class PrometheusRun implements AutoCloseable {
 
     /** Scrapes {@code lab} as the run's server JVM {@code jvm} until the returned handle is closed. */
     public AutoCloseable scrape(String jvm, LabServer lab) {
-        if (server == null) {
+        if (starting == null) {
             return () -> { };
         }
-        long begin = System.nanoTime();
-        server.awaitReady();
-        waitedNanos += System.nanoTime() - begin;
+        PrometheusServer server = ready();
         ScrapeTarget target = ScrapeTarget.of(jvm, lab.pid(), lab.baseUri());
         targets.put(jvm, target);
         server.scrape(target);
@@ -100,12 +104,12 @@ public final class PrometheusRun implements AutoCloseable {
 
     /** Reads the run back from Prometheus: every window, alert episode, panel and timeline series, unjudged. */
     public MeasuredPrometheus finish(int jdk) {
-        if (server == null) {
+        if (starting == null) {
             return MeasuredPrometheus.notMeasured(missing);
         }
+        PrometheusServer server = ready();
         long begin = System.nanoTime();
-        server.awaitReady();
-        awaitStarvationAlertsResolved();
+        awaitStarvationAlertsResolved(server);
         Duration step = PrometheusServer.INTERVAL;
         // a step past now reads the latest evaluation, so an alert resolved since the last whole step shows so
         Instant end = Instant.now().plus(step);
@@ -154,7 +158,19 @@ public final class PrometheusRun implements AutoCloseable {
         return explained;
     }
 
-    private void awaitStarvationAlertsResolved() {
+    /** Prometheus once it is ready, the wait counted as what it added to the run; its failure to start fails the run. */
+    private PrometheusServer ready() {
+        long begin = System.nanoTime();
+        try {
+            return starting.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException failed ? failed : e;
+        } finally {
+            waitedNanos += System.nanoTime() - begin;
+        }
+    }
+
+    private void awaitStarvationAlertsResolved(PrometheusServer server) {
         String active = "ALERTS{alertname=~\"" + String.join("|", STARVATION_ALERTS) + "\"}";
         long deadline = System.nanoTime() + RESOLVE_WAIT.toNanos();
         // an alert's series ends at the evaluation that resolves it, so the range query up to now sees it
@@ -167,8 +183,8 @@ public final class PrometheusRun implements AutoCloseable {
 
     @Override
     public void close() {
-        if (server != null) {
-            server.close();
+        if (starting != null) {
+            starting.thenAccept(PrometheusServer::close).exceptionally(failed -> null).join();
         }
     }
 }

@@ -29,12 +29,12 @@ import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ServerProcess;
 
 /**
- * A real Prometheus server for the run: loopback only, a temporary data folder, scrape and rule
- * evaluation every {@link #INTERVAL}, the project's alert rules, and the run's server JVMs as targets
- * through a file that Prometheus re-reads (file-based service discovery). Closing it, or the JVM
- * exiting, ends the process and its descendants and deletes the folder.
+ * A real Prometheus server for the run, started as any server process is ({@link ServerProcess}, ready at
+ * {@code /-/ready}): loopback only, a temporary data folder, scrape and rule evaluation every {@link #INTERVAL}, the
+ * project's alert rules, and the run's server JVMs as targets through a file that Prometheus re-reads (file-based
+ * service discovery). Closing it, or the JVM exiting, ends the process and deletes the folder.
  */
-public final class PrometheusServer implements AutoCloseable {
+public final class PrometheusServer extends ServerProcess {
 
     public static final Duration INTERVAL = Duration.ofSeconds(1);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
@@ -79,27 +79,21 @@ public final class PrometheusServer implements AutoCloseable {
         }
     }
 
-    private final Process process;
     private final Path home;
-    private final URI base;
-    private final Path log;
     private final Thread cleanup = new Thread(this::destroy, "prometheus-cleanup");
     private final Set<ScrapeTarget> targets = new LinkedHashSet<>();
     private final LabClient api;
     private volatile long peakRssKiB;
-    private volatile boolean ready;
 
-    private PrometheusServer(Process process, Path home, URI base, Path log) {
-        this.process = process;
+    private PrometheusServer(ServerProcess started, Path home) {
+        super(started);
         this.home = home;
-        this.base = base;
-        this.log = log;
-        this.api = new LabClient(base);
+        this.api = new LabClient(baseUri());
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
-    /** Starts Prometheus and returns at once; {@link #awaitReady()} before using it. */
-    public static PrometheusServer launch(Path binary, AlertRules rules, Path logDirectory) {
+    /** Starts Prometheus and returns once it is ready; if it is not within {@code START_TIMEOUT}, ends it and throws with its log. */
+    public static PrometheusServer start(Path binary, AlertRules rules, Path logDirectory) {
         int port = Machine.freePort();
         Path home = null;
         try {
@@ -107,19 +101,17 @@ public final class PrometheusServer implements AutoCloseable {
             Files.writeString(home.resolve("rules.yaml"), rules.rulesFile());
             Files.writeString(home.resolve("targets.json"), "[]");
             Files.writeString(home.resolve("prometheus.yml"), String.format(Locale.ROOT, CONFIG, INTERVAL.toSeconds(), ScrapeTarget.METRICS_PATH));
-            Path log = Files.createDirectories(logDirectory).resolve("prometheus.log");
-            Process process = new ProcessBuilder(binary.toString(), "--config.file=" + home.resolve("prometheus.yml"), "--storage.tsdb.path="
-                    + home.resolve("data"), "--storage.tsdb.retention.time=1d", "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            return new PrometheusServer(process, home, URI.create("http://127.0.0.1:" + port), log);
+            List<String> command = List.of(binary.toString(), "--config.file=" + home.resolve("prometheus.yml"), "--storage.tsdb.path="
+                    + home.resolve("data"), "--storage.tsdb.retention.time=1d", "--web.listen-address=127.0.0.1:" + port, "--log.level=warn");
+            return new PrometheusServer(ServerProcess.start("Prometheus", command, logDirectory.resolve("prometheus.log"),
+                    URI.create("http://127.0.0.1:" + port), "/-/ready", START_TIMEOUT), home);
         } catch (IOException e) {
             delete(home);
             throw new UncheckedIOException("Cannot start " + binary, e);
+        } catch (RuntimeException e) {
+            delete(home);
+            throw e;
         }
-    }
-
-    public URI baseUri() {
-        return base;
     }
 
     /** Adds a target; Prometheus picks it up within a refresh interval. */
@@ -183,24 +175,9 @@ public final class PrometheusServer implements AutoCloseable {
         return body.path("data");
     }
 
-    /** Returns once Prometheus reports ready; if it does not, stops it and throws. */
-    public void awaitReady() {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (!ready) {
-            String why = !process.isAlive() ? "exited with " + process.exitValue() + " while starting"
-                    : System.nanoTime() > deadline ? "was not ready within " + START_TIMEOUT : null;
-            if (why != null) {
-                close();
-                throw new IllegalStateException("Prometheus " + why + ":\n" + logText());
-            }
-            ready = ServerProcess.status(base.resolve("/-/ready"), Duration.ofSeconds(2)) == 200;
-            Machine.pause(Duration.ofMillis(ready ? 0 : 100));
-        }
-    }
-
     /** The most memory the process has held so far (its peak resident set), in bytes; 0 where /proc is missing. */
     public long peakRssBytes() {
-        try (Stream<String> lines = Files.lines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
+        try (Stream<String> lines = Files.lines(Path.of("/proc", String.valueOf(pid()), "status"))) {
             lines.filter(line -> line.startsWith("VmHWM:")).findFirst()
                     .ifPresent(line -> peakRssKiB = Math.max(peakRssKiB, Long.parseLong(line.replaceAll("\\D", ""))));
         } catch (IOException | UncheckedIOException e) {
@@ -209,26 +186,15 @@ public final class PrometheusServer implements AutoCloseable {
         return peakRssKiB * 1024;
     }
 
-    private String logText() {
-        try {
-            return Files.readString(log);
-        } catch (IOException e) {
-            return "(log unreadable: " + e + ")";
-        }
-    }
-
     public Path home() {
         return home;
-    }
-
-    public long pid() {
-        return process.pid();
     }
 
     @Override
     public void close() {
         peakRssBytes();
-        destroy();
+        super.close();
+        delete(home);
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException e) {
@@ -236,9 +202,9 @@ public final class PrometheusServer implements AutoCloseable {
         }
     }
 
-    /** Ends Prometheus and anything it started (SIGTERM, then SIGKILL after a grace), then deletes its folder. */
+    /** At the JVM's exit: ends Prometheus and anything it started (SIGTERM, then SIGKILL after a grace), then deletes its folder. */
     private void destroy() {
-        ChildProcess.endTree(process.toHandle());
+        ProcessHandle.of(pid()).ifPresent(ChildProcess::endTree);
         delete(home);
     }
 

@@ -71,13 +71,13 @@ final class OwnServiceAlerts {
     }
 
     /**
-     * Prometheus and the example {@code name} on each JDK, started side by side; returns once every JVM, warmed on every
+     * Prometheus, then the example {@code name} on each JDK, started side by side; returns once every JVM, warmed on every
      * endpoint at a load that holds no carrier, is scraped with the meter's series and its alerts are silent.
      */
     static OwnServiceAlerts start(Servers servers, String name, Launch launch, Metrics metrics, Jdks.Jdk... jdks) {
         Path binary = Needs.tool("prometheus", "Debian package prometheus");
         long began = System.nanoTime();
-        OwnServiceAlerts alerts = new OwnServiceAlerts(servers.keep(PrometheusServer.launch(binary, AlertRules.ofProject(Project.root()),
+        OwnServiceAlerts alerts = new OwnServiceAlerts(servers.keep(PrometheusServer.start(binary, AlertRules.ofProject(Project.root()),
                 Project.testLogs())));
         List<CompletableFuture<Service>> starting = new ArrayList<>();
         for (Jdks.Jdk jdk : jdks) {
@@ -97,7 +97,6 @@ final class OwnServiceAlerts {
         if (failed != null) {
             throw failed;
         }
-        alerts.prometheus.awaitReady();
         double started = (System.nanoTime() - began) / 1e9;
         alerts.warm();
         // scraped from now: the warming's waits (JIT, class loading) stay out of the rules' 15 s windows

@@ -1,6 +1,7 @@
 package io.starvationlab.experiment.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.junit.Needs;
 
-/** The real server from Debian's prometheus package: loopback, rules loaded, nothing left behind. */
+/** The real server from Debian's prometheus package: loopback, rules loaded, nothing left behind, started or not. */
 class PrometheusServerTest {
 
     @Test
@@ -22,8 +23,7 @@ class PrometheusServerTest {
         AlertRules rules = AlertRules.ofProject(Project.root());
         Path home;
         ProcessHandle process;
-        try (PrometheusServer server = PrometheusServer.launch(binary, rules, logs)) {
-            server.awaitReady();
+        try (PrometheusServer server = PrometheusServer.start(binary, rules, logs)) {
             home = server.home();
             process = ProcessHandle.of(server.pid()).orElseThrow();
             assertThat(server.baseUri().getHost()).isEqualTo("127.0.0.1");
@@ -43,23 +43,17 @@ class PrometheusServerTest {
         assertThat(Files.exists(home)).isFalse();
     }
 
-    /** The broken fixture: a "prometheus" that starts a child of its own; closing ends them both, not the parent alone. */
+    /** The broken fixture: a "prometheus" that exits at once. The start fails with what it printed and leaves no folder behind. */
     @Test
-    void closingShouldEndTheProcessAndWhatItStarted(@TempDir Path folder) throws Exception {
-        Path childPid = folder.resolve("child.pid");
-        Path binary = Files.writeString(folder.resolve("prometheus"), "#!/bin/sh\nsleep 300 &\necho $! > " + childPid + "\nwait\n");
+    void aPrometheusThatExitsShouldFailTheStartWithItsLogAndLeaveNoFolder(@TempDir Path folder) throws Exception {
+        Path config = folder.resolve("config-file");
+        Path binary = Files.writeString(folder.resolve("prometheus"), "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --config.file=*) echo \"${a#*=}\" > "
+                + config + ";; esac; done\necho 'no such flag: --web.listen-address'\nexit 3\n");
         assertThat(binary.toFile().setExecutable(true)).isTrue();
-        AlertRules rules = AlertRules.ofProject(Project.root());
-        ProcessHandle process;
-        ProcessHandle child;
-        try (PrometheusServer server = PrometheusServer.launch(binary, rules, folder.resolve("logs"))) {
-            process = ProcessHandle.of(server.pid()).orElseThrow();
-            await("the child's pid").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> Files.exists(childPid) && !Files.readString(childPid).isBlank());
-            child = ProcessHandle.of(Long.parseLong(Files.readString(childPid).strip())).orElseThrow();
-            assertThat(child.parent().map(ProcessHandle::pid)).contains(process.pid());
-        }
-        assertThat(process.isAlive()).isFalse();
-        assertThat(child.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS).isAlive()).as("its child, ended with it").isFalse();
+        assertThatThrownBy(() -> PrometheusServer.start(binary, AlertRules.ofProject(Project.root()), folder.resolve("logs")))
+                .hasMessageContaining("Prometheus exited with 3").hasMessageContaining("no such flag: --web.listen-address");
+        Path home = Path.of(Files.readString(config).strip()).getParent();
+        assertThat(home.getFileName().toString()).startsWith("starvation-lab-prometheus-");
+        assertThat(Files.exists(home)).as("its data folder %s", home).isFalse();
     }
 }

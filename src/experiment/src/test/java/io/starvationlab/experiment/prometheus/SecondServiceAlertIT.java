@@ -44,8 +44,7 @@ class SecondServiceAlertIT {
             Needs.skip("its native frames need FFM, final from JDK 22; this is JDK " + Jdks.current().feature());
         }
         SecondServiceProcess service = servers.secondService(Jdks.current(), "alert-second-service");
-        PrometheusServer prometheus = servers.keep(PrometheusServer.launch(binary, AlertRules.ofProject(Project.root()), Project.testLogs()));
-        prometheus.awaitReady();
+        PrometheusServer prometheus = servers.keep(PrometheusServer.start(binary, AlertRules.ofProject(Project.root()), Project.testLogs()));
         // a plain scrape: Prometheus sets instance to the address; __metrics_path__ from the target, as a static config's would
         String instance = service.managementUri("/").getAuthority();
         prometheus.scrape(new PrometheusServer.ScrapeTarget(instance, Map.of("job", "second-service", "__metrics_path__", "/metrics")));
