@@ -151,7 +151,7 @@ public interface LabConfig {
     interface EmbeddedPostgres {
         /**
          * Whether to start an embedded PostgreSQL when {@code quarkus.datasource.jdbc.url} is not set.
-         * Read by {@code EmbeddedPostgresConfigSourceFactory} before the datasource exists. Default true.
+         * Read by {@code src/embedded-postgres} before the datasource exists; the images have none. Default true.
          */
         @WithDefault("true")
         boolean enabled();

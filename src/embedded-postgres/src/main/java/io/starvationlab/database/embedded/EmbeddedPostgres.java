@@ -9,7 +9,7 @@ import org.jboss.logging.Logger;
  * The embedded PostgreSQL of a laptop run or a test: one real server per JVM, started on demand
  * and stopped at shutdown, so nothing outlives the service.
  */
-public final class EmbeddedPostgres {
+final class EmbeddedPostgres {
 
     private static final Logger LOG = Logger.getLogger(EmbeddedPostgres.class);
     /** Longer than quarkus.shutdown.timeout, so in-flight requests keep their database while they drain. */
@@ -45,12 +45,12 @@ public final class EmbeddedPostgres {
         return "jdbc:postgresql://localhost:" + running.getPort() + "/postgres";
     }
 
-    public static synchronized boolean isRunning() {
+    static synchronized boolean isRunning() {
         return running != null;
     }
 
     /** Stops the server if this JVM started one; safe to call more than once. */
-    public static synchronized void stop() {
+    static synchronized void stop() {
         if (running == null) {
             return;
         }

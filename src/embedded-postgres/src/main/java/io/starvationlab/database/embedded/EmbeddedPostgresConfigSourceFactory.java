@@ -8,7 +8,7 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 import io.smallrye.config.ConfigSourceContext;
 import io.smallrye.config.ConfigSourceFactory;
 import io.smallrye.config.ConfigValue;
-import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.common.MapBackedConfigSource;
 
 /**
  * The embedded default: when no {@code quarkus.datasource.jdbc.url} is configured (a laptop, the tests),
@@ -18,6 +18,8 @@ import io.smallrye.config.PropertiesConfigSource;
  */
 public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory {
 
+    /** The source's name, by which the service tells that its datasource points here (its EmbeddedDatabase). */
+    static final String SOURCE = "lab-embedded-postgres";
     static final String URL = "quarkus.datasource.jdbc.url";
     static final String ENABLED = "lab.embedded-postgres.enabled";
     private static final String RUNTIME_CONFIG = "io.quarkus.runtime.generated.Config";
@@ -31,9 +33,9 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
             return List.of();
         }
         String url = EmbeddedPostgres.startOnce();
-        return List.of(new PropertiesConfigSource(Map.of(
-                URL, url,
-                "quarkus.datasource.username", "postgres"), "lab-embedded-postgres", ORDINAL));
+        // named SOURCE exactly (a PropertiesConfigSource would wrap the name)
+        return List.of(new MapBackedConfigSource(SOURCE, Map.of(URL, url, "quarkus.datasource.username", "postgres"), ORDINAL) {
+        });
     }
 
     /**
