@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import io.starvationlab.harness.ChildProcess;
+import io.starvationlab.harness.Program;
 import io.starvationlab.harness.Project;
 
 /**
@@ -41,7 +42,7 @@ class PostgresBinariesIT {
 
     @Test
     void theLocalBuildShouldCarryPostgres17ForItsOwnPlatformOnlyUnder45MB() throws IOException {
-        Path app = Project.serviceJar().getParent();
+        Path app = Program.SERVICE.jar().getParent();
         long bytes;
         try (Stream<Path> files = Files.walk(app)) {
             bytes = files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();

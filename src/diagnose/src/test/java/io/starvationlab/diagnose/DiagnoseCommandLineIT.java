@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Program;
 import io.starvationlab.harness.junit.Needs;
 
 /** The jar as any command line tool: {@code --help}, {@code -h}, {@code --version}, a bad option, and a JDK too old to run it. */
@@ -29,7 +29,7 @@ class DiagnoseCommandLineIT {
             assertThat(result.output()).as(help).startsWith("usage: java -jar starvation-diagnose.jar").contains("--seconds", "3 stuck");
         }
         String version;
-        try (JarFile jar = new JarFile(Project.diagnoseJar().toFile())) {
+        try (JarFile jar = new JarFile(Program.DIAGNOSE.jar().toFile())) {
             version = jar.getManifest().getMainAttributes().getValue("Implementation-Version");
         }
         ChildProcess.Result result = jar(Jdks.current().launcher(), "--version");
@@ -61,7 +61,7 @@ class DiagnoseCommandLineIT {
     }
 
     private static ChildProcess.Result jar(Path java, String... arguments) {
-        return ChildProcess.of(Stream.concat(Stream.of(java.toString(), "-jar", Project.diagnoseJar().toAbsolutePath().toString()), Stream.of(arguments))
+        return ChildProcess.of(Stream.concat(Stream.of(java.toString(), "-jar", Program.DIAGNOSE.jar().toAbsolutePath().toString()), Stream.of(arguments))
                 .toList()).run(Duration.ofMinutes(1));
     }
 

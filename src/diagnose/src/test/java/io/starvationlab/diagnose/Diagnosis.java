@@ -11,13 +11,13 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.starvationlab.harness.Program;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Machine;
-import io.starvationlab.harness.Project;
 
 /**
  * The diagnosis as a user runs it: {@code java -jar src/diagnose/target/starvation-diagnose.jar ...} on a JDK, as its
@@ -52,7 +52,7 @@ record Diagnosis(int exitCode, String text, JsonNode report) {
         try {
             Path json = Files.createTempFile("starvation-diagnose-", ".json");
             Files.delete(json);
-            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", Project.diagnoseJar().toAbsolutePath().toString(), "--seconds",
+            List<String> command = new ArrayList<>(List.of(jdk.launcher().toString(), "-jar", Program.DIAGNOSE.jar().toAbsolutePath().toString(), "--seconds",
                     String.valueOf(watch.toSeconds()), "--json", json.toString()));
             command.addAll(List.of(arguments));
             ChildProcess.Result result = ChildProcess.of(command).run(watch.plusMinutes(1));

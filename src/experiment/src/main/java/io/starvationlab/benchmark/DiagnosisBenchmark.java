@@ -18,7 +18,7 @@ import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Machine;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Program;
 import io.starvationlab.harness.SecondServiceProcess;
 import io.starvationlab.harness.load.ClosedLoad;
 
@@ -120,7 +120,7 @@ final class DiagnosisBenchmark {
         JsonNode report = null;
         if (diagnosed) {
             Path json = Files.createTempFile("diagnosis-benchmark-", ".json");
-            ChildProcess.Result result = ChildProcess.of(Jdks.current().launcher().toString(), "-jar", Project.diagnoseJar().toString(), "--pid",
+            ChildProcess.Result result = ChildProcess.of(Jdks.current().launcher().toString(), "-jar", Program.DIAGNOSE.jar().toString(), "--pid",
                     String.valueOf(service.pid()), "--seconds", String.valueOf(WATCH.toSeconds()), "--json", json.toString()).run(WATCH.plusMinutes(2));
             if (result.exitCode() != 0) {
                 System.out.println("the diagnosis exited with " + result.exitCode() + ":\n" + result.output());

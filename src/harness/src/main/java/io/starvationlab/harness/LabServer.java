@@ -89,7 +89,7 @@ public final class LabServer extends ServerProcess {
         command.add("-Dquarkus.http.port=" + port);
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
-        command.add(Project.serviceJar().toAbsolutePath().toString());
+        command.add(Program.SERVICE.jar().toAbsolutePath().toString());
         return command;
     }
 

@@ -37,7 +37,7 @@ public final class SecondServiceProcess extends ServerProcess {
                 "--enable-native-access=ALL-UNNAMED"));
         command.addAll(flags);
         // its management port (health and metrics of its own) after its port
-        command.addAll(List.of("-jar", Project.secondServiceJar().toString(), String.valueOf(port), String.valueOf(managementPort)));
+        command.addAll(List.of("-jar", Program.SECOND_SERVICE.jar().toString(), String.valueOf(port), String.valueOf(managementPort)));
         ServerProcess process = ServerProcess.start(name, command, logDirectory.resolve(name + ".log"), URI.create("http://localhost:" + port),
                 "/health", START_TIMEOUT);
         return new SecondServiceProcess(process, URI.create("http://localhost:" + managementPort));

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Program;
 import io.starvationlab.harness.junit.Needs;
 import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.junit.ServiceConditions;
@@ -28,7 +28,7 @@ class QuarkusExampleIT {
         Jdks.Jdk jdk21 = Needs.jdk(21);
         Jdks.Jdk modern = Jdks.current().feature() >= 24 ? Jdks.current() : Needs.jdk(25); // synchronized unmounts from JDK 24
         OwnServiceAlerts.Launch launch = (port, management) -> List.of("-Dquarkus.http.host=127.0.0.1", "-Dquarkus.http.port=" + port,
-                "-jar", Project.quarkusExampleJar().toString());
+                "-jar", Program.QUARKUS_EXAMPLE.jar().toString());
         OwnServiceAlerts alerts = OwnServiceAlerts.start(servers, "quarkus-example", launch, new OwnServiceAlerts.Metrics(false, "/q/metrics"),
                 jdk21, modern);
 

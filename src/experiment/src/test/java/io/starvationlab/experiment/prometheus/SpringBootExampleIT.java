@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.Project;
+import io.starvationlab.harness.Program;
 import io.starvationlab.harness.junit.Needs;
 import io.starvationlab.harness.junit.Servers;
 
@@ -25,7 +25,7 @@ class SpringBootExampleIT {
     void shouldAlertWhenItsCarriersAreHeldAndOnlyThenWhileItsScrapeAnswers() {
         Jdks.Jdk jdk21 = Needs.jdk(21);
         Jdks.Jdk modern = Jdks.current().feature() >= 24 ? Jdks.current() : Needs.jdk(25); // synchronized unmounts from JDK 24
-        OwnServiceAlerts.Launch launch = (port, management) -> List.of("-jar", Project.springBootExampleJar().toString(),
+        OwnServiceAlerts.Launch launch = (port, management) -> List.of("-jar", Program.SPRING_BOOT_EXAMPLE.jar().toString(),
                 "--server.address=127.0.0.1", "--server.port=" + port, "--management.server.address=127.0.0.1",
                 "--management.server.port=" + management);
         OwnServiceAlerts alerts = OwnServiceAlerts.start(servers, "spring-boot-example", launch,

@@ -15,7 +15,7 @@ import io.starvationlab.harness.Project;
 class HarnessLayersTest {
 
     static final Layers LAYERS = new Layers(List.of(
-            List.of("harness.Machine", "harness.Project"),
+            List.of("harness.Machine", "harness.Project", "harness.Program"),
             List.of("harness.plan"),
             List.of("harness.ChildProcess", "harness.Jcmd", "harness.Jdks", "harness.K6Binary", "harness.CpuQuota"),
             List.of("harness.ServerProcess", "harness.LabServer", "harness.SecondServiceProcess"),
