@@ -1,12 +1,7 @@
 package io.starvationlab.harness;
 
-import static org.awaitility.Awaitility.await;
-
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The service's resource gauges, read from {@code /q/metrics}: what must fall back to idle after
@@ -38,13 +33,12 @@ public record Gauges(double permitsInUse, double permitsWaiting, double connecti
 
     /** Polls every 50 ms until the gauges satisfy {@code condition} or {@code within} passes; returns the last reading either way. */
     public static Gauges awaitUntil(LabClient lab, Duration within, Predicate<Gauges> condition) {
-        AtomicReference<Gauges> last = new AtomicReference<>(read(lab));
-        try {
-            await("the gauges").atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
-                    .until(() -> condition.test(last.updateAndGet(previous -> read(lab))));
-        } catch (ConditionTimeoutException e) {
-            // the caller judges the last reading
+        long deadline = System.nanoTime() + within.toNanos();
+        Gauges last = read(lab);
+        while (!condition.test(last) && System.nanoTime() - deadline < 0) {
+            Machine.pause(Duration.ofMillis(50));
+            last = read(lab);
         }
-        return last.get();
+        return last;
     }
 }

@@ -1,7 +1,5 @@
 package io.starvationlab.harness;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -13,8 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A server the lab starts as its own process and waits for: the service ({@link LabServer}) and the second service
@@ -56,15 +52,15 @@ public class ServerProcess implements AutoCloseable {
         }
         ServerProcess server = new ServerProcess(process, log, base);
         URI ready = base.resolve(readyPath);
-        try {
-            await(name + " answering " + ready).atMost(within).pollDelay(Duration.ofMillis(200)).pollInterval(Duration.ofMillis(200))
-                    .failFast(name + " exited while starting", () -> !process.isAlive())
-                    .until(() -> status(ready, Duration.ofSeconds(5)) == 200);
-        } catch (ConditionTimeoutException | org.awaitility.core.TerminalFailureException e) {
-            String why = process.isAlive() ? " did not answer " + ready + " within " + within : " exited with " + process.exitValue();
-            server.close();
-            throw new IllegalStateException(name + why + ": " + String.join(" ", command) + "\n" + server.logText(), e);
-        }
+        long deadline = System.nanoTime() + within.toNanos();
+        do {
+            Machine.pause(Duration.ofMillis(200));
+            if (!process.isAlive() || System.nanoTime() - deadline > 0) {
+                String why = process.isAlive() ? " did not answer " + ready + " within " + within : " exited with " + process.exitValue();
+                server.close();
+                throw new IllegalStateException(name + why + ": " + String.join(" ", command) + "\n" + server.logText());
+            }
+        } while (status(ready, Duration.ofSeconds(5)) != 200);
         return server;
     }
 

@@ -13,8 +13,7 @@ import io.starvationlab.harness.LabServer;
 
 /**
  * States of the running service the integration tests wait for, read from its gauges and polled
- * with Awaitility until they hold or the bound passes. A wait that times out fails with the last
- * reading.
+ * until they hold or the bound passes. A wait that times out fails with the last reading.
  */
 public final class ServiceConditions {
 
