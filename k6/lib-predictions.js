@@ -1,8 +1,8 @@
 // What each work mode does to the service, predicted from the JVM's facts (/lab/info:
 // synchronizedPins, nativePinAvailable, virtualPollers) before anything is measured: the one place
 // in the k6 suite that says which mode starves on which JVM. The thresholds, setup() and the report
-// all ask it. It is judged on src/k6-checks/src/test/node/fixtures/prediction-cases.json, as the Java runner's
-// predictions are. Pure functions, no k6 imports.
+// all ask it. It is judged on cases/prediction-cases.json, as the Java runner's predictions are.
+// Pure functions, no k6 imports.
 
 /**
  * @typedef {'starves' | 'collapses' | 'free' | '501'} Outcome

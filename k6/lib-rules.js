@@ -1,6 +1,6 @@
 // The plan's rules (plan.json 'starved', 'untouched', probes.leastEventLoopShare), read and applied
-// as the Java runner applies them (StarvationRule, UntouchedRule): the shared case files in
-// src/k6-checks/src/test/node/fixtures hold both languages to the same judgements. Pure functions, no k6 imports.
+// as the Java runner applies them (StarvationRule, UntouchedRule): the case files in cases/ hold
+// both languages to the same judgements. Pure functions, no k6 imports.
 
 /**
  * @typedef {{ probe: string, percentile: number, baselineFactor: number, minimumMillis: number, endpoint?: string }} StarvationRule

@@ -1,4 +1,4 @@
-// Where the suite and the fixtures live, wherever the checks are run from.
+// Where the suite, its cases and the fixtures live, wherever the checks are run from.
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -11,6 +11,11 @@ export const SMOKE = resolve(K6_DIR, 'smoke.js');
 
 /** @type {any} k6/plan.json */
 export const PLAN = JSON.parse(readFileSync(resolve(K6_DIR, 'plan.json'), 'utf8'));
+
+/** @param {string} name a case file both languages are judged on (k6/cases/, beside the plan; Plan.caseFile in Java) @returns {any} */
+export function cases(name) {
+  return JSON.parse(readFileSync(resolve(K6_DIR, 'cases', name), 'utf8'));
+}
 
 /** @param {string} name */
 export function fixture(name) {

@@ -1,5 +1,5 @@
 // lib-predictions.js, the one place in the k6 suite that says which mode starves on which JVM,
-// judged on fixtures/prediction-cases.json, on which the Java runner's predictions are judged too.
+// judged on k6/cases/prediction-cases.json, on which the Java runner's predictions are judged too.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,9 +7,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MODES } from '../../../../../../k6/lib-layout.js';
 import { predict, predictForEveryJvm, sharesThreadsWith } from '../../../../../../k6/lib-predictions.js';
-import { fixture, K6_DIR } from '../harness/paths.mjs';
+import { cases, K6_DIR } from '../harness/paths.mjs';
 
-const CASES = JSON.parse(readFileSync(fixture('prediction-cases.json'), 'utf8'));
+const CASES = cases('prediction-cases.json');
 
 test('every case of prediction-cases.json gets its outcome', () => {
   assert.ok(CASES.cases.length > 0);

@@ -1,16 +1,15 @@
 // The plan's rules as the k6 suite applies them, on the cases the Java runner is judged on too
-// (fixtures/starvation-rule-cases.json and untouched-rule-cases.json: SharedCasesTest): k6 and the
+// (k6/cases/starvation-rule-cases.json and untouched-rule-cases.json: SharedCasesTest): k6 and the
 // runner cannot disagree, and neither can drift from the plan's numbers.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describeStarved, describeUntouched, eventLoopCoverage, starvedFromMs } from '../../../../../../k6/lib-rules.js';
-import { fixture, PLAN, TWO_TARGETS } from '../harness/paths.mjs';
+import { cases, PLAN, TWO_TARGETS } from '../harness/paths.mjs';
 import { report } from '../harness/summary.mjs';
 
-const STARVED = JSON.parse(readFileSync(fixture('starvation-rule-cases.json'), 'utf8'));
-const UNTOUCHED = JSON.parse(readFileSync(fixture('untouched-rule-cases.json'), 'utf8'));
+const STARVED = cases('starvation-rule-cases.json');
+const UNTOUCHED = cases('untouched-rule-cases.json');
 
 test('the untouched threshold, p(percentile)<maximumMillis (options.test.mjs), judges every untouched case as the cases (and the Java runner) say', () => {
   for (const c of UNTOUCHED.cases) {

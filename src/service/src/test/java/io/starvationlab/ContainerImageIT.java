@@ -31,8 +31,8 @@ import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.Probes;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.Plan;
+import io.starvationlab.model.StarvationRule;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
 
 /** The diagnosis as text for a person and as JSON for a program, from the verdict and what was observed; both say what this JVM let it see. */
 final class Report {

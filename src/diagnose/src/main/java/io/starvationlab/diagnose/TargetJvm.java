@@ -32,7 +32,7 @@ import javax.management.remote.JMXServiceURL;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
 
 /**
  * The JVM under diagnosis, through one JMX connection: attached by process id (the Attach API starts

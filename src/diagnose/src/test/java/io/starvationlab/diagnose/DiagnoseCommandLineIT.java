@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
@@ -31,6 +32,8 @@ class DiagnoseCommandLineIT {
         String version;
         try (JarFile jar = new JarFile(Program.DIAGNOSE.jar().toFile())) {
             version = jar.getManifest().getMainAttributes().getValue("Implementation-Version");
+            assertThat(jar.stream().map(JarEntry::getName).filter(name -> name.endsWith(".class") && !name.startsWith("io/starvationlab/diagnose/")))
+                    .as("JDK classes only: of the model, JdkFacts alone").containsExactly("io/starvationlab/model/JdkFacts.class");
         }
         ChildProcess.Result result = jar(Jdks.current().launcher(), "--version");
         assertThat(result.exitCode()).isZero();

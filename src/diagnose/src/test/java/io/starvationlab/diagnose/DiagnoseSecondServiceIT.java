@@ -141,11 +141,15 @@ class DiagnoseSecondServiceIT {
         try (ClosedLoad load = ClosedLoad.startKeepingEach(service.uri("/sync?ms=200"), Diagnosis.CONCURRENCY, Duration.ofSeconds(30))) {
             Machine.pause(Diagnosis.RAMP);
             TreeMap<Double, Double> meterBefore = taskWaits(management);
+            double[] meterTotalsBefore = taskWaitTotals(management);
             long from = System.nanoTime();
             // long enough for several dumps and spans of starts, which the mean is made of, and for the client's mean to include long waits
             Diagnosis diagnosis = Diagnosis.run(jdk, Duration.ofSeconds(12), "--pid", String.valueOf(service.pid()));
             long to = System.nanoTime();
             TreeMap<Double, Double> meter = PrometheusText.delta(meterBefore, taskWaits(management));
+            double[] meterTotals = taskWaitTotals(management);
+            // the histogram's own sum over its count: the mean its buckets would blur (between 10 and 30 s a p99 is a guess)
+            double meterMean = 1000 * (meterTotals[0] - meterTotalsBefore[0]) / Math.max(1, meterTotals[1] - meterTotalsBefore[1]);
             ClosedLoad.Result result = load.stop(Duration.ofSeconds(1));
             List<ClosedLoad.Outcome> answered = result.outcomes().stream().filter(o -> o.status() == 200).toList();
             long[] waited = answered.stream().filter(o -> o.startedAtNanos() + o.millis() * 1_000_000 >= from && o.startedAtNanos() + o.millis() * 1_000_000 <= to)
@@ -155,9 +159,9 @@ class DiagnoseSecondServiceIT {
             JsonNode waits = diagnosis.report().path("waits");
             System.out.printf(Locale.ROOT, "requests' wait under pinning on JDK 21: load client (latency - 200 ms, %d requests answered while it"
                     + " watched) mean %.0f ms, p50 %d ms, max %d ms; diagnosis mean %d ms (%s), longest at least %d ms (%d dumps); meter (source=task,"
-                    + " histogram over the same window) p50 %.0f ms, p99 %.0f ms%n", waited.length, clientMean, waited[waited.length / 2],
+                    + " histogram over the same window) mean %.0f ms, p50 %.0f ms, p99 %.0f ms%n", waited.length, clientMean, waited[waited.length / 2],
                     waited[waited.length - 1], waits.path("meanMillis").asLong(), waits.path("meanBasis").asText(), waits.path("longestAtLeastMillis").asLong(),
-                    waits.path("dumps").asInt(), 1000 * PrometheusText.quantile(0.5, meter), 1000 * PrometheusText.quantile(0.99, meter));
+                    waits.path("dumps").asInt(), meterMean, 1000 * PrometheusText.quantile(0.5, meter), 1000 * PrometheusText.quantile(0.99, meter));
 
             assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
             assertThat(waited).as("requests answered while the diagnosis ran").hasSizeGreaterThan(20);
@@ -165,6 +169,7 @@ class DiagnoseSecondServiceIT {
             assertThat((double) waits.path("meanMillis").asLong()).as("the diagnosis's mean wait against the client's, %.0f ms", clientMean)
                     .isBetween(clientMean / 2, clientMean * 2);
             assertThat(waits.path("longestAtLeastMillis").asLong(0)).as("a lower bound, against the longest request").isLessThanOrEqualTo(clientMax);
+            assertThat(meterMean).as("the meter's mean wait (source=task) against the client's, %.0f ms", clientMean).isBetween(clientMean / 2, clientMean * 2);
             assertThat(diagnosis.text()).contains("the work's mean wait for a carrier: ", "; the meter's canary left out");
         }
     }
@@ -222,6 +227,13 @@ class DiagnoseSecondServiceIT {
     }
 
     /** The meter's histogram of the tasks' waits for a carrier. */
+    /** The meter's {@code source=task} waits so far: their sum in seconds and their count. */
+    private static double[] taskWaitTotals(LabClient management) {
+        PrometheusText metrics = PrometheusText.parse(management.get("/metrics").body());
+        return new double[] {metrics.sum("virtual_threads_carrier_wait_seconds_sum", sample -> "task".equals(sample.label("source"))).orElseThrow(),
+                metrics.sum("virtual_threads_carrier_wait_seconds_count", sample -> "task".equals(sample.label("source"))).orElseThrow()};
+    }
+
     private static TreeMap<Double, Double> taskWaits(LabClient management) {
         return PrometheusText.parse(management.get("/metrics").body()).buckets("virtual_threads_carrier_wait_seconds",
                 sample -> "task".equals(sample.label("source")));

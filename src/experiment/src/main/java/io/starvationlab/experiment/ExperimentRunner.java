@@ -31,11 +31,11 @@ import io.starvationlab.experiment.run.MeasuredMainPlan;
 import io.starvationlab.experiment.run.MeasuredMatrix;
 import io.starvationlab.experiment.run.MeasuredTime;
 import io.starvationlab.experiment.run.RunClock;
-import io.starvationlab.experiment.run.ServerStarts;
 import io.starvationlab.experiment.run.RunSettings;
+import io.starvationlab.experiment.run.ServerStarts;
 import io.starvationlab.harness.K6Binary;
-import io.starvationlab.harness.plan.ColdStart;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.ColdStart;
+import io.starvationlab.model.Plan;
 
 /**
  * The starvation experiment of a plan, its rooms in the order the data flows: the plan is run ({@code run/}:

@@ -19,7 +19,7 @@ import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.K6Binary;
 import io.starvationlab.harness.Project;
 import io.starvationlab.harness.junit.Needs;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * The experiment in quick mode, end to end: every finding it can judge holds, each phase starves

@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.harness.plan.Plan;
 import io.starvationlab.experiment.prometheus.AlertRules;
 import io.starvationlab.harness.Project;
+import io.starvationlab.model.Plan;
 
 /**
  * The table of operational thresholds in {@code docs/observability.md}, row by row against the file

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
 
 /**
  * The JDKs (21 or newer) the service can be started on, one per feature version, found in this order,

@@ -20,14 +20,9 @@ public final class Project {
         return root().resolve(relative);
     }
 
-    /** The k6 suite and the plan. */
+    /** The k6 suite (its plan and cases: {@code Plan.file()}, {@code Plan.caseFile}). */
     public static Path k6() {
         return resolve("k6");
-    }
-
-    /** The case files both languages are judged on (k6's Node checks and the Java tests). */
-    public static Path caseFile(String name) {
-        return resolve("src/k6-checks/src/test/node/fixtures").resolve(name);
     }
 
     /** Where a test run's server logs go: {@code target/it-logs} of the module running it. */

@@ -3,7 +3,7 @@ package io.starvationlab.harness;
 import java.util.List;
 import java.util.Map;
 
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
 
 /**
  * The JDK the service under test runs on, as {@code /lab/info} reports it, and what that JDK does

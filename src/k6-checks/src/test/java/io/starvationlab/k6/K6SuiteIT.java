@@ -31,6 +31,7 @@ import io.starvationlab.harness.ServerJdk;
 import io.starvationlab.harness.junit.Needs;
 import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.junit.ServiceConditions;
+import io.starvationlab.model.Plan;
 
 /**
  * The k6 suite on the user's own k6 ({@link K6Binary}: missing, every test here is skipped, in CI too, with one
@@ -38,7 +39,7 @@ import io.starvationlab.harness.junit.ServiceConditions;
  * runner image names and accepts the options of every layout ({@code own-service.js}'s too, with a module of yours)
  * and refuses broken ones; against the packaged service {@code smoke.js} passes and {@code starvation.js} (the plan's
  * quick settings) ends with every threshold as expected, every window's verdict as the JVM's facts predict
- * ({@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}), no probe dropped, and every probe that
+ * ({@code k6/cases/prediction-cases.json}), no probe dropped, and every probe that
  * names its event loop spread over all of them by the plan's rule. Given only the URLs of a service that is not the
  * lab ({@code src/second-service}: the JDK's HTTP server, 4 carriers, no {@code /lab/info}), {@code own-service.js}
  * names its virtual-thread endpoint starved by its native wait and its health check untouched, the facts unknown
@@ -47,7 +48,7 @@ import io.starvationlab.harness.junit.ServiceConditions;
 class K6SuiteIT {
 
     private static final Path SUITE = Project.k6();
-    private static final Path CASES = Project.caseFile("prediction-cases.json");
+    private static final Path CASES = Plan.caseFile("prediction-cases.json");
     private static final Path FIXTURES = Project.resolve("src/k6-checks/src/test/node/fixtures");
     private static final Duration BOUND = Duration.ofMinutes(5);
 

@@ -21,7 +21,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
 
 /**
  * What this JVM does with virtual threads, read from the JVM itself rather than guessed from its version.

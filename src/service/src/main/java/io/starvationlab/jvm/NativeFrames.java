@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.quarkus.runtime.ImageMode;
 import io.quarkus.runtime.Startup;
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
 
 /**
  * Finds the FFM implementation of {@link NativeFrame}. It is compiled at release 22 (FFM is final

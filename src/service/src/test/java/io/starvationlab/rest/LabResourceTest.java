@@ -21,8 +21,8 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.starvationlab.harness.plan.Prediction;
-import io.starvationlab.jdk.JdkFacts;
+import io.starvationlab.model.JdkFacts;
+import io.starvationlab.model.Prediction;
 import io.starvationlab.service.Mode;
 
 @QuarkusTest

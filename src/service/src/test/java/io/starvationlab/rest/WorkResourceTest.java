@@ -31,8 +31,8 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 import io.starvationlab.RawHttp;
-import io.starvationlab.harness.plan.Prediction;
 import io.starvationlab.harness.PrometheusText;
+import io.starvationlab.model.Prediction;
 import io.starvationlab.service.Mode;
 
 @QuarkusTest

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.starvationlab.experiment.results.JudgedRun;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /** Every finding judged on a run's judged figures, in the order the report gives them. */
 public final class Findings {

@@ -8,8 +8,8 @@ import io.starvationlab.experiment.results.Figures;
 import io.starvationlab.experiment.results.JudgedMatrix;
 import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.run.MeasuredServer;
-import io.starvationlab.harness.plan.Prediction;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.Prediction;
+import io.starvationlab.model.StarvationRule;
 
 /**
  * The findings judged on the JDK matrix. One fails when anything measured contradicts it; it holds only

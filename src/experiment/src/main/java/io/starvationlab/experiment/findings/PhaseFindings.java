@@ -16,9 +16,9 @@ import io.starvationlab.experiment.results.JudgedRun;
 import io.starvationlab.experiment.results.ProbeDistribution;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.ServerJdk;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.Prediction;
-import io.starvationlab.harness.plan.UntouchedRule;
+import io.starvationlab.model.Plan;
+import io.starvationlab.model.Prediction;
+import io.starvationlab.model.UntouchedRule;
 
 /** The findings judged on the main plan's phases: published claims about pinning and carriers, those found here, and the predictions. */
 final class PhaseFindings {

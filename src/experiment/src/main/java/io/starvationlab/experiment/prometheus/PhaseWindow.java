@@ -2,7 +2,7 @@ package io.starvationlab.experiment.prometheus;
 
 import java.time.Instant;
 
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.StarvationRule;
 
 /**
  * When a phase ran, by the wall clock, and on which pod (server JVM): its load from {@code start} to

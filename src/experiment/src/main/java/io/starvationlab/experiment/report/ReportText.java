@@ -56,7 +56,11 @@ public final class ReportText {
         Table servers = new Table("server JVM", "JDK", "carriers", "synchronized pins", "LockingMode", "flags");
         run.servers().values().forEach(server -> servers.row(server.jvm(), server.javaVersion() + " (" + server.javaVendor() + ")", server.carriers(),
                 server.synchronizedPins(), server.lockingMode(), "`" + String.join(" ", server.jvmArguments()) + "`"));
-        md.append('\n').append(servers).append("\n## Phases\n\n").append(phases(run.phases())).append(remeasured(run.remeasured()));
+        md.append('\n').append(servers).append("\n## Phases\n\n").append(phases(run.phases()))
+                .append("\nTwo waits for a carrier, from the carrier-wait meter: *request wait* is each request's own, from its event loop's hand-off until"
+                        + " its virtual thread ran (`source=task`), the wait users feel; *canary* is the meter's probe, a no-op virtual thread started from a"
+                        + " platform thread every 100 ms, which waits in a queue of its own and so can wait out a whole backlog. *Stalled*: the longest"
+                        + " wait seen still going on.\n").append(remeasured(run.remeasured()));
         md.append("\n![probe p99 per phase, log scale](").append(ProbeChart.FILE).append(")\n").append(waits(run)).append('\n');
         md.append(quota(run.quota())).append(k6(run.k6(), run.virtualReach())).append(coldStarts(run.coldStarts()));
         if (run.matrix() != null) {

@@ -19,7 +19,7 @@ import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.PrometheusServer;
 import io.starvationlab.experiment.prometheus.Series;
 import io.starvationlab.harness.LabServer;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.StarvationRule;
 
 /**
  * The whole run over time, as Prometheus saw it: probe latency, the canary's stall and throughput per

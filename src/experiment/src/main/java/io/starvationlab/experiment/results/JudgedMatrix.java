@@ -8,9 +8,9 @@ import java.util.stream.Collectors;
 import io.starvationlab.experiment.run.MeasuredMatrix;
 import io.starvationlab.experiment.run.MeasuredPhase;
 import io.starvationlab.experiment.run.MeasuredServer;
-import io.starvationlab.harness.plan.MatrixPlan;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.model.MatrixPlan;
+import io.starvationlab.model.Plan;
+import io.starvationlab.model.Prediction;
 
 /**
  * The cross-JDK matrix of a run, judged: one column per JDK of the plan (measured, or skipped and why), one

@@ -9,8 +9,8 @@ import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.experiment.run.ThroughputModel;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.Plan;
+import io.starvationlab.model.StarvationRule;
 
 /**
  * One phase judged: its figures, the model limit they are compared with, and its verdict by the plan's

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.starvationlab.experiment.run.MeasuredMainPlan;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.CpuQuota;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * The server JVMs the run started inside a CPU quota, as a container's CPU limit starts them: what each saw

@@ -18,7 +18,7 @@ import io.starvationlab.experiment.run.MeasuredMatrix;
 import io.starvationlab.experiment.run.MeasuredPhase;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.load.ProbeSample;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * Everything the run measured, judged: each server JVM's {@code /lab/info}, its baseline and phases judged by the

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.experiment.run.ThroughputModel;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * The wait of the unrelated {@code /probe/virtual} in a phase whose load holds the carriers: the queue model beside the

@@ -13,7 +13,7 @@ import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.load.ColdStartRace;
 import io.starvationlab.harness.load.Latencies;
-import io.starvationlab.harness.plan.ColdStart;
+import io.starvationlab.model.ColdStart;
 
 /**
  * The cold-start runs: for each repeat, a fresh server JVM with the bean created at start-up and one with it left

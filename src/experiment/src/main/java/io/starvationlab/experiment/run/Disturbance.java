@@ -4,7 +4,7 @@ import java.util.Locale;
 
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * Whether a window's own signals say that the machine, not the service, held it back: such a window is measured again,

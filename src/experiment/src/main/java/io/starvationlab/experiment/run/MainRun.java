@@ -13,8 +13,8 @@ import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.K6Binary;
 import io.starvationlab.harness.Machine;
-import io.starvationlab.harness.plan.ColdStart;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.ColdStart;
+import io.starvationlab.model.Plan;
 
 /**
  * Runs the plan's phases on the JDK running this code, with the one run loop ({@link ServerRun}): each

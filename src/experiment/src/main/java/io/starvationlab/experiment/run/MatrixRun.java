@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 import io.starvationlab.experiment.prometheus.PrometheusRun;
 import io.starvationlab.harness.ChildProcess;
 import io.starvationlab.harness.Jdks;
-import io.starvationlab.harness.plan.MatrixPlan;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.MatrixPlan;
+import io.starvationlab.model.Plan;
 
 /**
  * Runs the plan's cross-JDK matrix with the one run loop ({@link ServerRun}): for each JDK of the

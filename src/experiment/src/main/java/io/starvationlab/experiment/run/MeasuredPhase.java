@@ -4,7 +4,7 @@ import java.time.Instant;
 
 import io.starvationlab.harness.CpuQuota;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * One phase as the run measured it, before anything is judged: what ran on which server JVM, when,

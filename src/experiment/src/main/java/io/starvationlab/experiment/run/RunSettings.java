@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Set;
 import java.util.function.Consumer;
 
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * What the main plan's run and the JDK matrix share: the plan, quick or full, the phases chosen by name

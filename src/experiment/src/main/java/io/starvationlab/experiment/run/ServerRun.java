@@ -28,8 +28,8 @@ import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.PhaseResult;
 import io.starvationlab.harness.load.PhaseRunner;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.Plan;
+import io.starvationlab.model.StarvationRule;
 
 /**
  * The one run loop, for the main plan and the JDK matrix alike: starts a server JVM, warms it up,

@@ -1,6 +1,6 @@
 package io.starvationlab.experiment.run;
 
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * The lab's model of a phase's throughput: whatever runs out first of carriers, a shared lock, the worker pool, the

@@ -16,7 +16,7 @@ import io.starvationlab.experiment.prometheus.MeasuredPrometheus;
 import io.starvationlab.experiment.prometheus.PhaseWindow;
 import io.starvationlab.experiment.prometheus.Series;
 import io.starvationlab.experiment.results.JudgedPrometheus;
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.StarvationRule;
 
 /** The alert findings, judged on made-up ALERTS series against made-up phases: caught, late, false, never resolved. */
 class AlertFindingsTest {

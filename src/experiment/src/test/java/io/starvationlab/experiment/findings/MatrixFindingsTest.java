@@ -11,10 +11,9 @@ import org.junit.jupiter.api.Test;
 import io.starvationlab.experiment.results.JudgedMatrix;
 import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.results.MadeUp;
-import io.starvationlab.harness.Project;
-import io.starvationlab.harness.plan.MatrixPlan;
-import io.starvationlab.harness.plan.Plan;
-import io.starvationlab.harness.plan.Prediction;
+import io.starvationlab.model.MatrixPlan;
+import io.starvationlab.model.Plan;
+import io.starvationlab.model.Prediction;
 
 /**
  * The matrix's outcomes and findings, on the project's own plan and on a matrix built here: the measured
@@ -22,7 +21,7 @@ import io.starvationlab.harness.plan.Prediction;
  */
 public class MatrixFindingsTest {
 
-    public static final Plan PLAN = Plan.read(Project.resolve("k6/plan.json"));
+    public static final Plan PLAN = Plan.ofProject();
     public static final MatrixPlan MATRIX = PLAN.matrix();
 
     @Test

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.PhaseResult;
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /**
  * Which windows the run measures again: a phase whose work holds no carrier, seen on a machine that held it back, with the

@@ -7,7 +7,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.starvationlab.harness.plan.Plan;
+import io.starvationlab.model.Plan;
 
 /** Which of the plan's server JVMs a machine runs, and what the report says of those it does not. */
 class MainRunTest {

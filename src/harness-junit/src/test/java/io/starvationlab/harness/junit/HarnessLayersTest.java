@@ -16,7 +16,6 @@ class HarnessLayersTest {
 
     static final Layers LAYERS = new Layers(List.of(
             List.of("harness.Machine", "harness.Project", "harness.Program"),
-            List.of("harness.plan"),
             List.of("harness.ChildProcess", "harness.Jcmd", "harness.Jdks", "harness.K6Binary", "harness.CpuQuota"),
             List.of("harness.ServerProcess", "harness.LabServer", "harness.SecondServiceProcess"),
             List.of("harness.PrometheusText", "harness.LabClient", "harness.Gauges", "harness.ServerJdk", "harness.ThreadDump"),
@@ -41,7 +40,7 @@ class HarnessLayersTest {
         assertThat(LAYERS.upwardReferences("LabServer.java", qualified)).singleElement().asString().contains("refers to harness.load");
         String named = "package io.starvationlab.harness;\n/** {@link LabServer} */ final class Machine { String s = \"LabServer\"; // LabServer\n}\n";
         assertThat(LAYERS.upwardReferences("Machine.java", named)).isEmpty();
-        String down = "package io.starvationlab.harness.load;\n\nimport io.starvationlab.harness.LabServer;\nimport io.starvationlab.jdk.JdkFacts;\n";
+        String down = "package io.starvationlab.harness.load;\n\nimport io.starvationlab.harness.LabServer;\nimport io.starvationlab.model.JdkFacts;\n";
         assertThat(LAYERS.upwardReferences("OverloadRun.java", down)).isEmpty();
         assertThat(LAYERS.upwardReferences("Helper.java", "package io.starvationlab.harness;\nfinal class Helper {}\n")).singleElement()
                 .asString().contains("no place");

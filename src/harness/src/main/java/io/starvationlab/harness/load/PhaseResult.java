@@ -2,7 +2,7 @@ package io.starvationlab.harness.load;
 
 import java.util.Map;
 
-import io.starvationlab.harness.plan.StarvationRule;
+import io.starvationlab.model.StarvationRule;
 
 /**
  * What one phase measured.

@@ -1,4 +1,4 @@
-package io.starvationlab.harness.plan;
+package io.starvationlab.model;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.starvationlab.harness.Project;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -111,9 +109,18 @@ public record Plan(int version, int carriers, StarvationRule starved, UntouchedR
         }
     }
 
-    /** The project's own plan: {@code k6/plan.json}. */
+    /** The project's own plan: {@code k6/plan.json} under {@code starvationlab.root} (the build sets it), else the working directory. */
+    public static Path file() {
+        return Path.of(System.getProperty("starvationlab.root", ".")).toAbsolutePath().normalize().resolve("k6/plan.json");
+    }
+
     public static Plan ofProject() {
-        return read(Project.k6().resolve("plan.json"));
+        return read(file());
+    }
+
+    /** A case file the rules and predictions are judged on in Java and in k6's Node checks: {@code k6/cases/}, beside the plan. */
+    public static Path caseFile(String name) {
+        return file().resolveSibling("cases").resolve(name);
     }
 
     public static Plan read(Path file) {

@@ -1,4 +1,4 @@
-package io.starvationlab.harness.plan;
+package io.starvationlab.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,19 +10,17 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.starvationlab.harness.LabClient;
-import io.starvationlab.harness.Project;
-import io.starvationlab.jdk.JdkFacts;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The plan's rules for "starved" and "untouched" and the predictions, judged on the cases the k6 suite is judged on
- * too ({@code src/k6-checks/src/test/node/fixtures/*-cases.json}): a change to either side that the other does not
- * make fails here or there. The JDKs' facts of {@code prediction-cases.json} are judged by the jdk-facts module's JdkFactsTest.
+ * too ({@code k6/cases/*-cases.json}): a change to either side that the other does not make fails here or there. The
+ * JDKs' facts of {@code prediction-cases.json} are judged by JdkFactsTest.
  */
 class SharedCasesTest {
 
     private static JsonNode cases(String name) throws IOException {
-        return LabClient.json().readTree(Project.caseFile(name).toFile());
+        return new ObjectMapper().readTree(Plan.caseFile(name).toFile());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.starvationlab.harness.plan;
+package io.starvationlab.model;
 
 import java.util.List;
 import java.util.Locale;

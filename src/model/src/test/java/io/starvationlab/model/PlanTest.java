@@ -1,4 +1,4 @@
-package io.starvationlab.harness.plan;
+package io.starvationlab.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.starvationlab.harness.Project;
 
 /**
  * What {@code k6/plan.json} states. A quick run: its phases, each for its seconds, as the k6 layout reads them too
@@ -26,7 +25,7 @@ class PlanTest {
 
     @Test
     void aQuickRunShouldRunTheQuickPhasesForTheirSecondsInThePlansOrder() throws Exception {
-        JsonNode quick = new ObjectMapper().readTree(Project.k6().resolve("plan.json").toFile()).path("quick");
+        JsonNode quick = new ObjectMapper().readTree(Plan.file().toFile()).path("quick");
         List<String> ran = new ArrayList<>();
         PLAN.phasesByJvm(true).values().forEach(phases -> phases.forEach(phase -> {
             ran.add(phase.name());

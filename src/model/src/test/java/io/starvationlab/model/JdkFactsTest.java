@@ -1,4 +1,4 @@
-package io.starvationlab.jdk;
+package io.starvationlab.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,8 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 class JdkFactsTest {
 
-    private static final Path CASES = Path.of(System.getProperty("starvationlab.root", "../.."))
-            .resolve("src/k6-checks/src/test/node/fixtures/prediction-cases.json");
+    private static final Path CASES = Plan.caseFile("prediction-cases.json");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test

@@ -1,17 +1,16 @@
-package io.starvationlab.harness.plan;
+package io.starvationlab.model;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.starvationlab.jdk.JdkFacts;
 
 /**
  * What a work mode does on a JVM, from the JDKs' documented behaviour, written down before anything is
  * measured: the Java side's only statement of it. First a JDK with its flags gives the JVM's facts
  * ({@link #facts}, from {@link JdkFacts}), then a mode and downstream on those facts give an outcome
  * ({@link #of(String, String, JdkFacts)}: only whether synchronized pins, whether there is FFM and whether the pollers
- * are virtual threads decide it). Both are judged on {@code src/k6-checks/src/test/node/fixtures/prediction-cases.json}, the cases the k6 suite is
+ * are virtual threads decide it). Both are judged on {@code k6/cases/prediction-cases.json}, the cases the k6 suite is
  * judged on too.
  *
  * @param outcome what the mode does
