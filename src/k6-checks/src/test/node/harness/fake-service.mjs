@@ -1,4 +1,4 @@
-// An in-process stand-in for the service, answering by its HTTP contract (README.md, "HTTP API";
+// An in-process stand-in for the service, answering by its HTTP contract (docs/service.md, "HTTP API";
 // written from the contract, not from the scripts, so a typo in a script cannot agree with itself):
 // GET only, probes and health 200, lab introspection, and /work/{mode} with the service's own
 // validation (400, 404, 501 without FFM); any other path 404.
