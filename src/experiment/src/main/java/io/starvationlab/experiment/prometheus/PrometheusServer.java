@@ -102,7 +102,9 @@ public final class PrometheusServer extends ServerProcess {
             Files.writeString(home.resolve("targets.json"), "[]");
             Files.writeString(home.resolve("prometheus.yml"), String.format(Locale.ROOT, CONFIG, INTERVAL.toSeconds(), ScrapeTarget.METRICS_PATH));
             List<String> command = List.of(binary.toString(), "--config.file=" + home.resolve("prometheus.yml"), "--storage.tsdb.path="
-                    + home.resolve("data"), "--storage.tsdb.retention.time=1d", "--web.listen-address=127.0.0.1:" + port, "--log.level=warn");
+                    + home.resolve("data"), "--storage.tsdb.retention.time=1d", "--web.listen-address=127.0.0.1:" + port,
+                    // debug: a failed scrape is logged with its reason (scrape.go, "Scrape failed"), as warn logs none
+                    "--log.level=debug");
             return new PrometheusServer(ServerProcess.start("Prometheus", command, logDirectory.resolve("prometheus.log"),
                     URI.create("http://127.0.0.1:" + port), "/-/ready", START_TIMEOUT), home);
         } catch (IOException e) {
@@ -140,6 +142,12 @@ public final class PrometheusServer extends ServerProcess {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Why Prometheus's scrapes of {@code target} failed so far: its log's "Scrape failed" lines, with their time and error. */
+    public List<String> scrapeFailures(ScrapeTarget target) {
+        String url = "target=http://" + target.address() + "/";
+        return logText().lines().filter(line -> line.contains("msg=\"Scrape failed\"") && line.contains(url)).toList();
     }
 
     /** An instant query at the current time: {@code data.result}. */

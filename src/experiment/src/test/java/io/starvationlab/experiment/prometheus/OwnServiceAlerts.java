@@ -265,11 +265,12 @@ final class OwnServiceAlerts {
     }
 
     /** What Prometheus scraped of {@code service} since {@code startedNanos}: how many scrapes, how many answered, the slowest. */
-    private record Scrapes(int seconds, int scraped, int answered, double slowestSeconds) {
+    private record Scrapes(int seconds, int scraped, int answered, double slowestSeconds, List<String> failures) {
 
         /** Judged where the carriers are held; under free load a scrape fails only when the machine stalls the JVM, its requests too. */
         void assertEveryOneAnswered(Service service) {
-            assertThat(answered).as("scrapes of %s that answered during the load (up == 1): %s", service.describe(), this).isEqualTo(scraped);
+            assertThat(answered).as("scrapes of %s that answered during the load (up == 1): %s; Prometheus's scrape failures of it: %s",
+                    service.describe(), this, failures).isEqualTo(scraped);
             assertThat(scraped).as("scrapes of %s at 1 s during %d s of load", service.describe(), seconds).isGreaterThanOrEqualTo(seconds - 2);
         }
 
@@ -284,7 +285,7 @@ final class OwnServiceAlerts {
         String window = "[" + seconds + "s]";
         String up = "up" + selector(service);
         return new Scrapes(seconds, (int) value("count_over_time(" + up + window + ")"), (int) value("sum_over_time(" + up + window + ")"),
-                value("max_over_time(scrape_duration_seconds" + selector(service) + window + ")"));
+                value("max_over_time(scrape_duration_seconds" + selector(service) + window + ")"), prometheus.scrapeFailures(service.target()));
     }
 
     /** What the alerts read of the meter over the last {@code seconds}: the canary's p99 and longest wait in flight, the oldest request's. */
