@@ -94,6 +94,37 @@ public final class PrometheusRun implements AutoCloseable {
         return () -> server.forget(target);
     }
 
+    /**
+     * The starvation alerts active on {@code jvm}'s server now, after waiting up to {@code within} for them to clear: one a
+     * warm-up raised (the JIT inside a CPU quota on a busy machine) would still be active in the next window and hide its
+     * onset. Empty where none is, or without Prometheus.
+     */
+    public List<String> activeAfter(String jvm, Duration within) {
+        ScrapeTarget target = targets.get(jvm);
+        if (target == null) {
+            return List.of();
+        }
+        PrometheusServer server = ready();
+        long begin = System.nanoTime();
+        try {
+            while (true) {
+                List<String> active = new ArrayList<>();
+                for (var alert : server.query("ALERTS{pod=\"" + target.pod() + "\"}")) {
+                    String name = alert.path("metric").path("alertname").asText();
+                    if (STARVATION_ALERTS.contains(name) && !active.contains(name)) {
+                        active.add(name);
+                    }
+                }
+                if (active.isEmpty() || System.nanoTime() - begin >= within.toNanos()) {
+                    return active;
+                }
+                Machine.pause(PrometheusServer.INTERVAL);
+            }
+        } finally {
+            waitedNanos += System.nanoTime() - begin;
+        }
+    }
+
     /** Records that phase {@code name} ran on {@code jvm}'s server: load from {@code start} to {@code loadEnd}, drained by {@code end}. */
     public void phase(String jvm, String name, String verdict, Instant start, Instant loadEnd, Instant end) {
         ScrapeTarget target = targets.get(jvm);

@@ -284,7 +284,7 @@ public final class ServerRun {
 
     /**
      * The baseline every phase on a server JVM is judged against, measured once the warm-up has drained. One that still sees
-     * pinning or a waiting canary measured the leftovers, not the idle service: it is measured again (each attempt recorded in
+     * pinning, a waiting canary or a starvation alert (the warm-up's, inside a CPU quota on a busy machine) measured the leftovers, not the idle service: it is measured again (each attempt recorded in
      * {@code remeasured}), and kept and marked as contaminated if it never comes clean.
      */
     private Baseline baseline(PhaseRunner runner, Spec spec, List<Disturbance.Remeasured> remeasured) {
@@ -293,9 +293,15 @@ public final class ServerRun {
             if (!quiet(runner.lab())) {
                 progress.accept("  the server did not drain within " + QUIET_WITHIN.toSeconds() + " s");
             }
+            List<String> raised = prometheus.activeAfter(spec.name(), QUIET_WITHIN);
+            if (!raised.isEmpty()) {
+                progress.accept("  " + String.join(" and ", raised) + " still active after " + QUIET_WITHIN.toSeconds() + " s");
+            }
             Instant start = Instant.now();
             PhaseResult result = runner.baseline("baseline", settings.baseline(), settings.drain());
-            String contamination = Disturbance.ofBaseline(result);
+            List<String> active = prometheus.activeAfter(spec.name(), Duration.ZERO);
+            String contamination = active.isEmpty() ? Disturbance.ofBaseline(result)
+                    : String.join(" and ", active) + " active on the server, which would hide the next phase's onset";
             if (contamination == null) {
                 return new Baseline(result, start);
             }
