@@ -205,7 +205,7 @@ final class OwnServiceAlerts {
 
     /**
      * 64 clients on {@code path} ({@code ?ms=100}): {@code CarrierStarvation} pending within {@link #PENDING_WITHIN} of the
-     * load's start, {@code CarrierStall} (the canary's, whose probe waits in the scheduler's queue as a draw) during it.
+     * load's start, {@code CarrierStall} (the canary's or the requests' wait in flight) during it.
      */
     void starved(Service service, String path) {
         awaitSilent(List.of(service)); // its onset is this load's
