@@ -5,9 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runKnobs } from '../../../../../../k6/lib-knobs.js';
 import { buildOwnLayout } from '../../../../../../k6/lib-own-service.js';
-import { probeVusFor } from '../../../../../../k6/lib-probe-schedule.js';
 import { fakeService, JDK25_INFO } from '../harness/fake-service.mjs';
 import { fixture, OWN_SERVICE, PLAN } from '../harness/paths.mjs';
 import { K6Abort, loadScript } from '../harness/runtime.mjs';
@@ -37,19 +35,18 @@ test('LOAD_URL, WATCH and WATCH_STARVED: one load window, the watched endpoints 
   assert.deepEqual(layout.rules.starved, { probe: 'hello', percentile: PLAN.starved.percentile, baselineFactor: PLAN.starved.baselineFactor,
     minimumMillis: PLAN.starved.minimumMillis, endpoint: '/hello' });
   assert.deepEqual(layout.rules.untouched, { probes: ['health'], percentile: PLAN.untouched.percentile, maximumMillis: PLAN.untouched.maximumMillis });
-  assert.equal(probeVusFor(layout.probes, runKnobs(SERVICE, PLAN).probeTimeoutMs), Math.ceil((STARVED_RATE + OTHER_RATE) * (PLAN.probes.timeoutMillis / 1000 + 1)));
   assert.equal(layout.loads[0].expected, 'depends', 'without EXPECT_STARVED the starved rule\'s endpoint is recorded');
 });
 
 test('defaults: the health check watched, the load\'s own request judged by the starved rule; the timing knobs apply; LOAD_METHOD, LOAD_BODY, LOAD_CONTENT_TYPE, LOAD_MODULE and BASE_URL shape the request', () => {
   const env = { LOAD_URL: 'http://localhost:8081/cpu', QUICK: 'true', LOAD_VUS: '16', BASELINE_SECONDS: '4',
-    LOAD_SECONDS: '5', PROBE_RATE: '20', PROBE_TIMEOUT_MS: '4000', EXPECT_STARVED: 'true' };
+    LOAD_SECONDS: '5', PROBE_RATE: '20', EXPECT_STARVED: 'true' };
   const layout = buildOwnLayout(env, PLAN);
   assert.deepEqual(layout.probes.map((p) => [p.probe, p.url, p.path, p.rate, Boolean(p.request)]), [
     ['load', 'http://localhost:8081/cpu', 'GET http://localhost:8081/cpu', 20, true],
     ['health', 'http://localhost:8081/q/health/live', '/q/health/live', 20, false]]);
   assert.deepEqual([layout.rules.untouched.probes, layout.loads[0].vus, layout.loads[0].start, layout.loads[0].seconds, layout.windows[1].end,
-    probeVusFor(layout.probes, runKnobs(env, PLAN).probeTimeoutMs), layout.loads[0].expected], [['health'], 16, 4, 5, 9, 200, 'starves']);
+    layout.loads[0].expected], [['health'], 16, 4, 5, 9, 'starves']);
   const post = buildOwnLayout({ LOAD_URL: 'http://orders:8081/orders', LOAD_METHOD: 'POST', LOAD_BODY: '{"item":42}', BASE_URL: 'http://orders:9000' }, PLAN);
   assert.deepEqual(post.loads[0].request, { method: 'POST', url: 'http://orders:8081/orders', body: '{"item":42}', contentType: 'application/json', module: null,
     label: 'POST http://orders:8081/orders' });
