@@ -29,7 +29,6 @@ export const JDK25_INFO = {
  * @param {{ info?: Record<string, unknown>, ready?: boolean, overloaded?: boolean,
  *           status?: (url: URL) => number | undefined,
  *           eventLoop?: ((answer: number) => string) | null }} [settings]
- * @returns {import('./runtime.mjs').Transport}
  */
 export function fakeService(settings = {}) {
   const info = settings.info || JDK21_INFO;

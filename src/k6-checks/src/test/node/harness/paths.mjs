@@ -17,7 +17,6 @@ export function cases(name) {
   return JSON.parse(readFileSync(resolve(K6_DIR, 'cases', name), 'utf8'));
 }
 
-/** @param {string} name */
 export function fixture(name) {
   return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 }

@@ -16,28 +16,20 @@ register(new URL('./hooks.mjs', import.meta.url));
  * @typedef {{ method: string, url: string, body: string | null, headers: Record<string, string> }} OutgoingRequest
  * @typedef {{ status: number, headers: Record<string, string>, body: string, durationMs: number, error?: string }} TransportResponse
  * @typedef {(request: OutgoingRequest) => TransportResponse} Transport
- * @typedef {Awaited<ReturnType<typeof loadScript>>} LoadedScript
  */
 
 /**
  * What a loaded script did: its stage (init, loaded, setup or vu), its requests, checks, samples,
  * sleeps and custom metrics (name: type and contains), and the scenario running.
- *
- * @param {Transport} transport
  */
 function fresh(transport) {
   return {
     stage: 'init',
     transport,
-    /** @type {{ method: string, url: string, tags: Record<string, string>, params: Record<string, any>, status: number, expected: boolean }[]} */
     requests: [],
-    /** @type {{ name: string, ok: boolean }[]} */
     checks: [],
-    /** @type {{ metric: string, value: number, tags: Record<string, string> }[]} */
     samples: [],
-    /** @type {Map<string, { type: string, contains: string }>} */
     metrics: new Map(),
-    /** @type {number[]} */
     sleeps: [],
     scenario: { name: '', startTime: 0, iterationInTest: 0 },
   };
@@ -59,7 +51,6 @@ export class K6Abort extends Error {}
  * plan.json; `vu` is __VU in the init context (0, the one k6 reads the options from); `modules`: what
  * the init context's require(path) returns for each path, any other path is not found.
  *
- * @param {string} path
  * @param {{ env?: Record<string, string>, transport?: Transport, plan?: unknown, vu?: number, modules?: Record<string, unknown> }} [options]
  */
 export async function loadScript(path, options = {}) {
@@ -97,12 +88,8 @@ export async function loadScript(path, options = {}) {
       return JSON.parse(JSON.stringify(module.setup()));
     },
     /**
-     * Runs one iteration of a scenario's exec function, as if the scenario had started `at` seconds
-     * ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
-     *
-     * @param {string} name
-     * @param {unknown} data setup() result
-     * @param {{ at?: number, iteration?: number }} [when]
+     * Runs one iteration of a scenario's exec function on setup()'s `data`, as if the scenario had started
+     * `at` seconds ago and this were its `iteration`th iteration (from 0), and returns the requests it made.
      */
     iterate(name, data, when = {}) {
       const scenario = scriptOptions.scenarios[name];

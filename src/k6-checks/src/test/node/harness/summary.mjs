@@ -20,12 +20,6 @@ import { loadScript } from './runtime.mjs';
 const BUILTIN = { http_req_duration: 'trend', dropped_iterations: 'counter' };
 const DURATION_MS = 45000;
 
-/**
- * @param {string} type
- * @param {any} raw
- * @param {string[]} stats
- * @returns {Record<string, number>}
- */
 function values(type, raw, stats) {
   if (type === 'trend') {
     return Object.fromEntries(stats.map((stat) => [stat, trendStat(raw.trend, stat)]));
@@ -39,9 +33,6 @@ function values(type, raw, stats) {
 
 /**
  * A stat of a trend whose shape is given by p50, p99, max and count (k6 reports 0s when empty).
- *
- * @param {TrendShape | undefined} trend
- * @param {string} stat
  */
 function trendStat(trend, stat) {
   if (!trend || trend.count === 0) {
@@ -59,7 +50,6 @@ function trendStat(trend, stat) {
 /**
  * Whether a threshold expression (aggregation, operator, number: metrics/thresholds_parser.go) holds.
  *
- * @param {string} expression
  * @param {(stat: string) => number} stat the metric's value of an aggregation
  */
 function holds(expression, stat) {
@@ -94,7 +84,6 @@ export function starvationModel(layout, world) {
     const window = layout.windows.find((w) => w.name === phase);
     return window ? window.end - window.start : 0;
   };
-  /** @param {Record<string, string>} tags */
   const sent = (tags) => {
     const override = world.sent ? world.sent(tags.target, tags.phase, tags.probe) : undefined;
     const rate = (layout.probes.find((p) => p.probe === tags.probe) || { rate: 0 }).rate;
@@ -166,7 +155,6 @@ export function starvationModel(layout, world) {
  *
  * @param {{ env?: Record<string, string>, info?: Record<string, unknown>, setup?: boolean, thresholds?: boolean, path?: string,
  *           transport?: import('./runtime.mjs').Transport }} settings
- * @param {Parameters<typeof starvationModel>[1]} world
  * @param {(model: ValueModel) => ValueModel} [adjust]
  */
 export async function report(settings, world, adjust = (model) => model) {
@@ -176,10 +164,8 @@ export async function report(settings, world, adjust = (model) => model) {
   const model = adjust(starvationModel((path === OWN_SERVICE ? buildOwnLayout : buildLayout)(env, PLAN), world));
   const stats = loaded.options.summaryTrendStats;
   const thresholds = settings.thresholds === false ? {} : loaded.options.thresholds;
-  /** @type {Record<string, string>} */
   const types = { ...BUILTIN };
   loaded.ctx.metrics.forEach((m, name) => { types[name] = m.type; });
-  /** @type {Record<string, any>} */
   const all = {};
   for (const key of [...Object.keys(types), ...Object.keys(thresholds)]) {
     const [, name, tagList] = /** @type {RegExpExecArray} */ (/^([^{]+)(?:\{(.*)\})?$/.exec(key));
@@ -192,7 +178,6 @@ export async function report(settings, world, adjust = (model) => model) {
   }
   const data = { options: { summaryTrendStats: stats }, state: { testRunDurationMs: DURATION_MS }, metrics: all,
     setup_data: settings.setup === false ? undefined : loaded.setup() };
-  /** @type {Set<string>} */
   const missing = new Set();
   const metrics = new Proxy(data.metrics, {
     get: (target, key) => (typeof key === 'string' && key.includes('{') && !(key in target) && missing.add(key), target[/** @type {string} */ (key)]),

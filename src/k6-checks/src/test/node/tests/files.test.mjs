@@ -17,8 +17,6 @@ const source = (/** @type {string} */ name) => readFileSync(resolve(K6_DIR, name
 
 /**
  * What a ConfigMap mount (flat keys) or an egress-less runner pod could not load.
- *
- * @param {string} text
  */
 function importProblems(text) {
   return [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]).flatMap((specifier) => {
@@ -63,8 +61,6 @@ test('every knob the scripts read is in the header comment of a script and in k6
 
 /**
  * The type errors of k6 scripts under tsconfig.json (checkJs, strict, @types/k6): the suite, or fixtures in its place.
- *
- * @param {string[]} [files]
  */
 function typeErrors(files) {
   const config = ts.getParsedCommandLineOfConfigFile(fileURLToPath(new URL('../tsconfig.json', import.meta.url)), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });

@@ -11,7 +11,6 @@ import { PLAN, STARVATION, TWO_TARGETS } from '../harness/paths.mjs';
 import { loadScript } from '../harness/runtime.mjs';
 
 const DEFAULT_PHASES = PLAN.phases.filter((/** @type {any} */ p) => p.jvm === 'default');
-/** @param {string} probe */
 const planRate = (probe) => PLAN.probes.ratePerSecondByProbe[probe] ?? PLAN.probes.ratePerSecond;
 const TOTAL_RATE = Object.keys(PLAN.probes.endpoints).reduce((s, p) => s + planRate(p), 0);
 

@@ -17,7 +17,6 @@ const MODE_JAVA = resolve(ROOT, 'src/service/src/main/java/io/starvationlab/serv
  * The labels of the enum's constants, in order, as Mode.labels() returns them.
  *
  * @param {string} source Mode.java
- * @returns {string[]}
  */
 function enumLabels(source) {
   if (!/name\(\)\.toLowerCase\(Locale\.ROOT\)/.test(source)) {
@@ -33,7 +32,6 @@ function enumLabels(source) {
   return labels;
 }
 
-/** @param {string} readme */
 function readmeModes(readme) {
   const table = readme.split(/\n(?=\| mode \|)/)[1];
   assert.ok(table, 'README.md has no table whose first column is "mode"');

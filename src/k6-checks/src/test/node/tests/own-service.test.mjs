@@ -185,9 +185,6 @@ test('report: the named endpoint judged by the starved rule, the health check un
 
 /**
  * A service that is not the lab: every watched path answers 200 (but `down`, 503), the load too, and /lab/info is 404.
- *
- * @param {{ down?: string }} [settings]
- * @returns {import('../harness/runtime.mjs').Transport}
  */
 function ownService(settings = {}) {
   return (request) => {

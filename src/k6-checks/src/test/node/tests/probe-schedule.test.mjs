@@ -18,12 +18,9 @@ const TOTAL_RATE = LAYOUT.probes.reduce((s, p) => s + p.rate, 0);
  * Runs `iterations` probes through a round-robin service of `eventLoops`, where `extra(i)` other
  * connections arrive before probe i; returns each probe's answers per event loop from probe `from` on.
  *
- * @param {number} eventLoops
- * @param {number} iterations
  * @param {{ extra?: (i: number) => number, told?: number, from?: number }} [settings] told: the event loops the schedule is told (from /lab/info)
  */
 function deal(eventLoops, iterations, { extra = () => 0, told = eventLoops, from = 0 } = {}) {
-  /** @type {Record<string, Record<string, number>>} */
   const answers = {};
   let connection = 0;
   for (let i = 0; i < iterations; i++) {
@@ -38,10 +35,6 @@ function deal(eventLoops, iterations, { extra = () => 0, told = eventLoops, from
   return answers;
 }
 
-/**
- * @param {Record<string, Record<string, number>>} answers
- * @param {number} eventLoops
- */
 function unevenProbes(answers, eventLoops) {
   return SCHEDULE.routes.flatMap(({ probe }) => {
     const coverage = eventLoopCoverage(PLAN.probes.leastEventLoopShare, answers[probe] || {}, eventLoops, 64);
@@ -66,7 +59,6 @@ test('weights in the rates\' proportion: each endpoint at its own rate, evenly s
 test('every endpoint\'s rate holds in every 3 s of the run', () => {
   for (const eventLoops of [1, 4, 6, 8]) {
     for (let second = 0; second < 60; second += 3) {
-      /** @type {Record<string, number>} */
       const sent = {};
       for (let i = second * TOTAL_RATE; i < (second + 3) * TOTAL_RATE; i++) {
         const probe = routeAt(SCHEDULE, i, eventLoops).probe;

@@ -17,9 +17,6 @@ const BOUND = PLAN.untouched.maximumMillis;
 /**
  * What a report must state, as problems: one verdict per load, numeric p10/p50/p90/p99/max for
  * every probe row, the /lab/info facts of every target.
- *
- * @param {string} markdown
- * @param {import('../harness/runtime.mjs').LoadedScript} loaded
  */
 function reportProblems(markdown, loaded) {
   const problems = [];

@@ -67,7 +67,6 @@ test('setup() asks each target whether it is ready, then its /lab/info, and warm
     const quick = await loadScript(STARVATION, { env: { QUICK: 'true' }, transport: fakeService({ info }) });
     quick.setup();
     const warmUp = quick.ctx.requests.filter((r) => r.tags.kind === 'warm-up');
-    /** @type {Record<string, number>} */
     const sent = {};
     for (const r of warmUp) {
       const url = new URL(r.url);
@@ -99,7 +98,7 @@ test('setup() stops the run before any load when a JVM sees other than CPUS proc
 
 test('setup() warns when a mode STARVING_MODES expects to starve will not on the JVM, and when the service has more event loops than EVENT_LOOPS', async (t) => {
   const warn = t.mock.method(console, 'warn', () => {});
-  const warned = (/** @type {import('../harness/runtime.mjs').LoadedScript} */ script) => {
+  const warned = (script) => {
     warn.mock.resetCalls();
     script.setup();
     return warn.mock.calls.map((c) => c.arguments[0]);

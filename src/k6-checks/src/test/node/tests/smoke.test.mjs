@@ -11,7 +11,6 @@ import { loadScript } from '../harness/runtime.mjs';
 /**
  * What a smoke run left unchecked: endpoints of a target never requested, failed checks, requests unchecked.
  *
- * @param {string} path
  * @param {{ env?: Record<string, string>, info: Record<string, any>, status?: (url: URL) => number | undefined }} run
  */
 async function smokeProblems(path, run) {
