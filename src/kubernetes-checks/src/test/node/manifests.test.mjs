@@ -45,8 +45,6 @@ const schemaProblems = async (objects) => (await Promise.all(objects.map(validat
 /**
  * Every rule a render keeps: the contract's objects, what the README walk's apply meets (a k6 render
  * applied server-side beside the lab, the lab client-side), the lab's collector.
- *
- * @param {any[]} objects @param {string} kustomization @param {any[]} lab
  */
 const renderProblems = async (objects, kustomization, lab) => {
   const k6 = kustomization.startsWith('k6');
@@ -76,7 +74,6 @@ describe('every render', () => {
     const kubectl = requireTool(t, 'kubectl');
     if (!kubectl) return;
     const root = mkdtempSync(join(tmpdir(), 'starvation-lab-openshift-'));
-    /** @param {string} name @param {string} resource */
     const ownRender = (name, resource) => {
       mkdirSync(join(root, name));
       const from = (/** @type {string} */ path) => relative(join(root, name), join(KUBERNETES, path));
@@ -171,7 +168,6 @@ describe('broken fixtures fail', () => {
     assert.match((await schemaProblems([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }])).join('\n'), /no schema known/);
   });
 
-  /** @type {[string, RegExp][]} */
   const cases = [
     ['deployment-requests-not-limits', /cpu request 2 != limit 4000m \(Guaranteed/],
     ['deployment-probe-wrong-path', /readinessProbe calls \/health, the service serves \/q\/health\/ready/],
@@ -197,7 +193,6 @@ describe('broken fixtures fail', () => {
     });
   }
 
-  /** @type {[string, string, RegExp[]][]} */
   const renderCases = [
     ['job-k6-burstable', 'k6/job', [/Job starvation-lab\/k6-starvation container k6: cpu request 500m != limit 2/]],
     ['testrun-starter-unpinned', 'k6', [/starter container k6-curl: no image/]],
@@ -216,7 +211,6 @@ describe('broken fixtures fail', () => {
     }));
   }
 
-  /** @type {[string, string, RegExp[]][]} */
   const networkCases = [
     ['networkpolicy-lab-wrong-port', 'k6', [/the load: starvation runner -> lab-pinned:8080\/TCP is refused by lab-pinned's ingress/,
       /the scrape: Prometheus \(monitoring\) -> lab-unpinned:8080\/TCP is refused by lab-unpinned's ingress/]],

@@ -38,10 +38,6 @@ const alertsOf = (objects) => objects.filter((o) => o.kind === 'PrometheusRule')
 
 /**
  * promtool on the PrometheusRule's groups as a plain rules file, with the unit tests beside it.
- *
- * @param {string} tool
- * @param {any[]} objects
- * @param {'check' | 'test'} what
  */
 function promtool(tool, objects, what) {
   const dir = mkdtempSync(join(tmpdir(), 'starvation-lab-rules-'));
@@ -186,7 +182,6 @@ describe('metric names (checks/metric-names.mjs)', () => {
 });
 
 describe('broken fixtures fail', () => {
-  /** @type {[string, RegExp | RegExp[]][]} */
   const cases = [
     ['prometheusrule-group-without-interval', new RegExp('group starvation-lab\\.carriers CarrierStall: evaluated every 30s \\(kube-prometheus-stack '
       + '\\(prometheusSpec\\.evaluationInterval\\)\\): a starvation of 4 s .* leaves its shortest window \\[15s\\] 11 s before the next evaluation')],
@@ -245,7 +240,6 @@ describe('broken fixtures fail', () => {
     }
   }));
 
-  /** @type {[string, RegExp[]][]} */
   const nameCases = [
     ['prometheusrule-unknown-metric.yaml', [/unknown metric virtual_threads_carrier_wait_seconds_buckets \(used by PrometheusRule .* alert CarrierStarvation\)/]],
     ['dashboard-unknown-metric.yaml', [/unknown metric jvm_threads_virtual_mounted/, /http_server_requests_seconds_bucket has no label "url"/, /grouping label "url"/,

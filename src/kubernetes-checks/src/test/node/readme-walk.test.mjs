@@ -12,7 +12,6 @@ import { checkImageContents, copiedFromBuild, filesUnder, requireJdk, runBuildSt
 import { walk } from './checks/readme-walk.mjs';
 import { KUBERNETES, REPO, renderer, requireTool } from './checks/render.mjs';
 
-/** @type {Map<string, { root: string, workdir: string }>} */
 const builds = new Map();
 // each build stage leaves a copy of the repository and its target/ (100 MB and more)
 after(() => builds.forEach(({ root }) => rmSync(root, { recursive: true, force: true })));
@@ -92,7 +91,6 @@ describe('the walker rejects broken steps', () => {
   const BAD_JMX = ['patches:', '  - target:', '      kind: Deployment', '    patch: |-', '      - op: replace', '        path: /spec/template/spec/containers/0/env/0/value',
     '        value: -Dcom.sun.management.jmxremote.port=9010 -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false', ''].join('\n');
   const K6_APPLY = 'kubectl kustomize --load-restrictor=LoadRestrictionsNone kubernetes/k6 | kubectl apply --server-side -f -';
-  /** @type {[string, string, RegExp[]][]} */
   const cases = [
     ['a command the walker does not know', sh(['kubectl -n starvation-lab exec deploy/lab-pinned -- jcmd 1 Thread.print', 'terraform apply']),
       [/not a command the walker knows/, /terraform apply\n\s+UNRECOGNISED/]],

@@ -43,7 +43,6 @@ export function checkApplySizes(objects, serverSide) {
  * ordinary init container runs alone, beside the sidecars started before it.
  *
  * @param {any} spec a pod spec
- * @returns {{ cpu: number, memory: number }}
  */
 export function podRequests(spec) {
   const request = (/** @type {any} */ c, /** @type {'cpu' | 'memory'} */ r) => parseQuantity(c.resources?.requests?.[r] ?? 0) || 0;
@@ -86,19 +85,13 @@ function spreadAllows(pod, i, nodes, onNodes) {
  * noderesources/fit.go) and the topology spread allows it, for the default scores (least allocated,
  * balanced allocation, topology spread) may pick any of those; then whether each of `then` fits beside them.
  *
- * @param {PodToPlace[]} placed
- * @param {PodToPlace[]} then
- * @param {Node[]} nodes
  * @param {{ apart?: boolean }} [options] apart: a placement that puts two of `placed` on one node fails too
  * @returns {{ order: string, unplaced?: string, misfit?: string, shared?: boolean }[]} the placements that fail
  */
 export function schedule(placed, then, nodes, { apart = false } = {}) {
-  /** @type {{ order: string, unplaced?: string, misfit?: string, shared?: boolean }[]} */
   const failures = [];
-  /** @param {{ cpu: number, memory: number }[]} used @param {Record<string, string>[][]} onNodes @param {PodToPlace} pod @param {number} i */
   const fits = (used, onNodes, pod, i) => !nodes[i].tainted && used[i].cpu + pod.cpu <= nodes[i].cpu + 1e-9 && used[i].memory + pod.memory <= nodes[i].memory
     && spreadAllows(pod, i, nodes, onNodes);
-  /** @param {PodToPlace[]} left @param {{ cpu: number, memory: number }[]} used @param {Record<string, string>[][]} onNodes @param {string[]} order */
   const place = (left, used, onNodes, order) => {
     const misfit = left.length ? undefined : then.find((pod) => !used.some((_, i) => fits(used, onNodes, pod, i)));
     if (misfit) failures.push({ order: order.join(', '), misfit: misfit.name });
@@ -121,10 +114,8 @@ export function schedule(placed, then, nodes, { apart = false } = {}) {
  * fit no lab pod. With kind every node offers all of Docker's CPUs and memory, so what
  * Docker needs is the memory the pods may use (their limits) and the cluster's own.
  *
- * @param {string} readme
  * @param {any[]} lab the lab's render
  * @param {any[]} k6 the render of a way to run the load
- * @returns {string[]}
  */
 export function checkSizing(readme, lab, k6) {
   const asPod = (/** @type {any} */ p) => ({ name: p.where.replace(/^\S+ starvation-lab\//, ''), ...podRequests(p.spec), labels: p.labels,

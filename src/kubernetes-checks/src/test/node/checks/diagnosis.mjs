@@ -14,12 +14,8 @@ const REQUIRED = {
 
 /**
  * The JMX port the flags open, or the reasons they would not work through a port-forward.
- *
- * @param {string[]} flags
- * @returns {{ port?: number, violations: string[] }}
  */
 export function checkJmxFlags(flags) {
-  /** @type {Record<string, string>} */
   const properties = {};
   const violations = [];
   for (const flag of flags) {

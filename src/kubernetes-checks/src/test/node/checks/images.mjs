@@ -11,9 +11,6 @@ import { describe, missing, REPO } from './render.mjs';
 
 /**
  * A JDK 21+ to run build stages with: JAVA_HOME if it is one, else the lab's JDK 25 (else `missing`).
- *
- * @param {import('node:test').TestContext} t
- * @returns {{ home: string, feature: number, version: string } | null}
  */
 export function requireJdk(t) {
   for (const home of [process.env.JAVA_HOME, '/usr/lib/jvm/temurin-25-jdk-amd64']) {
@@ -34,18 +31,11 @@ export const DOCKERFILE_OF = Object.fromEntries(readdirSync(DOCKER).filter((name
   .filter((m) => m[1] === name).map((m) => [m[2], join(DOCKER, name)])));
 
 /**
- * @typedef {{ instruction: string, args: string[], flags: Record<string, string>, line: string }} Step
- * @typedef {{ from: string, alias?: string, flags: Record<string, string>, steps: Step[] }} Stage
- */
-
-/**
  * The stages of a Dockerfile, FROM images with the ARGs declared before the first FROM at their
  * defaults (as a build without --build-arg resolves them).
  */
 export function stagesOf(file) {
-  /** @type {Stage[]} */
   const stages = [];
-  /** @type {Record<string, string>} */
   const args = {};
   for (const line of readFileSync(file, 'utf8').replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))) {
     const [instruction, ...rest] = line.split(/\s+/);
@@ -104,10 +94,6 @@ export function dockerignore() {
  * Runs a Dockerfile's build stage in a fresh directory: its COPY instructions copy the same files (the
  * build context minus .dockerignore) into the same working directory, its RUN runs the same Maven
  * command there with a local JDK.
- *
- * @param {string} dockerfile
- * @param {{ javaHome: string, extraMavenArgs?: string[], log?: (line: string) => void }} options
- * @returns {{ root: string, workdir: string }}
  */
 export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log = () => {} }) {
   if (process.env[WALK_MARKER]) throw new Error(`${WALK_MARKER} is set: this is a build the README walker started; it must not walk again`);
@@ -116,7 +102,6 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
   const ignored = dockerignore();
   const root = mkdtempSync(join(tmpdir(), 'starvation-lab-image-'));
   let workdir = root;
-  /** @type {string[]} */
   let command = [];
   /** @type {Record<string, string>} the stage's ARGs at their defaults, which RUN sees in its environment */
   const argDefaults = {};
@@ -164,10 +149,6 @@ export function runBuildStage(dockerfile, { javaHome, extraMavenArgs = [], log =
 
 /**
  * The sources of the final stage's `COPY --from=build`, resolved in the build's directory.
- *
- * @param {string} dockerfile
- * @param {string} root
- * @returns {{ line: string, source: string, matches: string[] }[]}
  */
 export function copiedFromBuild(dockerfile, root) {
   const copies = (stagesOf(dockerfile).at(-1)?.steps ?? []).filter((s) => s.instruction === 'COPY' && s.flags.from === 'build');
@@ -191,7 +172,6 @@ export function filesUnder(path) {
  *
  * @param {string[]} files the files the final stage copies
  * @param {{ postgresOnly?: boolean }} [options] postgresOnly: the jars native-image would compile in
- * @returns {string[]}
  */
 export function checkImageContents(files, { postgresOnly = false } = {}) {
   return files.flatMap((file) => {
@@ -234,7 +214,6 @@ function zipEntries(file) {
  * "server class" machine (2 CPUs or more, 1792 MiB or more), Serial below it.
  *
  * @param {number} cpus the CPU limit (the quota, rounded up)
- * @param {number} memoryBytes
  */
 export const ergonomicCollector = (cpus, memoryBytes) => (Math.ceil(cpus) >= 2 && memoryBytes >= 1792 * 2 ** 20 ? 'G1' : 'Serial');
 
@@ -243,7 +222,6 @@ export const ergonomicCollector = (cpus, memoryBytes) => (Math.ceil(cpus) >= 2 &
  * one its image's ENTRYPOINT and its JAVA_TOOL_OPTIONS name (read first), or else the one its limits give; two named stop the JVM.
  *
  * @param {any[]} objects a rendered lab kustomization
- * @param {(image: string) => string | undefined} [dockerfileOf]
  */
 export function checkCollector(objects, dockerfileOf = (image) => DOCKERFILE_OF[image]) {
   const measured = objects.filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name));

@@ -18,7 +18,6 @@ const TARGET_LABELS = new Set(['namespace', 'service', 'pod', 'container', 'endp
 
 /** Sample names of a Prometheus text exposition, each with the label names its samples carry. @param {string} text */
 export function parseScrape(text) {
-  /** @type {Map<string, Set<string>>} */
   const samples = new Map();
   for (const [, name, labels] of text.matchAll(/^\s*([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s/gm)) {
     const known = samples.get(name) ?? samples.set(name, new Set()).get(name);
@@ -33,7 +32,6 @@ export function parseScrape(text) {
  * interval variables as a duration; other variables sit inside label values.
  *
  * @param {any[]} objects rendered manifests
- * @returns {{ source: string, expr: string }[]}
  */
 export function expressionsOf(objects) {
   const promql = (/** @type {string} */ expr) => expr.replace(/\$\{?__(rate_interval|interval|range)(_ms|_s)?\}?/g, '1m');
@@ -56,9 +54,6 @@ export function expressionsOf(objects) {
 
 /**
  * The metric names, their label matchers and the grouping labels of one expression.
- *
- * @param {string} expr
- * @returns {{ selectors: { name: string, labels: string[] }[], groupings: { labels: string[], names: string[] }[], errors: string[] }}
  */
 function analyse(expr) {
   const result = { selectors: /** @type {{ name: string, labels: string[] }[]} */ ([]), groupings: /** @type {{ labels: string[], names: string[] }[]} */ ([]),
@@ -103,9 +98,6 @@ export const metricsOf = (expr) => analyse(expr).selectors.map((s) => s.name);
  * Aggregations that merge scraped instances: every rule's, and every dashboard query's over the
  * carrier-wait meter (what any service exports), must keep `job` and `instance`, the labels every
  * scrape has, so two instances of one job stay two alerts and two lines.
- *
- * @param {{ source: string, expr: string }[]} expressions
- * @returns {string[]}
  */
 export function checkPerInstance(expressions) {
   return expressions.filter(({ source, expr }) => / (alert|record) /.test(source) || /\bvirtual_threads_carrier_/.test(expr))
@@ -113,13 +105,8 @@ export function checkPerInstance(expressions) {
       .map((g) => `${source}: by (${g.labels.join(', ')}) merges the instances of a job (keep job and instance)`));
 }
 
-/**
- * @param {{ source: string, expr: string }[]} expressions
- * @param {Map<string, Set<string>>} scrape
- * @returns {{ problems: string[], absentAllowed: Set<string> }}
- */
+/** What the expressions read that the scrape lacks; absentAllowed: the MAY_BE_ABSENT names read and absent. */
 export function checkMetricNames(expressions, scrape) {
-  /** @type {Map<string, Set<string>>} */
   const unknown = new Map();
   const problems = [];
   const absentAllowed = new Set();

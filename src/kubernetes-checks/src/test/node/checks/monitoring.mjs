@@ -63,8 +63,6 @@ export function shortestPhase(plan = PLAN) {
  * else the data source's timeInterval, else 15s (interpolateVariables, calculateRateInterval): a
  * panel's interval alone does not make it.
  *
- * @param {any} panel
- * @param {any} target
  * @param {string} dataSource the data source's timeInterval
  */
 export function grafanaQuery(panel, target, dataSource) {
@@ -107,8 +105,6 @@ export function effectiveIntervals(objects, values) {
  *
  * @param {any[]} objects the rendered base
  * @param {Record<string, string>} values the stack's --set values
- * @param {{ name: string, seconds: number }} [phase]
- * @returns {string[]}
  */
 export function checkIntervals(objects, values, phase = shortestPhase()) {
   const { scrapes, groups, queries } = effectiveIntervals(objects, values);
@@ -194,7 +190,6 @@ export function checkDashboard(dashboard, readme) {
  * empty pair of brackets, a slash with nothing after it ("pod/ "), two spaces ("-n  "), a space at
  * either end: what `{{ $labels.pod }}` leaves on a target without that label.
  *
- * @param {string} text
  * @returns {string[]} each mark with its context
  */
 export function emptyLabels(text) {

@@ -14,8 +14,6 @@ import { NAMESPACE } from './render.mjs';
 /**
  * The pods of components the lab does not render, with the labels their controllers give them, in the
  * namespaces the README installs them into (`namespaces`, by role).
- *
- * @param {{ monitoring: string, operator: string }} namespaces
  */
 export function outsidePods(namespaces) {
   return {
@@ -39,9 +37,6 @@ export function outsidePods(namespaces) {
 
 /**
  * Where a README's `helm install` lines put kube-prometheus-stack and the k6-operator.
- *
- * @param {string} readme
- * @returns {{ monitoring: string, operator: string }}
  */
 export function installedNamespaces(readme) {
   const namespaceOf = (/** @type {string} */ chart) => new RegExp(`^helm install \\S+ ${chart} .*--namespace (\\S+)`, 'm').exec(readme)?.[1] ?? 'default';
@@ -60,10 +55,7 @@ const directionsOf = (policy) => policy.spec?.policyTypes ?? ['Ingress', ...(pol
  *
  * @param {any} rule an ingress or egress rule
  * @param {string[]} peers 'from' or 'to'
- * @param {any} policy
- * @param {Endpoint} peer
  * @param {Endpoint} target the destination, whose named ports count
- * @param {{ port: number, protocol: string }} port
  */
 function admits(rule, peers, policy, peer, target, port) {
   const list = rule[peers];
@@ -91,10 +83,6 @@ const namespaceLabels = (namespace) => ({ 'kubernetes.io/metadata.name': namespa
 /**
  * Whether `from` may open a connection to `to` on `port` under `policies`, and if not, the side that refuses.
  *
- * @param {any[]} policies
- * @param {Endpoint} from
- * @param {Endpoint} to
- * @param {{ port: number, protocol: string }} port
  * @returns {string | null} null: allowed
  */
 export function refusal(policies, from, to, port) {
@@ -118,10 +106,6 @@ function endpointOf(pod) {
 
 /**
  * The pod a `<scheme>://<service>:<port>` URL reaches and the pod port, through the Service's targetPort.
- *
- * @param {any[]} objects
- * @param {Endpoint[]} endpoints
- * @param {string} url
  */
 function throughService(objects, endpoints, url) {
   const [, host, number] = /\/\/([a-z0-9-]+):(\d+)/.exec(url) ?? [];
@@ -145,7 +129,6 @@ function throughService(objects, endpoints, url) {
  * @param {any[]} objects the lab's render and a k6 render together
  * @param {{ monitoring: string, operator: string }} namespaces where the README installs the stack and the operator
  * @param {any[]} [extra] policies a cluster adds
- * @returns {string[]}
  */
 export function checkFlows(objects, namespaces, extra = [DEFAULT_DENY]) {
   const policies = [...objects.filter((o) => o.kind === 'NetworkPolicy'), ...extra];
@@ -157,9 +140,7 @@ export function checkFlows(objects, namespaces, extra = [DEFAULT_DENY]) {
   const postgres = endpoints.filter((e) => e.labels['app.kubernetes.io/name'] === 'postgres');
   const loads = all.filter((p) => p.labels['app.kubernetes.io/component'] === 'load-generator');
   const dns = { to: { ...outside.dns, ports: outside.dns.ports }, port: { port: 53, protocol: 'UDP' } };
-  /** @type {[string, Endpoint, { to: Endpoint, port: { port: number, protocol: string } }[]][]} */
   const needed = [];
-  /** @type {[string, Endpoint, { to: Endpoint, port: { port: number, protocol: string } }[]][]} */
   const refused = [];
   for (const load of loads) {
     const from = endpointOf(load);

@@ -33,9 +33,6 @@ export function parseQuantity(quantity) {
  * spec.<pod>.initContainers, which get the pod's containerSecurityContext and imagePullPolicy
  * (getInitContainers); without spec.initializer the initializer copies the runner. The starter is one
  * curl container (the pod takes starter.securityContext, the container starter.containerSecurityContext).
- *
- * @param {any[]} objects
- * @returns {{ owner: any, where: string, labels: Record<string, string>, spec: any, role?: string }[]}
  */
 export function pods(objects) {
   return objects.flatMap((object) => {
@@ -90,7 +87,6 @@ export function matches(selector, labels) {
 /**
  * The required objects exist, every namespaced one in the lab's namespace.
  *
- * @param {any[]} objects
  * @param {[string, string][]} required [kind, name] pairs
  */
 export function checkNamesAndNamespace(objects, required = []) {
@@ -207,7 +203,6 @@ export function checkReferences(objects, available = []) {
   const all = [...objects, ...available];
   const find = (/** @type {string} */ kind, /** @type {string} */ name) => all.find((o) => o.kind === kind && o.metadata?.name === name);
   const violations = [];
-  /** @param {string} at @param {string} kind @param {string} name @param {{ key?: string, optional?: boolean }} [ref] */
   const need = (at, kind, name, { key, optional } = {}) => {
     const target = find(kind, name);
     const keys = new Set([...Object.keys(target?.data ?? {}), ...Object.keys(target?.stringData ?? {}), ...Object.keys(target?.binaryData ?? {})]);
@@ -262,8 +257,6 @@ export function unpinned(ref) {
  * Every image is pinned; a TestRun may leave only the initializer's to the runner's. The lab's own tags from a registry
  * name a build (a commit): jdk21 and jdk25 are pushed again with each build, and under IfNotPresent (the default for
  * a tag but latest) a node keeps running the image it pulled first. A local image (kind load) is never pulled.
- *
- * @param {any[]} objects
  */
 export function checkImages(objects) {
   return pods(objects).flatMap((pod) => containersOf(pod.spec).flatMap((c) => {
@@ -345,8 +338,6 @@ export function checkSecurity(objects) {
  * (its openshift.io/sa.scc.uid-range annotation), assigned at admission. A fixed UID, GID or fsGroup outside it is
  * refused, and no manifest knows the range beforehand, so none may be set
  * (https://docs.openshift.com/container-platform/4.16/authentication/managing-security-context-constraints.html).
- *
- * @param {any[]} objects
  */
 export function checkRestrictedV2(objects) {
   return pods(objects).flatMap(({ spec, where }) => [
@@ -392,7 +383,6 @@ export function checkMeasuredTwins(objects) {
  * Every rule above on a render, as `kubectl apply` with strict validation, the namespace's admission
  * and the controllers would meet it.
  *
- * @param {any[]} objects
  * @param {any[]} [available] objects applied beside it
  */
 export function checkPolicy(objects, available = []) {

@@ -49,7 +49,6 @@ const HELM_INSTALL_FLAGS = /** @type {Record<string, boolean>} */ ({
  * The README's shell commands (```sh blocks: continuation lines joined, comments dropped, `a && b`
  * two commands) as shell words, and the files its ```yaml blocks write.
  *
- * @param {string} markdown
  * @returns {{ line: number, words?: string[], text?: string, file?: string }[]} in the order they come
  */
 export function walkOf(markdown) {
@@ -63,7 +62,6 @@ export function walkOf(markdown) {
       continue;
     }
     block[2].replace(/\\\n/g, ' ').split('\n').forEach((text, i) => {
-      /** @type {string[][]} */
       const commands = [[]];
       for (const token of parseShell(text, (key) => `$${key}`)) {
         if (typeof token === 'string') commands[commands.length - 1].push(token);
@@ -93,9 +91,7 @@ const kustomizationOf = (value) => value.replace(/^kubernetes\//, '').replace(/\
  * An apply as `kubectl apply` with strict validation, the namespace's admission, the controllers and
  * the API server's size limits would meet it.
  *
- * @param {any[]} objects
  * @param {any[]} available objects applied beside them
- * @param {boolean} serverSide
  */
 export async function applyChecks(objects, available, serverSide) {
   return [...checkPolicy(objects, available), ...checkApplySizes(objects, serverSide), ...(await Promise.all(objects.map(validateObject))).flat()];
@@ -142,9 +138,6 @@ async function applyOwn(state, dir) {
 /**
  * A lab render applied: JMX as its measured pods' JDK_JAVA_OPTIONS open it, and a restart of a measured pod
  * while a load runs (a Deployment with `strategy: Recreate` stops its pod whenever the template changes).
- *
- * @param {WalkState} state
- * @param {string} kustomization
  */
 function labApplied(state, kustomization) {
   const measured = state.renders(kustomization).filter((o) => o.kind === 'Deployment' && LAB_DEPLOYMENTS.includes(o.metadata?.name));
@@ -357,8 +350,6 @@ const RENDER_OF = /** @type {Record<string, string>} */ ({ testrun: 'k6', job: '
 
 /**
  * @param {string[]} w after `kubectl -n starvation-lab`
- * @param {WalkState} state
- * @returns {string[]}
  */
 function labObjectCommand(w, state) {
   const [verb] = w;
@@ -445,7 +436,6 @@ function flatten(values, prefix = '') {
 function helmInstall(w, state) {
   const [, , release, chart] = w;
   const violations = [];
-  /** @type {Record<string, string>} */
   const sets = {};
   for (let i = 4; i < w.length; i++) {
     if (!(w[i] in HELM_INSTALL_FLAGS)) violations.push(`helm install: ${w[i]} is not a flag the walker checks`);
@@ -496,10 +486,7 @@ function helmInstall(w, state) {
  * Walks a README: each step's violations, prefixed with its line; unknown commands and what the walk
  * leaves unsaid (below) are violations too.
  *
- * @param {string} markdown
  * @param {Omit<WalkState, 'readme' | 'images' | 'repos' | 'releases' | 'files' | 'jmx' | 'forwards' | 'running' | 'line' | 'pushed'> & Partial<WalkState>} options
- * @param {(line: string) => void} [log]
- * @returns {Promise<string[]>}
  */
 export async function walk(markdown, options, log = () => {}) {
   /** @type {WalkState} */

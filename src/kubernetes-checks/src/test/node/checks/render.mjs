@@ -41,7 +41,6 @@ function findTool(name) {
 /**
  * What a check needs and the machine lacks: in CI (CI=true) the check fails, elsewhere it is skipped, loudly.
  *
- * @param {import('node:test').TestContext} t
  * @param {string} message what is missing
  * @returns {null} the test was skipped: return at once
  */
@@ -58,7 +57,6 @@ export function requireTool(t, name) {
 }
 
 /**
- * @param {string} kubectl
  * @param {string} kustomization a directory under kubernetes/, or an absolute one
  * @param {boolean} [unrestricted] whether it reads files outside its root (the k6 suite)
  * @returns {any[]} the rendered objects
@@ -85,26 +83,17 @@ export function describe(object) {
 
 /**
  * A kustomization's objects, rendered once (a copy each time).
- *
- * @param {string} kubectl
- * @returns {(kustomization: string) => any[]}
  */
 export function renderer(kubectl) {
-  /** @type {Map<string, any[]>} */
   const renders = new Map();
   return (kustomization) => structuredClone(renders.get(kustomization) ?? renders.set(kustomization, render(kubectl, kustomization)).get(kustomization) ?? []);
 }
 
-/** @type {((kustomization: string) => any[]) | undefined} */
 let rendered;
 
 /**
  * A test's body on the objects of `kustomizations`, each rendered once per test file, then the test
  * context; the test is skipped (or fails in CI) for want of kubectl.
- *
- * @param {string[]} kustomizations
- * @param {(...renders: any[]) => unknown} body
- * @returns {(t: import('node:test').TestContext) => unknown}
  */
 export const onRenders = (kustomizations, body) => (t) => {
   const kubectl = requireTool(t, 'kubectl');

@@ -19,12 +19,9 @@ const loadModel = (modulePath, kind) => import(`${modulePath}/${kind}`).then((mo
  * A model's validator on a value: schema errors and unknown fields.
  *
  * @param {any} Model a kubernetes-models class
- * @param {any} value
  * @param {string} path where the value sits, for messages
- * @returns {string[]}
  */
 export function checkWithModel(Model, value, path = '') {
-  /** @type {Map<string, Set<string>>} */
   const read = new Map();
   const track = (/** @type {any} */ node, /** @type {string} */ at) => {
     if (node === null || typeof node !== 'object') return node;
@@ -50,14 +47,12 @@ export function checkWithModel(Model, value, path = '') {
   return [...problems, ...unknown(value, '')];
 }
 
-/** @type {Promise<import('ajv').ValidateFunction> | null} */
 let testRunValidator = null;
 
 /** testrun.schema.json compiled; its Kubernetes-typed fields (env, resources ...) are checked by the models (`k8sModel`). */
 async function compileTestRunSchema() {
   const schema = JSON.parse(readFileSync(new URL('./testrun.schema.json', import.meta.url), 'utf8'));
   const names = new Set(JSON.stringify(schema).match(/(?<="k8sModel":")[^"]+/g));
-  /** @type {Map<string, any>} */
   const models = new Map();
   for (const name of names) {
     const Model = await loadModel(name.slice(0, name.lastIndexOf('/')), name.slice(name.lastIndexOf('/') + 1));
