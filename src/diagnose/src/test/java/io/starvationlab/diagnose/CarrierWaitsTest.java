@@ -1,5 +1,7 @@
 package io.starvationlab.diagnose;
 
+import static io.starvationlab.diagnose.Observed.T0;
+import static io.starvationlab.diagnose.Observed.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -10,8 +12,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class CarrierWaitsTest {
-
-    private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
 
     @Test
     void aThreadSeenWaitingInSuccessiveDumpsWaitedAtLeastFromFirstToLastSighting() {
@@ -43,9 +43,9 @@ class CarrierWaitsTest {
     void theMetersCanaryProbesAreKeptApartFromTheWork() {
         CarrierWaits waits = new CarrierWaits();
         for (int i = 0; i <= 10; i++) {
-            ThreadDump.Thread canary = new ThreadDump.Thread(1000, CarrierWaits.CANARY, true, null, null, List.of(), List.of(), List.of(), null, null,
-                    T0.plusSeconds(i));
-            waits.observe(new ThreadDump(T0.plusSeconds(i), i % 2 == 0 ? List.of(canary, thread(i, T0.plusSeconds(i))) : List.of(canary), false));
+            Instant at = T0.plusSeconds(i);
+            ThreadDump.Thread canary = waiting(1000, CarrierWaits.CANARY, at);
+            waits.observe(new ThreadDump(at, i % 2 == 0 ? List.of(canary, waiting(i, "t" + i, at)) : List.of(canary), false));
         }
         CarrierWaits.Seen seen = waits.seen();
         assertThat(seen.canary()).singleElement().satisfies(w -> assertThat(w.atLeast()).isEqualTo(Duration.ofSeconds(10)));
@@ -53,13 +53,9 @@ class CarrierWaitsTest {
         assertThat(seen.workWaiting()).as("6 threads in 11 dumps, the canary left out").isEqualTo(6 / 11.0);
     }
 
-    /** A JDK 21 dump (no states) of the virtual threads {@code waiting}: empty stacks, each at the dump's time. */
-    private static ThreadDump dump(long millis, long... waiting) {
+    /** A JDK 21 dump (no states) of the virtual threads {@code ids} waiting: empty stacks, each at the dump's time. */
+    private static ThreadDump dump(long millis, long... ids) {
         Instant at = T0.plusMillis(millis);
-        return new ThreadDump(at, Arrays.stream(waiting).mapToObj(id -> thread(id, at)).toList(), false);
-    }
-
-    private static ThreadDump.Thread thread(long id, Instant at) {
-        return new ThreadDump.Thread(id, "t" + id, true, null, null, List.of(), List.of(), List.of(), null, null, at);
+        return new ThreadDump(at, Arrays.stream(ids).mapToObj(id -> waiting(id, "t" + id, at)).toList(), false);
     }
 }

@@ -10,6 +10,16 @@ final class Observed {
 
     static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     static final Stacks STACKS = new Stacks(List.of());
+    /** A JDK 21 thread pinned in synchronized, parked in a lock whose owner it waits for (the second service's /deadlock). */
+    static final List<Frame> WAITING_FOR_A_LOCK = List.of(Frame.ofDumpText("java.base/jdk.internal.misc.Unsafe.park(Native Method)"),
+            Frame.ofDumpText("java.base/java.lang.VirtualThread.parkOnCarrierThread(VirtualThread.java:677)"),
+            Frame.ofDumpText("java.base/java.lang.VirtualThread.parkNanos(VirtualThread.java:636)"),
+            Frame.ofDumpText("java.base/java.util.concurrent.locks.LockSupport.parkNanos(LockSupport.java:269)"),
+            Frame.ofDumpText("java.base/java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire(AbstractQueuedSynchronizer.java:756)"),
+            Frame.ofDumpText("java.base/java.util.concurrent.locks.ReentrantLock$Sync.tryLockNanos(ReentrantLock.java:168)"),
+            Frame.ofDumpText("java.base/java.util.concurrent.locks.ReentrantLock.tryLock(ReentrantLock.java:479)"),
+            Frame.ofDumpText("com.example.Cache.refresh(Cache.java:30)"),
+            Frame.ofDumpText("java.base/java.util.concurrent.ThreadPerTaskExecutor$TaskRunner.run(ThreadPerTaskExecutor.java:314)"));
 
     final List<Sample> samples = new ArrayList<>();
     final List<FrameGroups.Sighting> mounted = new ArrayList<>();
@@ -32,9 +42,12 @@ final class Observed {
         return seen;
     }
 
-    /** A mounted thread's stack, as a sample saw it on a carrier that used no CPU ({@code carrierIdle}) or some. */
-    Observed mounted(List<Frame> stack, List<Frame> owners, boolean carrierIdle) {
-        mounted.add(new FrameGroups.Sighting(STACKS.hold(new Mounted(stack, owners, null, false, null, null), carrierIdle), stack, null, null, owners));
+    /** A mounted thread's stack, as {@code times} samples saw it on a carrier that used no CPU ({@code carrierIdle}) or some. */
+    Observed mounted(int times, List<Frame> stack, List<Frame> owners, boolean carrierIdle) {
+        for (int i = 0; i < times; i++) {
+            Stacks.Hold hold = STACKS.hold(new Mounted(stack, owners, null, false, null, null), carrierIdle);
+            mounted.add(new FrameGroups.Sighting(hold, stack, null, null, owners));
+        }
         return this;
     }
 

@@ -1,5 +1,6 @@
 package io.starvationlab.diagnose;
 
+import static io.starvationlab.diagnose.Observed.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
@@ -10,8 +11,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class StartsTest {
-
-    private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
 
     /** Measured under pinning on JDK 21: counted from the span's own beginning, the rate read 8-16 a second where 22 started. */
     @Test

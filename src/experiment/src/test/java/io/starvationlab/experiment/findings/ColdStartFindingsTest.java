@@ -1,5 +1,10 @@
 package io.starvationlab.experiment.findings;
 
+import static io.starvationlab.experiment.results.MadeUp.NONE_BLOCKED;
+import static io.starvationlab.experiment.results.MadeUp.STALL;
+import static io.starvationlab.experiment.results.MadeUp.eager;
+import static io.starvationlab.experiment.results.MadeUp.lazy;
+import static io.starvationlab.experiment.results.MadeUp.probes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Collections;
@@ -17,13 +22,6 @@ import io.starvationlab.experiment.run.MeasuredColdStart;
  */
 class ColdStartFindingsTest {
 
-    private static final EventLoopsBlocked NONE = new EventLoopsBlocked(0, 0, null);
-    private static final EventLoopsBlocked STALL = new EventLoopsBlocked(7, 7_600, List.of(
-            "WARN [io.ver.cor.imp.BlockedThreadChecker] Thread Thread[#45,vert.x-eventloop-thread-0,5,main] has been blocked for 7600 ms,"
-                    + " time limit is 1000 ms: io.vertx.core.VertxException: Thread blocked",
-            "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent(ContextInstances.java:42)",
-            "at io.starvationlab.rest.ProblemResponses_ClientProxy.end(Unknown Source)"));
-
     @Test
     void shouldHoldWhenEveryLazyRunBlocksForSecondsAndNoEagerRunBlocks() {
         Finding finding = ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 3.1, 2.4), lazy(2, STALL), eager(2, 48, 8, 5)));
@@ -38,7 +36,7 @@ class ColdStartFindingsTest {
     void shouldFailWhenALazyRunBlocksNothingOrTooBriefly() {
         EventLoopsBlocked brief = new EventLoopsBlocked(1, 1_100, STALL.firstWarning());
         assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 3, 2), lazy(2, brief), eager(2, 12, 3, 2))).holds()).isFalse();
-        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, NONE), eager(1, 12, 3, 2))).measured())
+        assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, NONE_BLOCKED), eager(1, 12, 3, 2))).measured())
                 .contains("NOT as expected: no event loop blocked for 2.00 s");
         MeasuredColdStart untriggered = new MeasuredColdStart(1, true, "cold-start-lazy-1", "native", 4.2, false, STALL, probes(12, 3, 2, 400));
         assertThat(ColdStartFindings.lazyBean(List.of(untriggered, eager(1, 12, 3, 2))).holds()).as("the lazy creation never began").isFalse();
@@ -58,7 +56,7 @@ class ColdStartFindingsTest {
         assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 100.5, 3, 2))).holds()).isFalse();
         assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 1_000, 2))).holds()).isFalse();
         assertThat(ColdStartFindings.lazyBean(List.of(lazy(1, STALL), eager(1, 12, 3, 1_200))).holds()).isFalse();
-        MeasuredColdStart retry = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4.2, true, NONE, probes(12, 3, 2, 503));
+        MeasuredColdStart retry = new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 4.2, true, NONE_BLOCKED, probes(12, 3, 2, 503));
         Finding finding = ColdStartFindings.lazyBean(List.of(lazy(1, STALL), retry));
         assertThat(finding.holds()).isFalse();
         assertThat(finding.measured()).contains("malformed answered {503=40}, not all 400");
@@ -73,7 +71,7 @@ class ColdStartFindingsTest {
 
     @Test
     void noEventLoopBlockedShouldHoldWhenNoServerJvmWarnedLeavingTheLazyColdStartsOut() {
-        Finding finding = ColdStartFindings.noneBlocked(Map.of("default", NONE), List.of(lazy(1, STALL), eager(1, 12, 3, 2)));
+        Finding finding = ColdStartFindings.noneBlocked(Map.of("default", NONE_BLOCKED), List.of(lazy(1, STALL), eager(1, 12, 3, 2)));
         assertThat(finding.id()).isEqualTo("no-event-loop-blocked");
         assertThat(finding.holds()).as(finding.measured()).isTrue();
         assertThat(finding.measured()).isEqualTo("none in 2 server JVMs (default, cold-start-eager-1)");
@@ -82,30 +80,12 @@ class ColdStartFindingsTest {
     /** The broken fixtures: a server JVM of the plan, or an eager cold start, whose event loop the checker saw blocked; named, counted, located. */
     @Test
     void noEventLoopBlockedShouldFailNamingTheServerTheCountAndTheFirstStack() {
-        Finding finding = ColdStartFindings.noneBlocked(Map.of("default", NONE, "one-event-loop", STALL), List.of());
+        Finding finding = ColdStartFindings.noneBlocked(Map.of("default", NONE_BLOCKED, "one-event-loop", STALL), List.of());
         assertThat(finding.holds()).isFalse();
         assertThat(finding.measured()).startsWith("one-event-loop: 7 warnings, longest 7.60 s; first: ")
                 .contains("vert.x-eventloop-thread-0", "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent").doesNotContain("default");
         MeasuredColdStart blocked = new MeasuredColdStart(2, false, "cold-start-eager-2", "native", 4, true, STALL, Map.of());
-        assertThat(ColdStartFindings.noneBlocked(Map.of("default", NONE), List.of(blocked)).measured()).startsWith("cold-start-eager-2: 7 warnings");
-    }
-
-    private static MeasuredColdStart lazy(int repeat, EventLoopsBlocked blocked) {
-        return new MeasuredColdStart(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
-                Map.of("malformed", probe(400, 7_800, Double.NaN), "live", probe(200, 7_900, 2), "event-loop", probe(200, 7_900, 1)));
-    }
-
-    private static MeasuredColdStart eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
-        return new MeasuredColdStart(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE,
-                probes(malformedMillis, liveMillis, eventLoopMillis, 400));
-    }
-
-    private static Map<String, MeasuredColdStart.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
-        return Map.of("malformed", probe(malformedStatus, malformedMillis + 10, malformedMillis), "live", probe(200, liveMillis + 10, liveMillis),
-                "event-loop", probe(200, eventLoopMillis + 10, eventLoopMillis));
-    }
-
-    private static MeasuredColdStart.Probe probe(int status, double clientMillis, double serverMillis) {
-        return new MeasuredColdStart.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
+        assertThat(ColdStartFindings.noneBlocked(Map.of("default", NONE_BLOCKED), List.of(blocked)).measured())
+                .startsWith("cold-start-eager-2: 7 warnings");
     }
 }

@@ -24,8 +24,6 @@ class AlertRulesTest {
         assertThat(rules.alerts()).extracting(AlertRules.Alert::name).contains("CarrierStarvation", "CarrierStall", "SustainedPinning");
         assertThat(rules.rulesFile()).startsWith("groups:").doesNotContain("apiVersion", "PrometheusRule", "metadata");
         AlertRules.Alert starvation = rules.alerts().stream().filter(a -> a.name().equals("CarrierStarvation")).findFirst().orElseThrow();
-        assertThat(starvation.holdFor()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(starvation.expr()).contains("virtual_threads_carrier_stalled_seconds");
         // each condition named, so that an onset can say which held
         assertThat(starvation.branches().stream().map(AlertRules.Alert::summary)).containsExactly(
                 "histogram_quantile(virtual_threads_carrier_wait_seconds_bucket{source=\"canary\"}) > 0.1",

@@ -3,7 +3,6 @@ package io.starvationlab.experiment.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,8 +10,6 @@ import io.starvationlab.experiment.results.JudgedPhase;
 import io.starvationlab.experiment.results.JudgedQuota;
 import io.starvationlab.experiment.results.MadeUp;
 import io.starvationlab.experiment.results.UnrelatedWait;
-import io.starvationlab.experiment.run.EventLoopsBlocked;
-import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.harness.CpuQuota;
 
 /** Sections of {@code report.md} on made-up figures: a row per run or phase, and why nothing ran where nothing could. */
@@ -20,20 +17,12 @@ class ReportTextTest {
 
     @Test
     void theColdStartsShouldHaveARowPerRunWithWhereTheEventLoopWaited() {
-        EventLoopsBlocked stall = new EventLoopsBlocked(7, 7_600, List.of(
-                "WARN [io.ver.cor.imp.BlockedThreadChecker] Thread Thread[#45,vert.x-eventloop-thread-0,5,main] has been blocked for 1100 ms",
-                "io.vertx.core.VertxException: Thread blocked", "at java.base/java.util.concurrent.locks.ReentrantLock.lock(ReentrantLock.java:322)",
-                "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent(Unknown Source)", "at io.starvationlab.rest.ProblemResponses_ClientProxy.end(Unknown Source)",
-                "at io.starvationlab.rest.WorkInput.read(WorkInput.java:57)"));
-        Map<String, MeasuredColdStart.Probe> probes = Map.of("malformed", new MeasuredColdStart.Probe(60, Map.of(400, 60L), 7_812, 12.5),
-                "live", new MeasuredColdStart.Probe(60, Map.of(200, 60L), 7_900, 1.2), "event-loop", new MeasuredColdStart.Probe(60, Map.of(200, 60L), 7_850, 0.8));
-        String md = ReportText.coldStarts(List.of(new MeasuredColdStart(1, true, "cold-start-lazy-1", "native", 5.3, true, stall, probes),
-                new MeasuredColdStart(1, false, "cold-start-eager-1", "native", 5.1, true, new EventLoopsBlocked(0, 0, null), probes)));
+        String md = ReportText.coldStarts(List.of(MadeUp.lazy(1, MadeUp.STALL), MadeUp.eager(1, 12.5, 1.2, 0.8)));
         assertThat(md).contains("## A fresh JVM starved at once", "native work of 1 s",
-                "| 1 | lazy | 5.3 s | 7 | 7.60 s | 7900 / 1.2 | 7850 / 0.8 | 60 x 400 | 7812 / 12.5 | vert.x-eventloop-thread-0: "
+                "| 1 | lazy | 4.2 s | 7 | 7.60 s | 7900 / 2.0 | 7900 / 1.0 | 40 x 400 | 7800 / - | vert.x-eventloop-thread-0: "
                         + "`io.quarkus.arc.impl.ContextInstances.computeIfAbsent(Unknown Source)` ← `io.starvationlab.rest.ProblemResponses_ClientProxy.end(Unknown Source)`"
                         + " ← `io.starvationlab.rest.WorkInput.read(WorkInput.java:57)` |",
-                "| 1 | eager | 5.1 s | 0 | - |");
+                "| 1 | eager | 4.1 s | 0 | - | 11.2 / 1.2 | 10.8 / 0.8 | 40 x 400 | 22.5 / 12.5 | - |");
         assertThat(ReportText.coldStarts(List.of())).isEmpty();
     }
 

@@ -3,11 +3,22 @@ package io.starvationlab.experiment.results;
 import java.util.List;
 import java.util.Map;
 
+import io.starvationlab.experiment.run.EventLoopsBlocked;
+import io.starvationlab.experiment.run.MeasuredColdStart;
 import io.starvationlab.experiment.run.MeasuredServer;
 import io.starvationlab.harness.CpuQuota;
 
 /** Made-up judged figures, for the tests of what is judged and shown on them. */
 public final class MadeUp {
+
+    /** No blocked-thread warning. */
+    public static final EventLoopsBlocked NONE_BLOCKED = new EventLoopsBlocked(0, 0, null);
+    /** A lazy bean's creation as the blocked-thread checker logs it: 7 warnings, the longest 7.6 s, the first with its stack. */
+    public static final EventLoopsBlocked STALL = new EventLoopsBlocked(7, 7_600, List.of(
+            "WARN [io.ver.cor.imp.BlockedThreadChecker] Thread Thread[#45,vert.x-eventloop-thread-0,5,main] has been blocked for 1100 ms",
+            "io.vertx.core.VertxException: Thread blocked", "at java.base/java.util.concurrent.locks.ReentrantLock.lock(ReentrantLock.java:322)",
+            "at io.quarkus.arc.impl.ContextInstances.computeIfAbsent(Unknown Source)", "at io.starvationlab.rest.ProblemResponses_ClientProxy.end(Unknown Source)",
+            "at io.starvationlab.rest.WorkInput.read(WorkInput.java:57)"));
 
     private MadeUp() {
     }
@@ -48,5 +59,27 @@ public final class MadeUp {
     public static MeasuredServer.Info info(String jvm, int processors, int carriers, Boolean synchronizedPins, MeasuredServer.Info.Container container) {
         return new MeasuredServer.Info(jvm, "", "26.0.2", "Debian", processors, carriers, 256, null, synchronizedPins, true, 50, 16, 200, List.of(), 4,
                 container);
+    }
+
+    /** A lazy cold start, blocked as {@code blocked} says, whose probes all waited for the bean, about 7.9 s. */
+    public static MeasuredColdStart lazy(int repeat, EventLoopsBlocked blocked) {
+        return new MeasuredColdStart(repeat, true, "cold-start-lazy-" + repeat, "native", 4.2, true, blocked,
+                Map.of("malformed", probe(400, 7_800, Double.NaN), "live", probe(200, 7_900, 2), "event-loop", probe(200, 7_900, 1)));
+    }
+
+    /** An eager cold start, no event loop blocked, whose probes the service answered in the times given, ms. */
+    public static MeasuredColdStart eager(int repeat, double malformedMillis, double liveMillis, double eventLoopMillis) {
+        return new MeasuredColdStart(repeat, false, "cold-start-eager-" + repeat, "native", 4.1, true, NONE_BLOCKED,
+                probes(malformedMillis, liveMillis, eventLoopMillis, 400));
+    }
+
+    /** 40 of each probe: the service's times (ms), the client's 10 ms later; the malformed ones answered {@code malformedStatus}. */
+    public static Map<String, MeasuredColdStart.Probe> probes(double malformedMillis, double liveMillis, double eventLoopMillis, int malformedStatus) {
+        return Map.of("malformed", probe(malformedStatus, malformedMillis + 10, malformedMillis), "live", probe(200, liveMillis + 10, liveMillis),
+                "event-loop", probe(200, eventLoopMillis + 10, eventLoopMillis));
+    }
+
+    private static MeasuredColdStart.Probe probe(int status, double clientMillis, double serverMillis) {
+        return new MeasuredColdStart.Probe(40, Map.of(status, 40L), clientMillis, serverMillis);
     }
 }

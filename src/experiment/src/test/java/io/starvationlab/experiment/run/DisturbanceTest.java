@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.starvationlab.experiment.results.MadeUp;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.load.Latencies;
 import io.starvationlab.harness.load.PhaseResult;
@@ -19,9 +20,8 @@ import io.starvationlab.model.Plan;
  */
 class DisturbanceTest {
 
-    /** JDK 25's facts: synchronized does not pin, native does; 50 permits. */
-    private static final MeasuredServer.Info SERVER = new MeasuredServer.Info("default", "", "25.0.3", "Eclipse Adoptium", 4, 4, 256, 2, false, true,
-            50, 16, 200, List.of(), 4, null);
+    /** JDK 26's facts: synchronized does not pin, native does; 50 permits. */
+    private static final MeasuredServer.Info SERVER = MadeUp.info("default", 4, 4, false, null);
 
     @ParameterizedTest(name = "{0} {1} ms: {2}/s, canary {3} ms, probe {4} ms, steady from {5} s: {6}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
