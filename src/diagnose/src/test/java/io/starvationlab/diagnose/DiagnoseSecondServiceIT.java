@@ -79,7 +79,7 @@ class DiagnoseSecondServiceIT {
     /**
      * Each row: the JDK ({@code build}, the one running the tests, or a feature version from {@link Needs#jdk}) and JVM flags
      * of the service, the endpoint loaded, the JDKs on which it holds the carrier (outside them: not starved), the cause
-     * and the frame. The diagnosis runs on the service's JDK. Work that holds a carrier takes 200 ms, so that where it holds
+     * and the frame ({@code /sync} on JDK 21 is {@link #underPinningTheWorksWaitIsTheRequestsOwnWait}'s). The diagnosis runs on the service's JDK. Work that holds a carrier takes 200 ms, so that where it holds
      * one the 60 requests queued behind the 4 carriers wait some 3 s, six times the diagnosis's threshold of 500 ms, and
      * longer than thread dumps come apart on a busy machine. The next row starts once nothing waits for a carrier.
      */
@@ -92,7 +92,6 @@ class DiagnoseSecondServiceIT {
             build |                   | /classload?ms=200   | 21 | 99 | CLASS_LOADING   | example.second.ClassInit$Isolated.loadClass
             build |                   | /sync?ms=200        | 21 | 23 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
             build | -XX:LockingMode=1 | /sync?ms=200        | 21 | 25 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
-            21    |                   | /sync?ms=200        | 21 | 23 | SYNCHRONIZED    | example.second.SecondService$LegacyClient.fetch
             21    |                   | /clinit-wait?ms=200 | 21 | 25 | CLASS_INIT_WAIT | example.second.ClassInit$Trigger.run
             21    |                   | /sleep?ms=100       |  0 |  0 | NONE            |
             """)
@@ -130,7 +129,7 @@ class DiagnoseSecondServiceIT {
      * as its time less its own 200 ms of work, over the requests answered while the diagnosis ran; the diagnosis's mean (the virtual
      * threads its dumps saw waiting over the rate JFR saw them start, the meter's canary left out) lies within 2x of the client's mean,
      * and the longest it proves is no longer than the longest any request took. The starvation meter's own figures for the same
-     * window are printed beside them.
+     * window are printed beside them; the cause is named with its frame, as each row of the table above.
      */
     @Test
     void underPinningTheWorksWaitIsTheRequestsOwnWait() {
@@ -164,6 +163,8 @@ class DiagnoseSecondServiceIT {
                     waits.path("dumps").asInt(), meterMean, 1000 * PrometheusText.quantile(0.5, meter), 1000 * PrometheusText.quantile(0.99, meter));
 
             assertThat(diagnosis.exitCode()).as(diagnosis.text()).isEqualTo(1);
+            assertThat(diagnosis.cause()).as(diagnosis.summary()).isEqualTo("SYNCHRONIZED");
+            assertThat(diagnosis.frame()).as(diagnosis.summary()).isEqualTo("example.second.SecondService$LegacyClient.fetch");
             assertThat(waited).as("requests answered while the diagnosis ran").hasSizeGreaterThan(20);
             assertThat(waits.path("meanMillis").isNumber()).as(diagnosis.text()).isTrue();
             assertThat((double) waits.path("meanMillis").asLong()).as("the diagnosis's mean wait against the client's, %.0f ms", clientMean)
@@ -226,7 +227,6 @@ class DiagnoseSecondServiceIT {
                         queued -> queued == 0);
     }
 
-    /** The meter's histogram of the tasks' waits for a carrier. */
     /** The meter's {@code source=task} waits so far: their sum in seconds and their count. */
     private static double[] taskWaitTotals(LabClient management) {
         PrometheusText metrics = PrometheusText.parse(management.get("/metrics").body());
@@ -234,6 +234,7 @@ class DiagnoseSecondServiceIT {
                 metrics.sum("virtual_threads_carrier_wait_seconds_count", sample -> "task".equals(sample.label("source"))).orElseThrow()};
     }
 
+    /** The meter's histogram of the tasks' waits for a carrier. */
     private static TreeMap<Double, Double> taskWaits(LabClient management) {
         return PrometheusText.parse(management.get("/metrics").body()).buckets("virtual_threads_carrier_wait_seconds",
                 sample -> "task".equals(sample.label("source")));

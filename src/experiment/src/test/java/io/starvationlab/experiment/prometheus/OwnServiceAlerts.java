@@ -30,8 +30,9 @@ import io.starvationlab.harness.load.ClosedLoad;
  * What the lab proves of itself, proved on a service written as users write one: its JVMs (4 carriers each) scraped
  * by a real Prometheus that loads the project's PrometheusRule at the lab's 1 s, loaded by the test from platform
  * threads. Load that holds every carrier puts {@code CarrierStarvation} pending within {@link #PENDING_WITHIN} of its
- * start and {@code CarrierStall} firing while every scrape answers; load that frees them leaves both silent. One
- * Prometheus and one JVM per JDK for a test class; each JVM a target of its own, labelled as a ServiceMonitor's.
+ * start and {@code CarrierStall} firing while every scrape answers, their summaries naming the target; load that frees
+ * them leaves both silent. One Prometheus and one JVM per JDK for a test class; each JVM a target of its own, labelled as
+ * a ServiceMonitor's, or scraped plainly ({@code job} and {@code instance} alone, as a static config's).
  */
 final class OwnServiceAlerts {
 
@@ -51,8 +52,11 @@ final class OwnServiceAlerts {
         List<String> arguments(int port, int managementPort);
     }
 
-    /** Where the example serves its metrics: on its management port or on the port of its requests. */
-    record Metrics(boolean onManagementPort, String path) {
+    /**
+     * Where the example serves its metrics: on its management port or on the port of its requests; scraped as a
+     * ServiceMonitor's target (with {@code namespace}, {@code service} and {@code pod}) or plainly.
+     */
+    record Metrics(boolean onManagementPort, String path, boolean plainScrape) {
     }
 
     /** One JVM of the example, as Prometheus scrapes it. */
@@ -119,10 +123,12 @@ final class OwnServiceAlerts {
         String jvm = name + "-jdk" + jdk.feature();
         ServerProcess process = ServerProcess.start(jvm, command, Project.testLogs().resolve(jvm + ".log"),
                 URI.create("http://127.0.0.1:" + port), "/hello", START_TIMEOUT);
-        // labelled as a ServiceMonitor's target; the path from the target, as a ServiceMonitor endpoint's path sets it
+        // Prometheus sets instance to the address; the path from the target, as a ServiceMonitor endpoint's or a static config's sets it
         String address = "127.0.0.1:" + (metrics.onManagementPort() ? management : port);
-        return new Service(jdk, process, new PrometheusServer.ScrapeTarget(address, Map.of("job", name, "namespace",
-                PrometheusServer.ScrapeTarget.NAMESPACE, "service", name, "pod", jvm + "-" + process.pid(), "__metrics_path__", metrics.path())));
+        Map<String, String> labels = metrics.plainScrape() ? Map.of("job", name, "__metrics_path__", metrics.path())
+                : Map.of("job", name, "namespace", PrometheusServer.ScrapeTarget.NAMESPACE, "service", name, "pod", jvm + "-" + process.pid(),
+                        "__metrics_path__", metrics.path());
+        return new Service(jdk, process, new PrometheusServer.ScrapeTarget(address, labels));
     }
 
     Service on(int feature) {
@@ -237,6 +243,10 @@ final class OwnServiceAlerts {
         assertThat(value(oldest)).as("the oldest request waiting for a carrier on %s, by the meter", service.describe())
                 .isGreaterThanOrEqualTo(STARVED_MILLIS / 1000);
         scrapes.assertEveryOneAnswered(service);
+        String pod = service.target().pod() == null ? "" : " (pod " + PrometheusServer.ScrapeTarget.NAMESPACE + "/" + service.target().pod() + ")";
+        String target = service.target().labels().get("job") + " at " + service.target().address() + pod;
+        assertThat(summary(service)).as("CarrierStarvation's summary, as Prometheus rendered it on the target's labels")
+                .startsWith("New virtual threads on " + target + " wait ");
         // every request handed over ran or was answered: none is left counted as waiting
         await("the meter's queue of " + service.describe() + " empty after the load").atMost(Duration.ofSeconds(15))
                 .pollInterval(Duration.ofMillis(250)).until(() -> value("virtual_threads_carrier_queued" + selector(service)) == 0
@@ -252,16 +262,25 @@ final class OwnServiceAlerts {
         }
     }
 
-    /** The starvation alerts active on {@code service} now, with their state: by its pod, or its instance where a rule keeps only that. */
+    /** The starvation alerts active on {@code service} now, with their state: every rule keeps {@code instance}. */
     private Map<String, String> activeAlerts(Service service) {
         Map<String, String> active = new LinkedHashMap<>();
-        for (JsonNode alert : prometheus.query("ALERTS{alertname=~\"" + String.join("|", ALERTS) + "\"}")) {
-            JsonNode labels = alert.path("metric");
-            if (service.target().pod().equals(labels.path("pod").asText()) || service.target().address().equals(labels.path("instance").asText())) {
-                active.put(labels.path("alertname").asText(), labels.path("alertstate").asText());
-            }
+        String alerts = "ALERTS{alertname=~\"" + String.join("|", ALERTS) + "\", instance=\"" + service.target().address() + "\"}";
+        for (JsonNode alert : prometheus.query(alerts)) {
+            active.put(alert.path("metric").path("alertname").asText(), alert.path("metric").path("alertstate").asText());
         }
         return active;
+    }
+
+    /** The summary of the active {@code CarrierStarvation} on {@code service}, as Prometheus' alerts API renders it. */
+    private String summary(Service service) {
+        for (JsonNode active : prometheus.api("/api/v1/alerts").path("alerts")) {
+            if ("CarrierStarvation".equals(active.path("labels").path("alertname").asText())
+                    && service.target().address().equals(active.path("labels").path("instance").asText())) {
+                return active.path("annotations").path("summary").asText();
+            }
+        }
+        return "(no active CarrierStarvation on " + service.target().address() + ")";
     }
 
     /** What Prometheus scraped of {@code service} since {@code startedNanos}: how many scrapes, how many answered, the slowest. */
@@ -335,7 +354,7 @@ final class OwnServiceAlerts {
     }
 
     private static String selector(Service service, String... more) {
-        List<String> matchers = new ArrayList<>(List.of("pod=\"" + service.target().pod() + "\""));
+        List<String> matchers = new ArrayList<>(List.of("instance=\"" + service.target().address() + "\""));
         matchers.addAll(List.of(more));
         return "{" + String.join(", ", matchers) + "}";
     }

@@ -29,7 +29,7 @@ class SpringBootExampleIT {
                 "--server.address=127.0.0.1", "--server.port=" + port, "--management.server.address=127.0.0.1",
                 "--management.server.port=" + management);
         OwnServiceAlerts alerts = OwnServiceAlerts.start(servers, "spring-boot-example", launch,
-                new OwnServiceAlerts.Metrics(true, "/actuator/prometheus"), jdk21, modern);
+                new OwnServiceAlerts.Metrics(true, "/actuator/prometheus", false), jdk21, modern);
 
         alerts.free(alerts.on(modern.feature()), "/sleep", "/sync");
         alerts.starved(alerts.on(21), "/sync");
