@@ -1,7 +1,5 @@
 package io.starvationlab.diagnose;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -12,7 +10,7 @@ import io.starvationlab.harness.junit.Layers;
 /**
  * The diagnosis's stages, read from its sources, as the experiment's rooms are (its RoomsTest): data flows one way, from the words
  * every stage shares through reading the JVM and observing to the verdict and the report, and no class refers to a stage later
- * than its own ({@link Layers}). A new class must take its place in {@link #STAGES}.
+ * than its own ({@link Layers}, whose own test breaks it on purpose). A new class must take its place in {@link #STAGES}.
  */
 class StagesTest {
 
@@ -30,16 +28,5 @@ class StagesTest {
     @Test
     void noClassShouldReferToAStageLaterThanItsOwn() {
         STAGES.assertNoneUp(Project.resolve("src/diagnose/src/main"));
-    }
-
-    /** The broken fixtures: the stacks reading the verdict, a comment and a string that name a later stage, and a class with no stage. */
-    @Test
-    void shouldCatchAReferenceThatRunsBackAndAClassWithoutAStage() {
-        String pkg = "package io.starvationlab.diagnose;\n";
-        assertThat(STAGES.upwardReferences("Stacks.java", pkg + "final class Stacks { Verdict.Cause cause; }")).singleElement().asString()
-                .contains("diagnose.Stacks", "diagnose.Verdict");
-        assertThat(STAGES.upwardReferences("Sample.java", pkg + "/** {@link Report} */ record Sample() { String s = \"Verdict\"; // Report\n }")).isEmpty();
-        assertThat(STAGES.upwardReferences("Report.java", pkg + "final class Report { Observation seen; Verdict verdict; }")).isEmpty();
-        assertThat(STAGES.upwardReferences("Helper.java", pkg + "final class Helper {}")).singleElement().asString().contains("no place");
     }
 }

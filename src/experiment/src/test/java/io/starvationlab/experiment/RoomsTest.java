@@ -16,8 +16,8 @@ import io.starvationlab.harness.junit.Layers;
 /**
  * The experiment's rooms, read from its sources: data flows one way, from the plan through the
  * instruments and the run to the results, the findings and the report, and no class refers to a room
- * later than its own ({@link Layers}). A new package must take its place in {@link #ROOMS}, and the README's layout
- * must name it.
+ * later than its own ({@link Layers}, whose own test breaks it on purpose). A new package must take its place in
+ * {@link #ROOMS}, and the README's layout must name it.
  */
 class RoomsTest {
 
@@ -28,19 +28,6 @@ class RoomsTest {
     @Test
     void noClassShouldReferToARoomLaterThanItsOwn() {
         ROOMS.assertNoneUp(PROJECT.resolve("src/experiment/src/main/java"));
-    }
-
-    /** The broken fixture: the plan reading a finding, and a package that has no room. */
-    @Test
-    void shouldCatchAReferenceThatRunsBackAndAPackageWithoutARoom() {
-        String run = "package io.starvationlab.experiment.run;\n\nimport io.starvationlab.experiment.findings.Finding;\n";
-        assertThat(ROOMS.upwardReferences("MainRun.java", run)).singleElement().asString().contains("experiment.run", "experiment.findings");
-        String inline = "package io.starvationlab.experiment.results;\n\nclass X { io.starvationlab.experiment.report.ReportText text; }\n";
-        assertThat(ROOMS.upwardReferences("X.java", inline)).hasSize(1);
-        String homeless = "package io.starvationlab.experiment.misc;\n";
-        assertThat(ROOMS.upwardReferences("Y.java", homeless)).singleElement().asString().contains("no place");
-        String forward = "package io.starvationlab.experiment.report;\n\nimport io.starvationlab.harness.load.PhaseResult;\n";
-        assertThat(ROOMS.upwardReferences("Z.java", forward)).isEmpty();
     }
 
     @Test

@@ -36,8 +36,9 @@ class HarnessLayersTest {
     void shouldCatchAReferenceThatRunsUpAndAClassWithoutAPlace() {
         String quota = "package io.starvationlab.harness;\n\nfinal class CpuQuota { void f() { LabServer.sleep(null); } }\n";
         assertThat(LAYERS.upwardReferences("CpuQuota.java", quota)).singleElement().asString().contains("harness.CpuQuota", "harness.LabServer");
-        String qualified = "package io.starvationlab.harness;\n\nimport io.starvationlab.harness.load.ClosedLoad;\n";
-        assertThat(LAYERS.upwardReferences("LabServer.java", qualified)).singleElement().asString().contains("refers to harness.load");
+        // from a package no layer names a class of: only the qualified name can catch it
+        String qualified = "package io.starvationlab.harness.load;\n\nclass ClosedLoad { io.starvationlab.harness.junit.Servers servers; }\n";
+        assertThat(LAYERS.upwardReferences("ClosedLoad.java", qualified)).singleElement().asString().contains("refers to harness.junit");
         String named = "package io.starvationlab.harness;\n/** {@link LabServer} */ final class Machine { String s = \"LabServer\"; // LabServer\n}\n";
         assertThat(LAYERS.upwardReferences("Machine.java", named)).isEmpty();
         String down = "package io.starvationlab.harness.load;\n\nimport io.starvationlab.harness.LabServer;\nimport io.starvationlab.model.JdkFacts;\n";
