@@ -3,9 +3,6 @@ package io.starvationlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
+import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.junit.Servers;
 import io.starvationlab.harness.junit.ServiceConditions;
 import io.starvationlab.harness.load.ClosedLoad;
@@ -72,7 +70,7 @@ class GracefulShutdownIT {
                 .allSatisfy(outcome -> assertThat(outcome.millis()).isLessThan(500 + SHUTDOWN_TIMEOUT.toMillis()));
 
         await("the embedded PostgreSQL gone").atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThat(ours).as("no orphaned postgres process").noneMatch(GracefulShutdownIT::alive));
+                .untilAsserted(() -> assertThat(ours).as("no orphaned postgres process").noneMatch(Machine::running));
         assertThat(server.logText()).contains("Embedded PostgreSQL stopped");
     }
 
@@ -82,21 +80,5 @@ class GracefulShutdownIT {
                 .filter(process -> process.info().command().map(command -> command.endsWith("/postgres")).orElse(false))
                 .map(ProcessHandle::pid)
                 .collect(Collectors.toSet());
-    }
-
-    /**
-     * Whether the process still runs. An exited one that its parent has not collected yet (a zombie: the
-     * postmaster is reparented to the machine's init, which may collect it late) holds nothing and runs nothing.
-     */
-    static boolean alive(long pid) {
-        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
-        }
-        try {
-            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
-            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
-        } catch (IOException | RuntimeException gone) {
-            return false;
-        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 
+import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.ServerProcess;
@@ -45,7 +46,7 @@ final class CostBenchmark {
     }
 
     static Map<String, Object> overhead() {
-        return run("GET " + PATH, PATH, LAB_OBSERVERS, (on, name) -> LabServer.start(List.of(), on ? Map.of()
+        return run("GET " + PATH, PATH, LAB_OBSERVERS, (on, name) -> LabServer.start(Jdks.current(), List.of(), on ? Map.of()
                 : Map.of("lab.canary.enabled", "false", "lab.pinning.enabled", "false"), Benchmarks.OUT.resolve("logs"), "overhead-" + name));
     }
 

@@ -67,7 +67,8 @@ final class DiagnosisBenchmark {
                 + " diagnosis; " + Arrays.toString(ROUNDS) + " rounds of a window without and a window with the diagnosis (--pid, --seconds "
                 + WATCH.toSeconds() + "; the window is the diagnosis' whole run), alternating which goes first; costs are the median of the rounds'"
                 + " pairs, with their range");
-        try (SecondServiceProcess service = SecondServiceProcess.start(Jdks.current(), Benchmarks.OUT.resolve("logs"), "diagnosis-overhead")) {
+        try (SecondServiceProcess service = SecondServiceProcess.start(Jdks.current(), List.of(), Benchmarks.OUT.resolve("logs"),
+                "diagnosis-overhead")) {
             for (int i = 0; i < LIVE.length; i++) {
                 figures.put(LIVE[i] + " live", measure(service, LIVE[i], ROUNDS[i]));
             }

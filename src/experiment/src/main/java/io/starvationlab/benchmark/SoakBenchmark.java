@@ -19,6 +19,7 @@ import io.starvationlab.harness.Machine;
 import io.starvationlab.harness.load.ClosedLoad;
 import io.starvationlab.harness.Gauges;
 import io.starvationlab.harness.Jcmd;
+import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.PrometheusText;
@@ -36,7 +37,8 @@ final class SoakBenchmark {
 
     /** The start sample after a minute of each mode, so that pools, compiled code, I/O pollers and meters exist; then one every five minutes. */
     static Map<String, Object> run(Duration length) throws IOException {
-        try (LabServer server = LabServer.start(List.of("-XX:NativeMemoryTracking=summary"), Map.of(), Benchmarks.OUT.resolve("logs"), "soak")) {
+        try (LabServer server = LabServer.start(Jdks.current(), List.of("-XX:NativeMemoryTracking=summary"), Map.of(), Benchmarks.OUT.resolve("logs"),
+                "soak")) {
             LabClient lab = new LabClient(server.baseUri());
             Map<String, Long> served = new LinkedHashMap<>();
             for (String mode : SOAK_MODES) {

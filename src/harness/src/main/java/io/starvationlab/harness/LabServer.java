@@ -33,11 +33,6 @@ public final class LabServer extends ServerProcess {
         this.quota = quota;
     }
 
-    /** Starts the service on the JDK running this code; see {@link #start(Jdks.Jdk, List, Map, Path, String)}. */
-    public static LabServer start(List<String> jvmFlags, Map<String, String> properties, Path logDirectory, String name) {
-        return start(Jdks.current(), jvmFlags, properties, logDirectory, name);
-    }
-
     /**
      * Starts the service on {@code jdk} and returns once {@code /q/health/ready} answers 200 and
      * {@code /lab/info} has measured the JVM. A JVM that refuses its flags fails with what it printed.

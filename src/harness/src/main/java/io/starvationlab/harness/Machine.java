@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * What the harness asks of the machine it runs on: a port, a pause, a program on the PATH, whether this is CI. The
+ * What the harness asks of the machine it runs on: a port, a pause, a program on the PATH, whether a process runs,
+ * whether this is CI. The
  * harness's lowest layer: every other class may use it, it uses none of them.
  */
 public final class Machine {
@@ -46,6 +47,23 @@ public final class Machine {
                 .map(directory -> Path.of(directory, name))
                 .filter(Files::isExecutable)
                 .findFirst();
+    }
+
+    /**
+     * Whether the process {@code pid} still runs. One that has exited but that its parent has not collected yet (a zombie:
+     * a process reparented to the machine's init may be collected late) holds nothing and runs nothing; where there is no
+     * /proc, the JDK's word.
+     */
+    public static boolean running(long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException | RuntimeException goneOrNoProc) {
+            return !Files.isDirectory(Path.of("/proc", "self")) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
     }
 
     /** Whether this is a CI run ({@code CI=true}), where what the project's set-up provides must be there. */

@@ -21,12 +21,10 @@ public final class SecondServiceProcess extends ServerProcess {
         this.management = management;
     }
 
-    /** Starts it on {@code jdk} and returns once {@code /health} answers 200. */
-    public static SecondServiceProcess start(Jdks.Jdk jdk, Path logDirectory, String name) {
-        return start(jdk, List.of(), logDirectory, name);
-    }
-
-    /** Starts it on {@code jdk} with these JVM flags ({@code -Dsecond.meter=off}: without the meter). */
+    /**
+     * Starts it on {@code jdk} with these JVM flags ({@code -Dsecond.meter=off}: without the meter); returns once
+     * {@code /health} answers 200.
+     */
     public static SecondServiceProcess start(Jdks.Jdk jdk, List<String> flags, Path logDirectory, String name) {
         int port = Machine.freePort();
         int managementPort = Machine.freePort();

@@ -38,7 +38,8 @@ class ChildProcessTest {
 
         long grandchild = Long.parseLong(timedOut.output().replaceAll("(?s).*grandchild (\\d+).*", "$1"));
         // SIGKILL is sent, not yet necessarily delivered
-        await("grandchild " + grandchild + " gone").atMost(Duration.ofSeconds(5)).until(() -> !running(grandchild));
+        await("grandchild " + grandchild + " gone").atMost(Duration.ofSeconds(5)).until(() -> !Machine.running(grandchild));
+        assertThat(Machine.running(ProcessHandle.current().pid())).as("this JVM, running").isTrue();
     }
 
     @Test
@@ -58,19 +59,4 @@ class ChildProcessTest {
         assertThat(ChildProcess.of("cat").run(Duration.ofSeconds(30))).as("given no input").isEqualTo(new ChildProcess.Result(0, ""));
     }
 
-    /** Alive and not a zombie waiting for a parent that does not reap (as PID 1 of a container may not). */
-    private static boolean running(long pid) {
-        if (!Files.isDirectory(Path.of("/proc", "self"))) {
-            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-        }
-        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            try {
-                String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
-                return !stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
-            } catch (java.io.IOException e) {
-                return false; // gone meanwhile
-            }
-        }
-        return false;
-    }
-}
+    /** Alive and not a zombie waiting for a parent that does not reap (as PID 1 of a container may not). */}

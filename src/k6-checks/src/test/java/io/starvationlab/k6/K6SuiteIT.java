@@ -152,7 +152,7 @@ class K6SuiteIT {
         Jdks.Jdk current = Jdks.current();
         // the native wait is an FFM upcall, final from JDK 22 (on 21 the service answers 501)
         assumeTrue(new ServerJdk(current.feature()).hasFfm(), "FFM is final from JDK 22; the tests run on JDK " + current.feature());
-        SecondServiceProcess service = servers.secondService(current, "k6-second-service");
+        SecondServiceProcess service = servers.secondService(current, List.of(), "k6-second-service");
         ChildProcess.Result run = k6("run", SUITE.resolve("own-service.js"), Map.of(
                 "LOAD_URL", service.uri("/native?ms=100").toString(),
                 // the health check on the management port: /health on the service's own port keeps its median but not its

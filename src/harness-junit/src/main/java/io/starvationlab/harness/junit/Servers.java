@@ -56,10 +56,6 @@ public final class Servers implements BeforeEachCallback, AfterEachCallback, Aft
         return keep(LabServer.start(Jdks.current(), List.of(), properties, Project.testLogs(), name));
     }
 
-    public SecondServiceProcess secondService(Jdks.Jdk jdk, String name) {
-        return keep(SecondServiceProcess.start(jdk, Project.testLogs(), name));
-    }
-
     public SecondServiceProcess secondService(Jdks.Jdk jdk, List<String> flags, String name) {
         return keep(SecondServiceProcess.start(jdk, flags, Project.testLogs(), name));
     }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.starvationlab.harness.Gauges;
+import io.starvationlab.harness.Jdks;
 import io.starvationlab.harness.LabClient;
 import io.starvationlab.harness.LabServer;
 import io.starvationlab.harness.Machine;
@@ -42,7 +43,7 @@ public final class OverloadRun {
     public static Result run(Duration length, Path logs) {
         Map<String, String> settings = Map.of("lab.downstream.permits", String.valueOf(PERMITS),
                 "lab.downstream.acquire-timeout", ACQUIRE_TIMEOUT.toMillis() + "ms");
-        try (LabServer server = LabServer.start(List.of(), settings, logs, "overload")) {
+        try (LabServer server = LabServer.start(Jdks.current(), List.of(), settings, logs, "overload")) {
             LabClient lab = new LabClient(server.baseUri());
             // one call first: from JDK 22 the I/O pollers are virtual threads, started by the first socket wait;
             // a 50 ms query makes its read wait (with 1 ms the answer could be there already, no poller started,
