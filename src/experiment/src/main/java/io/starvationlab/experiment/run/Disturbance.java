@@ -20,7 +20,7 @@ public final class Disturbance {
      * The canary's p99 past which carriers that nothing holds were kept from it: 4x what a baseline may show, and the bound
      * under which {@code carrier-wait-meter-tells-starved-from-free} expects a free phase (measured: 1.0-4.4 ms).
      */
-    static final double FREE_CANARY_MILLIS = 20;
+    public static final double FREE_CANARY_MILLIS = 20;
     /**
      * Throughput under this share of the model's limit, for work that waits (ms &gt; 0) and holds no carrier, was held back
      * by something else (measured: 0.97-1.0). Two windows at or above it are within 7 % of each other, inside the 10 % that
