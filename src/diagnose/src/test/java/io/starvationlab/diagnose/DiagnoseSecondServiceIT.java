@@ -79,9 +79,10 @@ class DiagnoseSecondServiceIT {
     /**
      * Each row: the JDK ({@code build}, the one running the tests, or a feature version from {@link Needs#jdk}) and JVM flags
      * of the service, the endpoint loaded, the JDKs on which it holds the carrier (outside them: not starved), the cause
-     * and the frame ({@code /sync} on JDK 21 is {@link #underPinningTheWorksWaitIsTheRequestsOwnWait}'s). The diagnosis runs on the service's JDK. Work that holds a carrier takes 200 ms, so that where it holds
-     * one the 60 requests queued behind the 4 carriers wait some 3 s, six times the diagnosis's threshold of 500 ms, and
-     * longer than thread dumps come apart on a busy machine. The next row starts once nothing waits for a carrier.
+     * and the frame ({@code /sync} on JDK 21 is {@link #underPinningTheWorksWaitIsTheRequestsOwnWait}'s). The diagnosis runs
+     * on the service's JDK. Work that holds a carrier takes 200 ms, so that where it holds one the 60 requests queued behind
+     * the 4 carriers wait some 3 s, six times the diagnosis's threshold of 500 ms, and longer than thread dumps come apart
+     * on a busy machine. The next row starts once nothing waits for a carrier.
      */
     @ParameterizedTest(name = "JDK {0} {1}: {2}")
     @CsvSource(delimiter = '|', textBlock = """

@@ -12,8 +12,7 @@ import java.util.Optional;
 
 /**
  * What the harness asks of the machine it runs on: a port, a pause, a program on the PATH, whether a process runs,
- * whether this is CI. The
- * harness's lowest layer: every other class may use it, it uses none of them.
+ * whether this is CI. The harness's lowest layer: every other class may use it, it uses none of them.
  */
 public final class Machine {
 
@@ -55,14 +54,15 @@ public final class Machine {
      * /proc, the JDK's word.
      */
     public static boolean running(long pid) {
-        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return false;
+        boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        if (!alive || !Files.isDirectory(Path.of("/proc", "self"))) {
+            return alive;
         }
         try {
             String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
             return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
-        } catch (IOException | RuntimeException goneOrNoProc) {
-            return !Files.isDirectory(Path.of("/proc", "self")) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | RuntimeException gone) {
+            return false;
         }
     }
 

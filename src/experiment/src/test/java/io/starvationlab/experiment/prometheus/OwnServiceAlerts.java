@@ -176,7 +176,7 @@ final class OwnServiceAlerts {
      * run by a busy machine (beside a core-spinning neighbour, a p99 of 213 ms once, its wait in flight never over 2 ms at a
      * scrape, the requests' medians 111-112 ms).
      */
-    private record FreeWindow(Map<String, ClosedLoad.Result> results, Map<String, String> alerts, Scrapes scrapes, String meter,
+    private record FreeWindow(Map<String, ClosedLoad.Result> results, Map<String, String> alerts, Scrapes scrapes, Meter meter,
             double longestGcPause, String disturbedBy) {
 
         @Override
@@ -209,13 +209,12 @@ final class OwnServiceAlerts {
         // Micrometer's max of the last two minutes, at most
         double gcPause = value("max(max_over_time(jvm_gc_pause_seconds_max" + selector(service) + "[" + scrapes.seconds() + "s]))");
         double perClient = results.values().stream().mapToDouble(ClosedLoad.Result::throughput).sum() / CLIENTS;
-        double canaryP99 = value("histogram_quantile(0.99, rate(virtual_threads_carrier_wait_seconds_bucket" + selector(service,
-                "source=\"canary\"") + "[" + scrapes.seconds() + "s]))");
+        Meter meter = meter(service, scrapes.seconds());
         String disturbedBy = gcPause >= 0.1 ? String.format(Locale.ROOT, "a GC pause of %.3f s", gcPause)
                 : perClient < 0.5 * 1000 / MS ? String.format(Locale.ROOT, "%.1f requests/s a client, under half its own 10", perClient)
-                : canaryP99 * 1000 >= Disturbance.FREE_CANARY_MILLIS ? String.format(Locale.ROOT, "canary p99 %.0f ms though the controls hold"
-                        + " no carrier (at most %.0f ms)", canaryP99 * 1000, Disturbance.FREE_CANARY_MILLIS) : null;
-        return new FreeWindow(results, alerts, scrapes, meter(service, scrapes.seconds()), gcPause, disturbedBy);
+                : meter.canaryP99() * 1000 >= Disturbance.FREE_CANARY_MILLIS ? String.format(Locale.ROOT, "canary p99 %.0f ms though the"
+                        + " controls hold no carrier (at most %.0f ms)", meter.canaryP99() * 1000, Disturbance.FREE_CANARY_MILLIS) : null;
+        return new FreeWindow(results, alerts, scrapes, meter, gcPause, disturbedBy);
     }
 
     /**
@@ -238,18 +237,17 @@ final class OwnServiceAlerts {
             result = load.stop(Duration.ofSeconds(10));
         }
         Scrapes scrapes = scrapes(service, started);
+        Meter meter = meter(service, scrapes.seconds());
         System.out.printf(Locale.ROOT, "%s, %s: %s after the load began; %s; %s%n", service.describe(), describe(path, CLIENTS, result),
                 ALERTS.stream().map(alert -> alert + " " + (firstActive.containsKey(alert) ? firstActive.get(alert) : "never"))
-                        .collect(Collectors.joining(", ")), scrapes, meter(service, scrapes.seconds()));
+                        .collect(Collectors.joining(", ")), scrapes, meter);
         assertThat(firstActive).as("the starvation alerts on %s under %s", service.describe(), path).containsOnlyKeys(ALERTS);
         assertThat(firstActive.get("CarrierStarvation").seconds())
                 .as("seconds from the load's start until CarrierStarvation on %s", service.describe())
                 .isLessThanOrEqualTo(PENDING_WITHIN.toSeconds());
         assertThat(result.latencies().percentileMillis(50)).as("%s %s's median under load that holds the carriers", service.describe(), path)
                 .isGreaterThanOrEqualTo(STARVED_MILLIS);
-        String oldest = "max_over_time(virtual_threads_carrier_stalled_seconds" + selector(service, "source=\"task\"") + "["
-                + scrapes.seconds() + "s])";
-        assertThat(value(oldest)).as("the oldest request waiting for a carrier on %s, by the meter", service.describe())
+        assertThat(meter.oldestRequest()).as("the oldest request waiting for a carrier on %s, by the meter", service.describe())
                 .isGreaterThanOrEqualTo(STARVED_MILLIS / 1000);
         scrapes.assertEveryOneAnswered(service);
         String pod = service.target().pod() == null ? "" : " (pod " + PrometheusServer.ScrapeTarget.NAMESPACE + "/" + service.target().pod() + ")";
@@ -274,8 +272,7 @@ final class OwnServiceAlerts {
     /** The starvation alerts active on {@code service} now, with their state: every rule keeps {@code instance}. */
     private Map<String, String> activeAlerts(Service service) {
         Map<String, String> active = new LinkedHashMap<>();
-        String alerts = "ALERTS{alertname=~\"" + String.join("|", ALERTS) + "\", instance=\"" + service.target().address() + "\"}";
-        for (JsonNode alert : prometheus.query(alerts)) {
+        for (JsonNode alert : prometheus.query("ALERTS" + selector(service, "alertname=~\"" + String.join("|", ALERTS) + "\""))) {
             active.put(alert.path("metric").path("alertname").asText(), alert.path("metric").path("alertstate").asText());
         }
         return active;
@@ -316,12 +313,21 @@ final class OwnServiceAlerts {
                 value("max_over_time(scrape_duration_seconds" + selector(service) + window + ")"), prometheus.scrapeFailures(service.target()));
     }
 
-    /** What the alerts read of the meter over the last {@code seconds}: the canary's p99 and longest wait in flight, the oldest request's. */
-    private String meter(Service service, int seconds) {
+    /** What the alerts read of the meter over a window, in seconds: the canary's p99 and longest wait in flight, the oldest request's. */
+    private record Meter(double canaryP99, double canaryWaiting, double oldestRequest) {
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "canary p99 %.3f s, canary waiting at most %.3f s, oldest request waiting %.3f s", canaryP99,
+                    canaryWaiting, oldestRequest);
+        }
+    }
+
+    /** The meter over the last {@code seconds}. */
+    private Meter meter(Service service, int seconds) {
         String window = "[" + seconds + "s]";
-        return String.format(Locale.ROOT, "canary p99 %.3f s, canary waiting at most %.3f s, oldest request waiting %.3f s",
-                value("histogram_quantile(0.99, rate(virtual_threads_carrier_wait_seconds_bucket" + selector(service, "source=\"canary\"")
-                        + window + "))"),
+        return new Meter(value("histogram_quantile(0.99, rate(virtual_threads_carrier_wait_seconds_bucket" + selector(service,
+                "source=\"canary\"") + window + "))"),
                 value("max_over_time(virtual_threads_carrier_stalled_seconds" + selector(service, "source=\"canary\"") + window + ")"),
                 value("max_over_time(virtual_threads_carrier_stalled_seconds" + selector(service, "source=\"task\"") + window + ")"));
     }
