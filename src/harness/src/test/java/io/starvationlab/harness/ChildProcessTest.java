@@ -58,5 +58,4 @@ class ChildProcessTest {
         assertThat(result.output()).isEqualTo("from a file\nhello\n" + directory.toRealPath() + "\n");
         assertThat(ChildProcess.of("cat").run(Duration.ofSeconds(30))).as("given no input").isEqualTo(new ChildProcess.Result(0, ""));
     }
-
-    /** Alive and not a zombie waiting for a parent that does not reap (as PID 1 of a container may not). */}
+}
